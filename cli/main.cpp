@@ -1,0 +1,143 @@
+// The command-line door to the engine: eval one request, a batch on stdin, or a demo table.
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "api.hpp"
+
+using nlohmann::json;
+
+namespace {
+
+const char* kUsage =
+    "commlab: the P5 communication cost engine\n"
+    "\n"
+    "  commlab eval '<json>'        answer one request, e.g.\n"
+    "                               commlab eval '{\"op\":\"transfer\",\"link\":\"nvlink4\",\"bytes\":65536}'\n"
+    "  commlab eval < requests      one request per line (NDJSON), one answer per line\n"
+    "  commlab demo <id> [--json]   a lecture table with the lecture's figure beside the engine's;\n"
+    "                               id is 01..05 or all\n"
+    "  commlab ops                  the request ops\n"
+    "  commlab links                the link catalogue\n";
+
+std::string cell(const json& v, const std::string& unit) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_number()) {
+    const double x = v.get<double>();
+    char buf[64];
+    if (x != 0 && (std::fabs(x) >= 1e6 || std::fabs(x) < 1e-3))
+      std::snprintf(buf, sizeof buf, "%.3e", x);
+    else if (std::fabs(x - std::round(x)) < 1e-9 && std::fabs(x) < 1e6)
+      std::snprintf(buf, sizeof buf, "%.0f", x);
+    else
+      std::snprintf(buf, sizeof buf, "%.4g", x);
+    (void)unit;
+    return buf;
+  }
+  return v.dump();
+}
+
+void print_table(const json& t) {
+  std::cout << "\n== " << t.at("id").get<std::string>() << "  " << t.at("title").get<std::string>() << "\n";
+  const json& cols = t.at("columns");
+  std::vector<std::vector<std::string>> grid;
+  std::vector<std::string> head;
+  for (const json& c : cols) {
+    std::string label = c.at("label");
+    const std::string unit = c.at("unit");
+    if (!unit.empty()) label += " (" + unit + ")";
+    head.push_back(label);
+  }
+  grid.push_back(head);
+  for (const json& row : t.at("rows")) {
+    std::vector<std::string> line;
+    for (size_t i = 0; i < row.size(); ++i)
+      line.push_back(cell(row[i], i < cols.size() ? cols[i].at("unit").get<std::string>() : ""));
+    grid.push_back(line);
+  }
+  std::vector<size_t> width(head.size(), 0);
+  for (const auto& line : grid)
+    for (size_t i = 0; i < line.size() && i < width.size(); ++i) width[i] = std::max(width[i], line[i].size());
+  for (size_t r = 0; r < grid.size(); ++r) {
+    std::cout << "  ";
+    for (size_t i = 0; i < grid[r].size() && i < width.size(); ++i) {
+      const std::string& s = grid[r][i];
+      std::cout << (i == 0 ? s + std::string(width[i] - s.size(), ' ') : std::string(width[i] - s.size(), ' ') + s)
+                << (i + 1 < grid[r].size() ? "  " : "");
+    }
+    std::cout << "\n";
+  }
+  for (const json& c : t.at("checks")) {
+    const std::string status = c.at("status");
+    const char* mark = status == "match" ? "ok    " : status == "close" ? "close " : "DIFFERS";
+    std::cout << "  [" << mark << "] " << c.at("what").get<std::string>() << ": engine "
+              << cell(c.at("engine"), "") << ", lecture " << c.at("lecture").get<std::string>();
+    const std::string unit = c.at("unit");
+    if (!unit.empty()) std::cout << " " << unit;
+    if (c.contains("note")) std::cout << " (" << c.at("note").get<std::string>() << ")";
+    std::cout << "\n";
+  }
+  for (const json& a : t.at("assumptions")) std::cout << "  assumed: " << a.get<std::string>() << "\n";
+  for (const json& n : t.at("notes")) std::cout << "  note: " << n.get<std::string>() << "\n";
+}
+
+int run_demo(const std::string& id, bool as_json) {
+  const json out = commlab::evaluate(json{{"op", "demo"}, {"id", id}});
+  if (out.contains("error")) {
+    std::cerr << "commlab: " << out["error"]["message"].get<std::string>() << "\n";
+    return 2;
+  }
+  if (as_json) {
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  for (const json& d : out.at("demos")) {
+    std::cout << "\n#### code " << d.at("id").get<std::string>() << ": " << d.at("title").get<std::string>() << "\n";
+    for (const json& t : d.at("tables")) print_table(t);
+  }
+  const json& s = out.at("summary");
+  std::cout << "\nchecks: " << s.at("match") << " match the lecture's rounding, " << s.at("close")
+            << " within the lecture's \"about\", " << s.at("differs") << " differ\n";
+  return s.at("differs").get<int>() == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);
+  const std::string cmd = argc > 1 ? argv[1] : "help";
+  if (cmd == "eval") {
+    if (argc > 2) {
+      const std::string out = commlab::evaluate(std::string(argv[2]));
+      std::cout << out << "\n";
+      return out.rfind("{\"error\"", 0) == 0 ? 1 : 0;
+    }
+    std::string line;
+    while (std::getline(std::cin, line)) {
+      if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+      std::cout << commlab::evaluate(line) << "\n";
+    }
+    return 0;
+  }
+  if (cmd == "demo") {
+    if (argc < 3) {
+      std::cerr << "commlab demo: give a demo id (01..05 or all)\n";
+      return 2;
+    }
+    bool as_json = false;
+    for (int i = 3; i < argc; ++i) as_json |= std::string(argv[i]) == "--json";
+    return run_demo(argv[2], as_json);
+  }
+  if (cmd == "ops" || cmd == "links") {
+    std::cout << commlab::evaluate(json{{"op", cmd}}).dump(2) << "\n";
+    return 0;
+  }
+  if (cmd == "help" || cmd == "--help" || cmd == "-h") {
+    std::cout << kUsage;
+    return 0;
+  }
+  std::cerr << "commlab: unknown command '" << cmd << "'\n\n" << kUsage;
+  return 2;
+}

@@ -1,0 +1,89 @@
+#include "api.hpp"
+
+#include <exception>
+
+#include "error.hpp"
+#include "ops.hpp"
+
+namespace commlab {
+
+namespace {
+json ops_list(Request& r);
+}
+
+const std::vector<OpInfo>& op_table() {
+  static const std::vector<OpInfo> table = {
+      {"ops", ops_list, "this list"},
+      {"links", op_links, "the link catalogue of P5 §2.1 (nominal and effective bandwidth, alpha)"},
+      {"transfer", op_transfer, "one message on one link: alpha-beta time, n_1/2, bandwidth fraction (§3)"},
+      {"allreduce", op_allreduce, "all-reduce by algorithm, including hierarchical and auto (§5)"},
+      {"collective", op_collective, "cost of any of the six collectives or send/recv (§4)"},
+      {"nccl", op_nccl, "NCCL protocols LL / LL128 / Simple and its (algorithm, protocol) choice (§5.6)"},
+      {"demo", op_demo, "a table of the lecture's code 01-05, engine beside lecture"},
+  };
+  return table;
+}
+
+namespace {
+
+json ops_list(Request& r) {
+  r.finish();
+  json list = json::array();
+  for (const OpInfo& op : op_table()) list.push_back({{"op", op.name}, {"summary", op.summary}});
+  return {{"ops", list}};
+}
+
+json error_json(const std::string& code, const std::string& message) {
+  return {{"error", {{"code", code}, {"message", message}}}};
+}
+
+std::string op_names() {
+  std::string s;
+  for (const OpInfo& op : op_table()) s += (s.empty() ? "" : ", ") + std::string(op.name);
+  return s;
+}
+
+}  // namespace
+
+json evaluate(const json& request) {
+  try {
+    if (!request.is_object())
+      return error_json("invalid_type", "request: value " + show_value(request) +
+                                            " is not allowed; allowed: a JSON object with an \"op\" field");
+    Request r(request);
+    const json& op = r.raw("op");
+    if (!op.is_string())
+      return error_json("invalid_type", "field 'op': value " + show_value(op) +
+                                            " is not a string; allowed: one of " + op_names());
+    const std::string name = op.get<std::string>();
+    for (const OpInfo& info : op_table())
+      if (name == info.name) {
+        json out = info.handler(r);
+        out["op"] = name;
+        return out;
+      }
+    return error_json("unknown_op", "field 'op': unknown value " + show_value(op) +
+                                        "; allowed: one of " + op_names());
+  } catch (const RequestError& e) {
+    return error_json(e.code(), e.what());
+  } catch (const json::exception& e) {
+    return error_json("invalid_request", std::string("request could not be read: ") + e.what());
+  } catch (const std::bad_alloc&) {
+    return error_json("out_of_memory", "the request needs more memory than the engine may use");
+  } catch (const std::exception& e) {
+    return error_json("internal", std::string("internal error: ") + e.what());
+  }
+}
+
+std::string evaluate(const std::string& request_text) {
+  json request;
+  try {
+    request = json::parse(request_text);
+  } catch (const json::parse_error& e) {
+    return error_json("invalid_json", std::string("request is not valid JSON: ") + e.what()).dump();
+  }
+  // Invalid UTF-8 echoed in a message is replaced rather than thrown on.
+  return evaluate(request).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace commlab

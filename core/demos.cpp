@@ -1,0 +1,36 @@
+// The demo registry and the "demo" op.
+#include "demo_table.hpp"
+#include "error.hpp"
+#include "ops.hpp"
+
+namespace commlab {
+
+const std::vector<DemoInfo>& demo_table() {
+  static const std::vector<DemoInfo> demos = {
+      {"01", "Interconnects and the alpha-beta model (P5 §2-3)", demo_01},
+      {"03", "All-reduce algorithms, hierarchy, NCCL (P5 §5)", demo_03},
+  };
+  return demos;
+}
+
+json op_demo(Request& r) {
+  std::vector<std::string> ids = {"all"};
+  for (const DemoInfo& d : demo_table()) ids.push_back(d.id);
+  const std::string id = r.name("id", ids);
+  r.finish();
+  json demos = json::array();
+  int match = 0, close = 0, differs = 0;
+  for (const DemoInfo& d : demo_table()) {
+    if (id != "all" && id != d.id) continue;
+    json tables = d.build();
+    for (const json& t : tables)
+      for (const json& c : t.at("checks")) {
+        const std::string s = c.at("status");
+        (s == "match" ? match : s == "close" ? close : differs)++;
+      }
+    demos.push_back({{"id", d.id}, {"title", d.title}, {"tables", tables}});
+  }
+  return {{"demos", demos}, {"summary", {{"match", match}, {"close", close}, {"differs", differs}}}};
+}
+
+}  // namespace commlab

@@ -1,0 +1,33 @@
+// Op handlers of the request API, one per op name; api.cpp holds the table that routes to them.
+// A handler reads every field through Request (which rejects unknown fields on finish()).
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include "request.hpp"
+
+namespace commlab {
+
+using OpHandler = json (*)(Request&);
+
+struct OpInfo {
+  const char* name;
+  OpHandler handler;
+  const char* summary;
+};
+
+/// Every op, in the order `{"op":"ops"}` lists them.
+const std::vector<OpInfo>& op_table();
+
+// ops_cost.cpp: links, the alpha-beta model, collectives, all-reduce algorithms, NCCL.
+json op_links(Request& r);
+json op_transfer(Request& r);
+json op_allreduce(Request& r);
+json op_collective(Request& r);
+json op_nccl(Request& r);
+// demos.cpp: the lecture's tables, engine figure beside the lecture's.
+json op_demo(Request& r);
+
+/// JSON form of a collective cost, shared by the ops that report one.
+json cost_json(const struct CollectiveCost& c);
+
+}  // namespace commlab

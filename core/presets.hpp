@@ -1,0 +1,55 @@
+// Presets as data (P5 §1, §2): models, GPUs and nodes the lecture's examples use.
+// Every field can be overridden in a request (see ops that take "model", "gpu").
+#pragma once
+#include <string>
+#include <vector>
+
+namespace commlab {
+
+struct ModelPreset {
+  std::string id, label;
+  int layers;
+  int hidden;
+  int q_heads, kv_heads, head_dim;
+  int ffn;                  // intermediate size of the (expert) MLP
+  int experts = 0;          // routed experts per MoE layer, 0 for dense
+  int top_k = 0;
+  double weight_bytes;      // all weights, at bytes_per_param
+  double bytes_per_param;   // 2 for BF16, 1 for FP8
+  double activation_bytes = 2;  // BF16 activations
+};
+
+struct GpuPreset {
+  std::string id, label;
+  double hbm_bytes;
+  double hbm_Bps;         // nominal
+  double flops;           // dense BF16 FLOP/s, nominal
+  std::string nvlink;     // link id
+};
+
+struct NodePreset {
+  std::string id, label;
+  std::string gpu;
+  int gpus;
+  std::string intra_link;  // per GPU
+  std::string nic_link;    // per NIC
+  int nics;
+};
+
+const std::vector<ModelPreset>& model_presets();
+const std::vector<GpuPreset>& gpu_presets();
+const std::vector<NodePreset>& node_presets();
+const ModelPreset* find_model(const std::string& id);
+const GpuPreset* find_gpu(const std::string& id);
+const NodePreset* find_node(const std::string& id);
+
+/// KV cache bytes per token: K and V, every layer, every KV head (P5 §11 ex. 8: 327,680 B).
+inline double kv_bytes_per_token(const ModelPreset& m) {
+  return 2.0 * m.layers * m.kv_heads * m.head_dim * m.activation_bytes;
+}
+
+/// The lecture's compute efficiency: 70% of peak FLOP/s (gives §7.2's 1.32 ms a layer and
+/// §6.5's 240 / 2,163-token thresholds).
+constexpr double kDefaultMfu = 0.7;
+
+}  // namespace commlab
