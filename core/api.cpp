@@ -20,6 +20,21 @@ const std::vector<OpInfo>& op_table() {
       {"collective", op_collective, "cost of any of the six collectives or send/recv (§4)"},
       {"nccl", op_nccl, "NCCL protocols LL / LL128 / Simple and its (algorithm, protocol) choice (§5.6)"},
       {"demo", op_demo, "a table of the lecture's code 01-05, engine beside lecture"},
+      {"simulate", op_simulate, "the collective-step engine: explicit schedule run on buffers, verified, timed (§4-5)"},
+      {"presets", op_presets, "models, GPUs and nodes; any field can be overridden in a request (§1-2)"},
+      {"tp", op_tp, "tensor / sequence parallel all-reduces of a decode step or a prefill (§6.2)"},
+      {"sharding_check", op_sharding_check, "Megatron MLP / attention split run on random matrices vs one device (§6.2)"},
+      {"pipeline", op_pipeline, "pipeline decode simulator: token interval, utilisation, timeline (§6.3)"},
+      {"moe", op_moe, "expert parallel dispatch / combine bytes and time, with a hot expert (§6.4)"},
+      {"ring_attention", op_ring_attention, "ring attention: KV-hiding threshold, causal imbalance, zig-zag (§6.5)"},
+      {"ring_attention_check", op_ring_attention_check, "ring attention with online softmax run vs one device (§6.5)"},
+      {"overlap", op_overlap, "chunked / TP prefill / two-batch overlap as compute and comm timelines (§7)"},
+      {"kv_transfer", op_kv_transfer, "a prompt's KV over NICs: after prefill vs layer by layer (§2.5, §7.3)"},
+      {"exercise.list", op_exercise_list, "the exercises of P5 §11: id and title"},
+      {"exercise.get", op_exercise_get, "one exercise document: statement, params, answers with their rule, hints"},
+      {"exercise.solve", op_exercise_solve, "an exercise's answers and filled worked solution for given params"},
+      {"exercise.check", op_exercise_check, "verdicts on typed answers: correct, incorrect or format-error"},
+      {"exercise.variant", op_exercise_variant, "fresh params for an exercise, deterministic for a seed"},
   };
   return table;
 }
@@ -36,6 +51,9 @@ json ops_list(Request& r) {
 json error_json(const std::string& code, const std::string& message) {
   return {{"error", {{"code", code}, {"message", message}}}};
 }
+
+// Messages may quote invalid UTF-8 from the request; it is replaced rather than thrown on.
+std::string to_text(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 std::string op_names() {
   std::string s;
@@ -79,11 +97,12 @@ std::string evaluate(const std::string& request_text) {
   json request;
   try {
     request = json::parse(request_text);
-  } catch (const json::parse_error& e) {
-    return error_json("invalid_json", std::string("request is not valid JSON: ") + e.what()).dump();
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for 1e999
+    return to_text(error_json("invalid_json", std::string("request is not valid JSON: ") + e.what()));
+  } catch (const std::exception& e) {
+    return to_text(error_json("invalid_json", std::string("request could not be read: ") + e.what()));
   }
-  // Invalid UTF-8 echoed in a message is replaced rather than thrown on.
-  return evaluate(request).dump(-1, ' ', false, json::error_handler_t::replace);
+  return to_text(evaluate(request));
 }
 
 }  // namespace commlab

@@ -50,6 +50,24 @@ bool parse_allreduce_algorithm(const std::string& name, AllreduceAlgorithm* out)
   return false;
 }
 
+int dtree_parent(int k, int rank, int tree) {
+  // NCCL's ncclGetBtree: the parent flips the lowest set bit and sets the next one up, or
+  // only flips it when that lands past the last rank.
+  auto btree = [k](int r) {
+    if (r == 0) return -1;
+    const int bit = r & -r;
+    const int up = (r ^ bit) | (bit << 1);
+    return up < k ? up : (r ^ bit);
+  };
+  if (tree == 0) return btree(rank);
+  if (k % 2 == 0) {  // mirror
+    const int p = btree(k - 1 - rank);
+    return p < 0 ? -1 : k - 1 - p;
+  }
+  const int p = btree((rank - 1 + k) % k);  // shift
+  return p < 0 ? -1 : (p + 1) % k;
+}
+
 double allreduce_lower_bound_bytes(int devices, double bytes) {
   return 2.0 * (devices - 1) / devices * bytes;
 }
@@ -67,27 +85,122 @@ CollectiveCost make_cost(std::string algorithm, int steps, double alpha_s, doubl
   return c;
 }
 
-// Double binary tree, pipelined (NCCL; P5 §5.2). Each half of the buffer climbs one of two
-// complementary trees of depth d = floor(log2 k) in C chunks and comes back down. A device is
-// inside one tree and a leaf of the other, so in the steady state its busiest port carries four
-// chunks of D/(2C) a step (two from its children, one from its parent, one as a leaf). The
-// pipeline takes 2d + C - 1 steps; each step costs alpha + 2D/(C beta).
+// Double binary tree, pipelined (NCCL; P5 §5.2), exactly as schedule.cpp runs it: half h of the
+// buffer climbs tree h in C chunks of D/(2C) and comes back down. With L the trees' depth, a
+// non-root device at depth delta reduces chunk c into its parent in step c + L - delta, and a
+// device with children at depth delta copies chunk c down in step c + L + delta: 2L + C - 1
+// steps. A step costs alpha + m D/(2C beta), m the chunks on its busiest directed port; in the
+// steady state m = 4 (a device inside one tree and a leaf of the other: two chunks up from its
+// children, one from its parent, one as a leaf), less while the pipeline fills and drains.
+// L = ceil(log2 k): NCCL's root has a single child. The busiest device sends 2D (D/2 up and D
+// to two children in one tree, D/2 up as a leaf of the other).
+// Devices that hold the same (depth, children, has parent) in both trees load their ports
+// alike, so m is a max over those few classes.
+struct DtreeClass {
+  int depth[2], children[2], has_parent[2];
+};
+
+struct DtreeShape {
+  int devices = 0;
+  int depth = 0;  // L
+  std::vector<DtreeClass> classes;
+};
+
+const DtreeShape& dtree_shape(int k) {
+  thread_local DtreeShape shape;
+  if (shape.devices == k) return shape;
+  shape = DtreeShape{};
+  shape.devices = k;
+  std::vector<int> depth[2], children[2], parent[2];
+  for (int t = 0; t < 2; ++t) {
+    parent[t].resize(k);
+    depth[t].assign(k, -1);
+    children[t].assign(k, 0);
+    for (int r = 0; r < k; ++r) {
+      parent[t][r] = dtree_parent(k, r, t);
+      if (parent[t][r] >= 0) ++children[t][parent[t][r]];
+    }
+    for (int r = 0; r < k; ++r) {
+      // Walk up to the first device of known depth; fill the path on the way back.
+      std::vector<int> path;
+      int v = r;
+      while (v >= 0 && depth[t][v] < 0) {
+        path.push_back(v);
+        v = parent[t][v];
+      }
+      int d = v < 0 ? -1 : depth[t][v];
+      for (auto it = path.rbegin(); it != path.rend(); ++it) depth[t][*it] = ++d;
+    }
+  }
+  std::vector<long long> keys;
+  keys.reserve(k);
+  for (int r = 0; r < k; ++r) {
+    shape.depth = std::max(shape.depth, depth[0][r]);
+    long long key = 0;
+    for (int t = 0; t < 2; ++t)
+      key = ((key * 64 + depth[t][r]) * 4 + children[t][r]) * 2 + (parent[t][r] >= 0 ? 1 : 0);
+    keys.push_back(key);
+  }
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  for (long long key : keys) {
+    DtreeClass c{};
+    for (int t = 1; t >= 0; --t) {
+      c.has_parent[t] = static_cast<int>(key % 2);
+      key /= 2;
+      c.children[t] = static_cast<int>(key % 4);
+      key /= 4;
+      c.depth[t] = static_cast<int>(key % 64);
+      key /= 64;
+    }
+    shape.classes.push_back(c);
+  }
+  return shape;
+}
+
 CollectiveCost double_binary_tree_cost(int k, double D, const Link& link, int chunks) {
-  const int d = floor_log2(k);
+  const DtreeShape& shape = dtree_shape(k);
+  const int L = shape.depth;
+  auto active = [](int x, int c) { return x >= 0 && x < c; };
   auto cost_for = [&](int c) {
-    const int steps = 2 * d + c - 1;
-    const double step_bytes = 2.0 * D / c;
+    const int steps = 2 * L + c - 1;
+    const double chunk_bytes = D / (2.0 * c);
+    double busiest_chunks = 0;  // summed over steps
+    for (int s = 0; s < steps; ++s) {
+      int m = 0;
+      for (const DtreeClass& v : shape.classes) {
+        int up = 0, down = 0;
+        for (int t = 0; t < 2; ++t) {
+          const int d = v.depth[t];
+          if (v.has_parent[t] && active(s - L + d, c)) ++up;          // reduce to the parent
+          if (active(s - L + d + 1, c)) down += v.children[t];        // children reduce into it
+          if (active(s - L - d, c)) up += v.children[t];               // copy down to children
+          if (v.has_parent[t] && active(s - L - d + 1, c)) ++down;    // the parent's copy
+        }
+        m = std::max({m, up, down});
+      }
+      busiest_chunks += m;
+    }
+    double sent = 0;
+    for (const DtreeClass& v : shape.classes)
+      sent = std::max(sent, (v.has_parent[0] + v.children[0] + v.has_parent[1] + v.children[1]) * D / 2);
     CollectiveCost cost = make_cost("double_binary_tree", steps, link.alpha_s,
-                                    steps * step_bytes / link.beta_Bps, 2.0 * D);
+                                    busiest_chunks * chunk_bytes / link.beta_Bps, sent);
     cost.chunks = c;
     return cost;
   };
   if (chunks > 0) return cost_for(chunks);
-  // T(C) = (2d - 1 + C)(alpha + 2D/(C beta)) is smallest at C* = sqrt((2d-1) 2D / (alpha beta)).
-  const double best = std::sqrt(std::max(1, 2 * d - 1) * 2.0 * D / n_half_bytes(link));
-  const int lo = static_cast<int>(std::clamp(std::floor(best), 1.0, 4096.0));
-  CollectiveCost a = cost_for(lo), b = cost_for(std::min(lo + 1, 4096));
-  return b.time_s < a.time_s ? b : a;
+  // In the steady state T(C) ~ (2L - 1 + C)(alpha + 2D/(C beta)), smallest near
+  // C* = sqrt((2L-1) 2D / (alpha beta)); the exact minimum is searched around it.
+  const double best = std::sqrt(std::max(1, 2 * L - 1) * 2.0 * D / n_half_bytes(link));
+  const int guess = static_cast<int>(std::clamp(std::floor(best), 1.0, 4096.0));
+  CollectiveCost choice = cost_for(guess);
+  for (int c = std::max(1, guess - 3); c <= std::min(4096, guess + 4); ++c) {
+    if (c == guess) continue;
+    CollectiveCost other = cost_for(c);
+    if (other.time_s < choice.time_s) choice = other;
+  }
+  return choice;
 }
 
 }  // namespace
@@ -238,8 +351,13 @@ CollectiveCost collective_cost(Collective c, const std::string& algorithm, int k
       break;
     case Collective::reduce:
       if (algorithm == "binomial_tree") return make_cost(algorithm, lg, a, lg * D / b, D);
-      if (algorithm == "reduce_scatter_gather")  // ring reduce-scatter, binomial gather
-        return make_cost(algorithm, k - 1 + lg, a, 2 * share / b, 2 * share);
+      if (algorithm == "reduce_scatter_gather") {  // ring reduce-scatter, binomial gather
+        // In the gather a device sends once, all it holds: at most max(k - 2^(lg-1), 2^(lg-2))
+        // blocks of D/k (schedule.cpp), on top of its (k-1) blocks of the reduce-scatter.
+        const long long top = lg >= 1 ? 1LL << (lg - 1) : 1;
+        const double gather_blocks = lg >= 1 ? std::max<double>(k - top, lg >= 2 ? top / 2 : 0) : 0;
+        return make_cost(algorithm, k - 1 + lg, a, 2 * share / b, share + gather_blocks / k * D);
+      }
       break;
     case Collective::reduce_scatter:
     case Collective::allgather:

@@ -40,6 +40,12 @@ int ceil_log2(long long k);
 /// Every device must send at least 2(k-1)/k D bytes in an all-reduce (P5 §4.2).
 double allreduce_lower_bound_bytes(int devices, double bytes);
 
+/// NCCL's double binary tree (P5 §5.2): tree 0 is NCCL's btree (root 0 with one child, then a
+/// binary tree on the bits of the rank); tree 1 mirrors it (rank r -> k-1-r) for even k and
+/// shifts it (r -> r+1) for odd k, so a device inside one tree is a leaf of the other.
+/// Parent of `rank` in tree t (0 or 1), -1 for the root.
+int dtree_parent(int devices, int rank, int tree);
+
 /// Flat all-reduce of D bytes on k devices over one link type (P5 §5.1-5.4).
 /// Non-powers of two: recursive doubling and Rabenseifner fold the k - 2^floor(log2 k)
 /// surplus ranks into partners first and hand them the result last (MPICH, Thakur et al.

@@ -70,8 +70,8 @@ json many_devices_table() {
   t.check("ring at 1 MB: alpha alone", ring.alpha_time_s / us, "630", "us")
       .check("ring steps", ring.steps, "126", "")
       .check("recursive doubling at 1 MB", rd.time_s / us, "180", "us")
-      .note("With 64 devices the crossover from recursive doubling to the bandwidth-optimal "
-            "algorithms moves to larger messages than with 8.");
+      .note("With 64 devices the ring's 126 alphas move its crossover with recursive doubling "
+            "to larger messages than with 8.");
   return t.to_json();
 }
 

@@ -45,6 +45,9 @@ const std::vector<DemoInfo>& demo_table();
 
 // One per lecture script.
 json demo_01();
+json demo_02();
 json demo_03();
+json demo_04();
+json demo_05();
 
 }  // namespace commlab

@@ -8,7 +8,10 @@ namespace commlab {
 const std::vector<DemoInfo>& demo_table() {
   static const std::vector<DemoInfo> demos = {
       {"01", "Interconnects and the alpha-beta model (P5 §2-3)", demo_01},
+      {"02", "Collectives: the six operations, per-message bookkeeping, MoE all-to-all (P5 §4)", demo_02},
       {"03", "All-reduce algorithms, hierarchy, NCCL (P5 §5)", demo_03},
+      {"04", "Communication patterns of parallelism (P5 §6)", demo_04},
+      {"05", "Overlapping computation and communication (P5 §7)", demo_05},
   };
   return demos;
 }

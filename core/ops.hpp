@@ -26,6 +26,24 @@ json op_collective(Request& r);
 json op_nccl(Request& r);
 // demos.cpp: the lecture's tables, engine figure beside the lecture's.
 json op_demo(Request& r);
+// ops_simulate.cpp: the collective-step engine (schedule, executor, topology).
+json op_simulate(Request& r);
+// ops_parallel.cpp: presets, parallelism and overlap (P5 §6-7).
+json op_presets(Request& r);
+json op_tp(Request& r);
+json op_sharding_check(Request& r);
+json op_pipeline(Request& r);
+json op_moe(Request& r);
+json op_ring_attention(Request& r);
+json op_ring_attention_check(Request& r);
+json op_overlap(Request& r);
+json op_kv_transfer(Request& r);
+// ops_exercise.cpp: the exercises of P5 §11 (list, get, solve, check, variant).
+json op_exercise_list(Request& r);
+json op_exercise_get(Request& r);
+json op_exercise_solve(Request& r);
+json op_exercise_check(Request& r);
+json op_exercise_variant(Request& r);
 
 /// JSON form of a collective cost, shared by the ops that report one.
 json cost_json(const struct CollectiveCost& c);

@@ -1,4 +1,5 @@
-// Numbers with units as people type them ("429 us", "0.429 ms", "150 MB", "8%", "4K").
+// Numbers with units as people type them ("429 us", "0.429 ms", "150 MB", "8%", "16K tokens"),
+// and the reverse: a base value shown in a display unit ("428.7 us").
 #pragma once
 #include <optional>
 #include <string>
@@ -9,20 +10,34 @@ namespace commlab {
 enum class Dimension { time, bytes, fraction, count, bandwidth, plain };
 
 /// Base units: seconds, bytes, a fraction (8% = 0.08), a count, bytes per second.
-/// `shown_unit` is the unit beside the field ("us", "MB", "%"), used for a bare number.
 struct Parsed {
-  double value;          // in the base unit
-  int significant_digits; // as typed, for the rounding rule of exercise.check
+  double value;            // in the base unit
+  int significant_digits;  // as typed, for the rounding rule of exercise.check
+  double typed = 0;        // the number as typed, in the unit typed ("0.429" of "0.429 ms")
+  double factor = 1;       // that unit in base units (1e-3 for ms)
 };
 
-/// Parses `text`; nullopt when it is not a number in a unit of that dimension.
-std::optional<Parsed> parse_quantity(const std::string& text, Dimension dim,
-                                     const std::string& shown_unit);
+/// Parses `text`; nullopt when it is not a number in a unit of that dimension. A bare number
+/// is read in `shown_unit`, the unit beside the field ("us", "MB", "%", "tokens"). Accepts
+/// thousands commas ("2,163"), exponents ("1.5e8 B"), an "about" / "~" / "≈" / "约" in front,
+/// and for counts a trailing word ("16K tokens", "8 micro-batches"; K = 1,024 as the lecture).
+std::optional<Parsed> parse_quantity(const std::string& text, Dimension dim, const std::string& shown_unit);
 /// Multiplier from `unit` to the base unit of `dim`; nullopt if the unit does not fit.
+/// The empty unit and, for counts, a count word ("tokens") are 1.
 std::optional<double> unit_factor(const std::string& unit, Dimension dim);
 /// Parses a dimension name ("time", "bytes", ...).
 std::optional<Dimension> parse_dimension(const std::string& name);
-/// Units a dimension accepts, for messages.
+/// Units a dimension accepts, for messages ("s, ms, us, µs, ns").
 std::string units_of(Dimension dim);
+/// The dimension whose units include `unit` ("us" -> time, "GB/s" -> bandwidth,
+/// "tokens" -> count, "" -> plain); nullopt when no dimension has it.
+std::optional<Dimension> dimension_of_unit(const std::string& unit);
+
+/// `value_base` in `unit` with 4 significant figures, or as a whole number with thousands
+/// commas from 1,000 up: "428.7 us", "720 KB", "8.163%", "5.068x", "16,384 tokens", "6".
+std::string format_quantity(double value_base, const std::string& unit, Dimension dim);
+/// A base value in a unit chosen by its size: seconds as s/ms/us/ns, bytes as B/KB/MB/GB/TB,
+/// bandwidth as GB/s or MB/s, fractions in %; counts and plain numbers bare.
+std::string format_auto(double value_base, Dimension dim);
 
 }  // namespace commlab

@@ -50,17 +50,17 @@ Request::Request(const json& body, std::string where) : body_(body), where_(std:
 
 bool Request::has(const std::string& field) const { return body_.contains(field); }
 
-const json& Request::at(const std::string& field) {
+const json& Request::at(const std::string& field, const std::string& rule) {
   read_.insert(field);
   if (!body_.contains(field))
-    throw RequestError("missing_field", "field '" + path(field) + "' is missing");
+    throw RequestError("missing_field", "field '" + path(field) + "' is missing; allowed: " + rule);
   return body_.at(field);
 }
 
-const json& Request::raw(const std::string& field) { return at(field); }
+const json& Request::raw(const std::string& field) { return at(field, "any JSON value"); }
 
 double Request::number(const std::string& field, const Range& r) {
-  const json& v = at(field);
+  const json& v = at(field, describe(r));
   const std::string rule = "allowed: " + describe(r);
   if (!v.is_number())
     throw RequestError("invalid_type", "field '" + path(field) + "': value " + show_value(v) +
@@ -82,8 +82,9 @@ double Request::number_or(const std::string& field, double fallback, const Range
 }
 
 int Request::integer(const std::string& field, long long min, long long max) {
-  const json& v = at(field);
-  const std::string rule = "allowed: an integer from " + std::to_string(min) + " to " + std::to_string(max);
+  const std::string allowed = "an integer from " + std::to_string(min) + " to " + std::to_string(max);
+  const json& v = at(field, allowed);
+  const std::string rule = "allowed: " + allowed;
   if (!v.is_number())
     throw RequestError("invalid_type", "field '" + path(field) + "': value " + show_value(v) +
                                            " is " + type_name(v) + "; " + rule);
@@ -108,7 +109,7 @@ bool Request::boolean_or(const std::string& field, bool fallback) {
     read_.insert(field);
     return fallback;
   }
-  const json& v = at(field);
+  const json& v = at(field, "true or false");
   if (!v.is_boolean())
     throw RequestError("invalid_type", "field '" + path(field) + "': value " + show_value(v) +
                                            " is " + type_name(v) + "; allowed: true or false");
@@ -116,9 +117,9 @@ bool Request::boolean_or(const std::string& field, bool fallback) {
 }
 
 std::string Request::name(const std::string& field, const std::vector<std::string>& allowed) {
-  const json& v = at(field);
   std::string list;
   for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
+  const json& v = at(field, "one of " + list);
   if (!v.is_string())
     throw RequestError("invalid_type", "field '" + path(field) + "': value " + show_value(v) +
                                            " is " + type_name(v) + "; allowed: one of " + list);
@@ -139,8 +140,8 @@ std::string Request::name_or(const std::string& field, const std::string& fallba
 }
 
 double Request::bytes(const std::string& field) {
-  const json& v = at(field);
   const Range r = bytes_range();
+  const json& v = at(field, describe(r) + ", or a string with a unit such as \"256 KB\"");
   if (v.is_string()) {
     const std::optional<Parsed> p = parse_quantity(v.get<std::string>(), Dimension::bytes, "B");
     if (!p)
@@ -168,7 +169,7 @@ double Request::efficiency() {
 }
 
 Link Request::link(const std::string& field) {
-  const json& v = at(field);
+  const json& v = at(field, "a link id (" + link_ids() + ") or an object {\"alpha_s\", \"beta_Bps\"}");
   if (v.is_string()) return catalogue_link(v.get<std::string>(), path(field), efficiency());
   if (v.is_object()) {
     Request inline_link(v, path(field) + ".");
@@ -193,7 +194,7 @@ Link Request::link_or(const std::string& field, const std::string& fallback_id) 
 }
 
 const json& Request::object(const std::string& field) {
-  const json& v = at(field);
+  const json& v = at(field, "a JSON object");
   if (!v.is_object())
     throw RequestError("invalid_type", "field '" + path(field) + "': value " + show_value(v) +
                                            " is " + type_name(v) + "; allowed: a JSON object");

@@ -60,7 +60,8 @@ class Request {
   std::string path(const std::string& field) const { return where_ + field; }
 
  private:
-  const json& at(const std::string& field);
+  // Marks the field read; throws missing_field with `rule` when absent.
+  const json& at(const std::string& field, const std::string& rule);
   double efficiency();
 
   const json& body_;

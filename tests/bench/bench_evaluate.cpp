@@ -1,0 +1,53 @@
+// Google Benchmark of the request API: a typical calculator request, as text in and out
+// (what the wasm binding does), and the cost functions alone.
+#include <benchmark/benchmark.h>
+
+#include <string>
+
+#include "api.hpp"
+#include "collectives.hpp"
+
+namespace {
+
+const std::string kTransfer = R"({"op":"transfer","link":"nvlink4","bytes":65536})";
+const std::string kAllreduce = R"({"op":"allreduce","algorithm":"ring","devices":16,"bytes":262144,"link":"ib_ndr"})";
+const std::string kAuto = R"({"op":"allreduce","algorithm":"auto","devices":64,"bytes":1000000,"link":"ib_ndr"})";
+const std::string kHier =
+    R"({"op":"allreduce","algorithm":"hierarchical","nodes":4,"gpus_per_node":8,"bytes":1e9,"intra_link":"nvlink4","inter_link":"ib_ndr"})";
+
+void run(benchmark::State& state, const std::string& request) {
+  size_t out_bytes = 0;
+  for (auto _ : state) {
+    const std::string out = commlab::evaluate(request);
+    out_bytes += out.size();
+    benchmark::DoNotOptimize(out);
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.counters["out_bytes"] = static_cast<double>(out_bytes) / state.iterations();
+}
+
+void BM_EvaluateTransfer(benchmark::State& s) { run(s, kTransfer); }
+void BM_EvaluateAllreduceRing(benchmark::State& s) { run(s, kAllreduce); }
+void BM_EvaluateAllreduceAuto(benchmark::State& s) { run(s, kAuto); }
+void BM_EvaluateHierarchical(benchmark::State& s) { run(s, kHier); }
+void BM_EvaluateBadRequest(benchmark::State& s) { run(s, R"({"op":"transfer","link":"warp","bytes":-1})"); }
+
+void BM_AllreduceCostOnly(benchmark::State& state) {
+  const commlab::Link ib = commlab::catalogue_link("ib_ndr");
+  double bytes = 1e3;
+  for (auto _ : state) {
+    bytes = bytes < 1e12 ? bytes * 1.01 : 1e3;
+    benchmark::DoNotOptimize(commlab::allreduce_auto(64, bytes, ib, true));
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+}  // namespace
+
+BENCHMARK(BM_EvaluateTransfer);
+BENCHMARK(BM_EvaluateAllreduceRing);
+BENCHMARK(BM_EvaluateAllreduceAuto);
+BENCHMARK(BM_EvaluateHierarchical);
+BENCHMARK(BM_EvaluateBadRequest);
+BENCHMARK(BM_AllreduceCostOnly);
+BENCHMARK_MAIN();

@@ -1,0 +1,71 @@
+// Shared by the browser tests: a static server for dist/ on 127.0.0.1 (random port) and Debian's
+// Chromium driven by playwright-core.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { serve as serveFolder } from '../../web/tools/serve.mjs';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const DIST = process.env.COMMLAB_DIST ?? join(ROOT, 'dist');
+export const SHOTS = join(ROOT, 'build-wasm', 'screenshots');
+
+/** Serves `dir` (dist/ by default) on 127.0.0.1 at a random port; resolves to {url, close}. */
+export function serve(dir = DIST) {
+  return serveFolder(dir, 0);
+}
+
+export function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic',
+      '--no-first-run', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export function screenshotDir() {
+  mkdirSync(SHOTS, { recursive: true });
+  return SHOTS;
+}
+
+/**
+ * Opens a page that records console errors and uncaught exceptions into `errors`.
+ * `url` is loaded and the page waits until the engine and the cards are ready.
+ */
+export async function openPage(context, url, errors, { wait = true } = {}) {
+  const page = await context.newPage();
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(`${url}: console: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => errors.push(`${url}: pageerror: ${err.message}`));
+  await page.goto(url);
+  if (wait) await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+  return page;
+}
+
+/** Asks the page's own engine module (same origin, same CSP) for a response. */
+export function engineEval(page, request) {
+  return page.evaluate(async (req) => {
+    const mod = await import('./engine/commlab.js');
+    globalThis.__testEngine ??= await mod.loadCommlab();
+    return globalThis.__testEngine.evaluate(req);
+  }, request);
+}
+
+/** Types `answers` ({id: text}) into card `n` and presses its check button. */
+export async function answer(page, n, answers) {
+  const card = page.locator(`[data-exercise="${n}"]`);
+  for (const [id, text] of Object.entries(answers)) {
+    const field = card.locator(`[data-answer="${id}"]`);
+    if (await field.evaluate((el) => el.tagName === 'SELECT')) await field.selectOption(text);
+    else await field.fill(text);
+  }
+  await card.locator('[data-action="check"]').click();
+  return card;
+}
+
+/** {id: verdict} of card `n`'s answer fields. */
+export function verdicts(page, n) {
+  return page.locator(`[data-exercise="${n}"] [data-answer]`).evaluateAll((els) =>
+    Object.fromEntries(els.map((el) => [el.dataset.answer, el.dataset.verdict ?? null])));
+}

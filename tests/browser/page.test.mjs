@@ -1,0 +1,339 @@
+// The lab page (dist/, built by ./lab build) in headless Chromium: every exercise's right answers
+// pass and wrong ones fail, units, format errors, saved progress, variants, the single-exercise
+// view, errors kept inside a card, no console errors; screenshots at desktop and phone widths and
+// the time from navigation to a usable page.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import {
+  DIST, answer, engineEval, launch, openPage, screenshotDir, serve, verdicts,
+} from './helpers.mjs';
+
+// The lecture's own answers (P5 §11), as a student would type them.
+const LECTURE = {
+  1: { n_half: '720 KB', time: '2.18 us', fraction: '8%' },
+  2: { bytes_sent: '150 MB', steps: '6', time: '429 us' },
+  3: { ring: '162 us', recursive_doubling: '45.6 us', rabenseifner: '52 us', binary_tree: '91.2 us', best: 'recursive_doubling' },
+  4: { hierarchical: '9.61 ms', flat: '48.75 ms', speedup: '5.07' },
+  5: { bytes_per_gpu: '18.8 GB', time: '57 ms' },
+  6: { microbatches: '8', token_interval: '8.7 ms' },
+  7: { threshold: '2163', tokens_per_device: '16384', hidden: 'yes' },
+  8: { kv_bytes: '10.7 GB', one_nic: '268 ms', eight_nics: '33.6 ms', layerwise: '0.42 ms' },
+};
+const WRONG = {
+  1: { n_half: '360 KB', time: '3.5 us', fraction: '50%' },
+  2: { bytes_sent: '100 MB', steps: '3', time: '300 us' },
+  3: { ring: '150 us', recursive_doubling: '25 us', rabenseifner: '60 us', binary_tree: '45.6 us', best: 'ring' },
+  4: { hierarchical: '12 ms', flat: '30 ms', speedup: '9' },
+  5: { bytes_per_gpu: '9.4 GB', time: '30 ms' },
+  6: { microbatches: '4', token_interval: '1.1 ms' },
+  7: { threshold: '240', tokens_per_device: '131072', hidden: 'no' },
+  8: { kv_bytes: '5 GB', one_nic: '100 ms', eight_nics: '268 ms', layerwise: '4.2 ms' },
+};
+
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+let server;
+let browser;
+const errors = [];
+
+async function fresh(viewport = DESKTOP, options = {}) {
+  return browser.newContext({ viewport, locale: 'en-US', acceptDownloads: true, ...options });
+}
+
+const allOf = (n, verdict) => Object.fromEntries(Object.keys(LECTURE[n]).map((k) => [k, verdict]));
+
+before(async () => {
+  assert.ok(existsSync(join(DIST, 'index.html')), 'dist/index.html is missing: run ./lab build first');
+  server = await serve();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('the lab page', () => {
+  test('eight exercise cards in lecture order, every answer field labelled', async () => {
+    const ctx = await fresh();
+    const page = await openPage(ctx, server.url, errors);
+    const ids = await page.locator('[data-exercise]').evaluateAll((els) => els.map((e) => e.dataset.exercise));
+    assert.deepEqual(ids, ['1', '2', '3', '4', '5', '6', '7', '8']);
+    const unlabelled = await page.locator('[data-answer], [data-param], [data-slider]').evaluateAll((els) =>
+      els.filter((el) => !(el.labels?.length || el.getAttribute('aria-label'))).map((el) => el.outerHTML));
+    assert.deepEqual(unlabelled, []);
+    assert.equal(await page.locator('math').count() > 0, true, 'statements carry MathML');
+    await ctx.close();
+  });
+
+  for (const n of Object.keys(LECTURE)) {
+    test(`exercise ${n}: the lecture's answers pass, wrong ones fail`, async () => {
+      const ctx = await fresh();
+      const page = await openPage(ctx, server.url, errors);
+      await answer(page, n, WRONG[n]);
+      assert.deepEqual(await verdicts(page, n), allOf(n, 'incorrect'));
+      await answer(page, n, LECTURE[n]);
+      assert.deepEqual(await verdicts(page, n), allOf(n, 'correct'));
+      assert.match(await page.locator(`[data-exercise="${n}"] [data-role="status"]`).innerText(), /Solved/);
+      await ctx.close();
+    });
+  }
+
+  test('units: a typed unit is read, a bare number is in the unit shown', async () => {
+    const ctx = await fresh();
+    const page = await openPage(ctx, server.url, errors);
+    await answer(page, 2, { time: '0.429 ms', bytes_sent: '0.15 GB', steps: '6' });
+    assert.deepEqual(await verdicts(page, 2), { bytes_sent: 'correct', steps: 'correct', time: 'correct' });
+    await answer(page, 1, { n_half: '720', time: '2180 ns', fraction: '0.0816' });
+    const v = await verdicts(page, 1);
+    assert.equal(v.n_half, 'correct');
+    assert.equal(v.time, 'correct');
+    assert.equal(v.fraction, 'incorrect', 'a bare 0.0816 is read in % (0.08%)');
+    await answer(page, 2, { time: '429 µs' });
+    assert.equal((await verdicts(page, 2)).time, 'correct');
+    await ctx.close();
+  });
+
+  test('format errors say what was expected and cost no attempt', async () => {
+    const ctx = await fresh();
+    const page = await openPage(ctx, server.url, errors);
+    const card = await answer(page, 1, { n_half: 'about half', time: '2.18 us', fraction: '' });
+    assert.equal((await verdicts(page, 1)).n_half, 'format-error');
+    assert.match(await card.locator('#ex1-a-n_half-verdict').innerText(), /Expected a number in KB/);
+    assert.match(await card.locator('[data-role="status"]').innerText(), /1 attempt/);
+    await card.locator('[data-answer="time"]').fill('');
+    await answer(page, 1, { n_half: '720 ms' });
+    assert.equal((await verdicts(page, 1)).n_half, 'format-error', 'a time is not a size');
+    assert.match(await card.locator('[data-role="status"]').innerText(), /1 attempt/, 'format errors cost nothing');
+    await ctx.close();
+  });
+
+  test('progress survives a reload', async () => {
+    const ctx = await fresh();
+    const page = await openPage(ctx, server.url, errors);
+    await answer(page, 2, LECTURE[2]);
+    await answer(page, 4, { hierarchical: '9.61 ms', flat: '30 ms' });
+    await page.reload();
+    await page.waitForSelector('html[data-ready="true"]');
+    assert.deepEqual(await verdicts(page, 2), allOf(2, 'correct'));
+    assert.equal(await page.locator('[data-exercise="2"] [data-answer="time"]').inputValue(), '429 us');
+    assert.deepEqual(await verdicts(page, 4), { hierarchical: 'correct', flat: 'incorrect', speedup: null });
+    assert.match(await page.locator('#progress').innerText(), /1 of 8 solved/);
+    await ctx.close();
+  });
+
+  test('a new variant changes the parameters and its right answers pass', async () => {
+    const ctx = await fresh();
+    const page = await openPage(ctx, server.url, errors);
+    for (const n of [3, 7]) {
+      const card = page.locator(`[data-exercise="${n}"]`);
+      const before = await card.locator('[data-role="statement"]').innerText();
+      let params = null;
+      for (let i = 0; i < 5 && !params; i++) {
+        await card.locator('[data-action="variant"]').click();
+        const text = await card.locator('[data-role="statement"]').innerText();
+        if (text !== before) {
+          params = await page.evaluate((id) => JSON.parse(localStorage.getItem('commlab.progress.v1')).exercises[id].params, n);
+        }
+      }
+      assert.ok(params, `exercise ${n}: five variants all kept the lecture's statement`);
+      const solved = await engineEval(page, { op: 'exercise.solve', id: n, params });
+      assert.ok(!solved.error, JSON.stringify(solved.error));
+      await answer(page, n, solved.display);
+      assert.deepEqual(await verdicts(page, n), Object.fromEntries(Object.keys(solved.display).map((k) => [k, 'correct'])));
+      // The lecture's answers are (almost always) wrong for the variant; back to the lecture's values.
+      await card.locator('[data-action="default"]').click();
+      assert.equal(await card.locator('[data-role="statement"]').innerText(), before);
+    }
+    await ctx.close();
+  });
+
+  test('hints one at a time; the solution opens after an attempt', async () => {
+    const ctx = await fresh();
+    const page = await openPage(ctx, server.url, errors);
+    const card = page.locator('[data-exercise="3"]');
+    await card.locator('[data-action="hint"]').click();
+    assert.equal(await card.locator('[data-role="hints"] li').count(), 1);
+    const solution = card.locator('[data-action="solution"]');
+    assert.equal(await solution.isDisabled(), true);
+    await answer(page, 3, { ring: '100 us' });
+    assert.equal(await solution.isDisabled(), false);
+    await solution.click();
+    const text = await card.locator('[data-role="solution"]').innerText();
+    assert.match(text, /30 steps/);
+    assert.match(text, /162 µs|162 us/);
+    await ctx.close();
+  });
+
+  test('the live calculator follows its inputs; an engine error stays in its card', async () => {
+    const ctx = await fresh();
+    const page = await openPage(ctx, server.url, errors);
+    const card = page.locator('[data-exercise="3"]');
+    await card.locator('[data-param="devices"]').fill('64');
+    await card.locator('[data-param="bytes"]').fill('1000');
+    await page.waitForFunction(() => document.querySelector('#ex3 [data-result="ring"]'));
+    // P5 §5.3: 64 devices on IB, 1 MB: ring pays 126 alphas, recursive doubling is faster.
+    const ring = await card.locator('[data-result="ring"]').innerText();
+    assert.match(ring, /^6\d\d(\.\d+)? µs$/);
+    assert.equal(await card.locator('.bars li').count(), 4);
+    await card.locator('[data-param="devices"]').fill('1');
+    await page.waitForFunction(() => !document.querySelector('#ex3 .calc .card-error').hidden);
+    assert.match(await card.locator('.calc .card-error').innerText(), /devices/);
+    // The rest of the page keeps working.
+    await answer(page, 1, LECTURE[1]);
+    assert.deepEqual(await verdicts(page, 1), allOf(1, 'correct'));
+    // A slider drives the same calculator.
+    const slider = card.locator('[data-slider="devices"]');
+    await slider.focus();
+    await page.keyboard.press('End');
+    assert.equal(await card.locator('[data-param="devices"]').inputValue(), '1024');
+    await page.waitForFunction(() => document.querySelector('#ex3 .calc .card-error').hidden);
+    await ctx.close();
+  });
+
+  test('usable by keyboard: Enter in an answer field checks', async () => {
+    const ctx = await fresh();
+    const page = await openPage(ctx, server.url, errors);
+    await page.locator('[data-exercise="6"] [data-answer="microbatches"]').focus();
+    await page.keyboard.type('8');
+    await page.keyboard.press('Enter');
+    assert.equal((await verdicts(page, 6)).microbatches, 'correct');
+    await ctx.close();
+  });
+
+  test('?exercise=3 shows that exercise alone; #ex5 scrolls to exercise 5', async () => {
+    const ctx = await fresh();
+    const single = await openPage(ctx, `${server.url}?exercise=3`, errors);
+    assert.deepEqual(await single.locator('[data-exercise]').evaluateAll((els) => els.map((e) => e.dataset.exercise)), ['3']);
+    await answer(single, 3, LECTURE[3]);
+    assert.deepEqual(await verdicts(single, 3), allOf(3, 'correct'));
+    const hashed = await openPage(ctx, `${server.url}#ex5`, errors);
+    const top = await hashed.locator('#ex5').evaluate((el) => el.getBoundingClientRect().top);
+    assert.ok(top >= 0 && top < 200, `exercise 5 at ${top}px from the top`);
+    await ctx.close();
+  });
+
+  test('Chinese and English: the browser language by default, the choice remembered', async () => {
+    const ctx = await fresh(DESKTOP, { locale: 'zh-CN' });
+    const page = await openPage(ctx, server.url, errors);
+    assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
+    assert.match(await page.locator('#ex1 h2').innerText(), /练习 1/);
+    await answer(page, 1, { n_half: '不知道' });
+    assert.match(await page.locator('#ex1-a-n_half-verdict').innerText(), /应填一个数/);
+    await page.locator('[data-action="language"]').click();
+    assert.equal(await page.getAttribute('html', 'lang'), 'en');
+    assert.match(await page.locator('#ex1 h2').innerText(), /Exercise 1/);
+    await page.reload();
+    await page.waitForSelector('html[data-ready="true"]');
+    assert.equal(await page.getAttribute('html', 'lang'), 'en');
+    await ctx.close();
+  });
+
+  test('a corrupt saved state is set aside, not a blank page', async () => {
+    const ctx = await fresh();
+    const page = await openPage(ctx, server.url, errors);
+    await page.evaluate(() => localStorage.setItem('commlab.progress.v1', '{"format":"commlab-progress",'));
+    await page.reload();
+    await page.waitForSelector('html[data-ready="true"]');
+    assert.equal(await page.locator('[data-exercise]').count(), 8);
+    assert.match(await page.locator('#notice').innerText(), /set aside/);
+    const kept = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('.corrupt.')));
+    assert.equal(kept.length, 1);
+    await ctx.close();
+  });
+
+  test('progress exports, resets and imports', async () => {
+    const ctx = await fresh();
+    const page = await openPage(ctx, server.url, errors);
+    await answer(page, 2, LECTURE[2]);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-action="export"]').click()]);
+    const file = await download.path();
+    const saved = JSON.parse(readFileSync(file, 'utf8'));
+    assert.equal(saved.format, 'commlab-progress');
+    assert.equal(saved.exercises['2'].solved, true);
+    await page.locator('[data-action="reset"]').click();
+    await page.locator('[data-action="reset-confirm"]').click();
+    assert.match(await page.locator('#progress').innerText(), /0 of 8/);
+    assert.deepEqual(await verdicts(page, 2), { bytes_sent: null, steps: null, time: null });
+    await page.locator('#import-file').setInputFiles(file);
+    await page.waitForFunction(() => /1 of 8/.test(document.querySelector('#progress').textContent));
+    assert.deepEqual(await verdicts(page, 2), allOf(2, 'correct'));
+    await page.locator('#import-file').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('[1,2]') });
+    assert.match(await page.locator('#notice').innerText(), /not a commlab progress file/);
+    await ctx.close();
+  });
+
+  test('no accessibility violations found by axe-core (WCAG 2 A/AA, best practices)', async () => {
+    const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+    for (const viewport of [DESKTOP, PHONE]) {
+      const ctx = await fresh(viewport);
+      const page = await openPage(ctx, server.url, errors);
+      await answer(page, 1, { n_half: 'abc', time: '3' });
+      await page.locator('#ex1 [data-action="solution"]').click();
+      await page.locator('#ex3 [data-action="hint"]').click();
+      await page.locator('#ex3 [data-param="devices"]').fill('32');
+      await page.evaluate(axeSource); // DevTools evaluation: not subject to the page's CSP
+      const result = await page.evaluate(() => globalThis.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'best-practice'] }));
+      const found = result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+      assert.deepEqual(found, [], `at ${viewport.width}px`);
+      await ctx.close();
+    }
+  });
+
+  test('screenshots at desktop and phone widths; nothing wider than a phone', async () => {
+    const dir = screenshotDir();
+    for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+      const ctx = await fresh(viewport);
+      const page = await openPage(ctx, server.url, errors);
+      await answer(page, 1, LECTURE[1]);
+      await answer(page, 2, { bytes_sent: '150 MB', steps: 'six', time: '300 us' });
+      await page.locator('[data-exercise="3"] [data-param="bytes"]').fill('1000');
+      await page.locator('[data-exercise="3"] [data-action="hint"]').click();
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= viewport.width, `${name}: page is ${width}px wide in a ${viewport.width}px viewport`);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
+      await page.locator('#ex3').screenshot({ path: join(dir, `${name}-ex3.png`) });
+      const single = await openPage(ctx, `${server.url}?exercise=6`, errors);
+      await single.screenshot({ path: join(dir, `${name}-single.png`), fullPage: true });
+      await ctx.close();
+    }
+  });
+
+  test('time from navigation to a usable page', async () => {
+    const ctx = await fresh();
+    const times = [];
+    for (let i = 0; i < 5; i++) {
+      const page = await openPage(ctx, server.url, errors);
+      times.push(await page.evaluate(() => performance.getEntriesByName('commlab-ready')[0].startTime));
+      await page.close();
+    }
+    times.sort((a, b) => a - b);
+    const median = times[2];
+    console.log(`navigation to usable page: median ${median.toFixed(0)} ms (runs: ${times.map((t) => t.toFixed(0)).join(', ')} ms)`);
+    writeFileSync(join(screenshotDir(), 'usable-ms.json'), `${JSON.stringify({ median_ms: median, runs_ms: times })}\n`);
+    await ctx.close();
+  });
+
+  test('the single-file build works from file:// under its CSP', async (t) => {
+    const single = join(DIST, 'commlab-single.html');
+    if (!existsSync(single)) {
+      t.skip('dist/commlab-single.html not built');
+      return;
+    }
+    const ctx = await fresh();
+    const page = await openPage(ctx, pathToFileURL(single).href, errors);
+    await answer(page, 8, LECTURE[8]);
+    assert.deepEqual(await verdicts(page, 8), allOf(8, 'correct'));
+    await ctx.close();
+  });
+
+  test('no console errors on any page above', () => {
+    assert.deepEqual(errors, []);
+  });
+});

@@ -1,0 +1,54 @@
+// Benchmark of the wasm module under Node: the same requests as tests/bench/bench_evaluate.cpp,
+// requests per second and microseconds a request, plus the module size gzipped.
+// Usage: node tests/node/bench_wasm.mjs [--json]
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { performance } from 'node:perf_hooks';
+import { loadCommlab } from '../../build-wasm/wasm/commlab.js';
+
+const root = new URL('../../', import.meta.url).pathname;
+const cases = {
+  transfer: '{"op":"transfer","link":"nvlink4","bytes":65536}',
+  allreduce_ring: '{"op":"allreduce","algorithm":"ring","devices":16,"bytes":262144,"link":"ib_ndr"}',
+  allreduce_auto: '{"op":"allreduce","algorithm":"auto","devices":64,"bytes":1000000,"link":"ib_ndr"}',
+  hierarchical:
+    '{"op":"allreduce","algorithm":"hierarchical","nodes":4,"gpus_per_node":8,"bytes":1e9,"intra_link":"nvlink4","inter_link":"ib_ndr"}',
+  bad_request: '{"op":"transfer","link":"warp","bytes":-1}',
+};
+
+const t0 = performance.now();
+const lab = await loadCommlab();
+const loadMs = performance.now() - t0;
+
+const results = {};
+for (const [name, req] of Object.entries(cases)) {
+  for (let i = 0; i < 2000; i++) lab.evaluateText(req);  // warm up
+  let n = 0;
+  const start = performance.now();
+  let elapsed = 0;
+  while (elapsed < 500) {
+    for (let i = 0; i < 1000; i++) lab.evaluateText(req);
+    n += 1000;
+    elapsed = performance.now() - start;
+  }
+  results[name] = { us_per_request: (elapsed * 1000) / n, requests_per_s: n / (elapsed / 1000) };
+}
+
+const gz = (name) => gzipSync(readFileSync(`${root}build-wasm/wasm/${name}`), { level: 9 }).length;
+const size = {
+  wasm_bytes: readFileSync(`${root}build-wasm/wasm/commlab_wasm.wasm`).length,
+  wasm_gzip_bytes: gz('commlab_wasm.wasm'),
+  glue_gzip_bytes: gz('commlab_wasm.mjs'),
+  wrapper_gzip_bytes: gz('commlab.js'),
+};
+size.total_gzip_bytes = size.wasm_gzip_bytes + size.glue_gzip_bytes + size.wrapper_gzip_bytes;
+
+if (process.argv.includes('--json')) {
+  console.log(JSON.stringify({ load_ms: loadMs, results, size }, null, 2));
+} else {
+  console.log(`wasm module load: ${loadMs.toFixed(1)} ms`);
+  for (const [name, r] of Object.entries(results))
+    console.log(`${name.padEnd(16)} ${r.us_per_request.toFixed(2).padStart(8)} us/request  ${Math.round(r.requests_per_s).toLocaleString('en').padStart(10)} requests/s`);
+  const kb = (b) => `${(b / 1000).toFixed(1)} KB`;
+  console.log(`size gzipped: .wasm ${kb(size.wasm_gzip_bytes)} (raw ${kb(size.wasm_bytes)}), glue ${kb(size.glue_gzip_bytes)}, commlab.js ${kb(size.wrapper_gzip_bytes)}; total ${kb(size.total_gzip_bytes)}`);
+}

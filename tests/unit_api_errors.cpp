@@ -1,0 +1,148 @@
+// Bad input, table-driven: every field of every cost op, each kind of bad value. The answer is
+// always {"error":{code,message}} naming the field and the value; nothing throws or crashes.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "api.hpp"
+
+using nlohmann::json;
+
+namespace {
+
+struct FieldCase {
+  const char* name;
+  json base;            // a valid request
+  const char* field;    // the field to spoil
+  std::vector<std::pair<json, std::string>> bad;  // value -> expected code
+};
+
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+const double kInf = std::numeric_limits<double>::infinity();
+
+std::vector<std::pair<json, std::string>> bad_bytes() {
+  return {{-1, "out_of_range"}, {0, "out_of_range"}, {kNaN, "out_of_range"}, {kInf, "out_of_range"},
+          {1e16, "out_of_range"}, {"lots", "invalid_type"}, {"-5 MB", "out_of_range"},
+          {"5 parsecs", "invalid_type"}, {true, "invalid_type"}, {json::array(), "invalid_type"},
+          {nullptr, "invalid_type"}};
+}
+std::vector<std::pair<json, std::string>> bad_count() {
+  return {{0, "out_of_range"},   {-3, "out_of_range"},   {2.5, "not_integer"}, {kNaN, "out_of_range"},
+          {kInf, "out_of_range"}, {1e12, "out_of_range"}, {"8", "invalid_type"}, {nullptr, "invalid_type"}};
+}
+std::vector<std::pair<json, std::string>> bad_link() {
+  return {{"warp", "unknown_value"},
+          {7, "invalid_type"},
+          {json::object({{"alpha_s", -1}, {"beta_Bps", 1e9}}), "out_of_range"},
+          {json::object({{"alpha_s", 1e-6}, {"beta_Bps", 0}}), "out_of_range"},
+          {json::object({{"alpha_s", 1e-6}}), "missing_field"},
+          {json::object({{"alpha_s", 1e-6}, {"beta_Bps", 1e9}, {"gamma", 1}}), "unknown_field"},
+          {json::object({{"alpha_s", "2us"}, {"beta_Bps", 1e9}}), "invalid_type"}};
+}
+std::vector<std::pair<json, std::string>> bad_name() {
+  return {{"nonsense", "unknown_value"}, {3, "invalid_type"}, {nullptr, "invalid_type"}};
+}
+
+const json transfer = {{"op", "transfer"}, {"link", "nvlink4"}, {"bytes", 1e6}};
+const json allreduce = {{"op", "allreduce"}, {"algorithm", "ring"}, {"devices", 8}, {"bytes", 1e6}, {"link", "nvlink4"}};
+const json hier = {{"op", "allreduce"}, {"algorithm", "hierarchical"}, {"nodes", 4}, {"gpus_per_node", 8},
+                   {"bytes", 1e9}, {"intra_link", "nvlink4"}, {"inter_link", "ib_ndr"}};
+const json collective = {{"op", "collective"}, {"collective", "broadcast"}, {"devices", 8}, {"bytes", 1e6}, {"link", "nvlink4"}};
+const json nccl = {{"op", "nccl"}, {"devices", 8}, {"bytes", 1e6}, {"link", "nvlink4"}};
+
+json with(json j, const char* key, const json& value) {
+  j[key] = value;
+  return j;
+}
+
+std::vector<FieldCase> cases() {
+  return {
+      {"transfer.link", transfer, "link", bad_link()},
+      {"transfer.bytes", transfer, "bytes", bad_bytes()},
+      {"transfer.efficiency", transfer, "efficiency", {{0, "out_of_range"}, {1.5, "out_of_range"}, {"0.8", "invalid_type"}}},
+      {"allreduce.algorithm", allreduce, "algorithm", bad_name()},
+      {"allreduce.devices", allreduce, "devices", bad_count()},
+      {"allreduce.bytes", allreduce, "bytes", bad_bytes()},
+      {"allreduce.link", allreduce, "link", bad_link()},
+      {"allreduce.in_switch_available", with(allreduce, "algorithm", "auto"), "in_switch_available",
+       {{1, "invalid_type"}, {"yes", "invalid_type"}}},
+      {"allreduce.chunks", with(allreduce, "algorithm", "double_binary_tree"), "chunks",
+       {{-1, "out_of_range"}, {1.5, "not_integer"}, {1e9, "out_of_range"}}},
+      {"hierarchical.nodes", hier, "nodes", bad_count()},
+      {"hierarchical.gpus_per_node", hier, "gpus_per_node", bad_count()},
+      {"hierarchical.intra_link", hier, "intra_link", bad_link()},
+      {"hierarchical.inter_link", hier, "inter_link", bad_link()},
+      {"hierarchical.inter_algorithm", hier, "inter_algorithm", bad_name()},
+      {"hierarchical.bytes", hier, "bytes", bad_bytes()},
+      {"collective.collective", collective, "collective", bad_name()},
+      {"collective.algorithm", collective, "algorithm", bad_name()},
+      {"collective.devices", collective, "devices", bad_count()},
+      {"collective.bytes", collective, "bytes", bad_bytes()},
+      {"collective.link", collective, "link", bad_link()},
+      {"nccl.devices", nccl, "devices", bad_count()},
+      {"nccl.bytes", nccl, "bytes", bad_bytes()},
+      {"nccl.link", nccl, "link", bad_link()},
+      {"nccl.transport", nccl, "transport", bad_name()},
+      {"nccl.algorithms", nccl, "algorithms", {{"ring", "invalid_type"}, {json::array(), "invalid_type"},
+                                               {json::array({"nvls"}), "unknown_value"}}},
+      {"demo.id", json{{"op", "demo"}, {"id", "01"}}, "id", bad_name()},
+  };
+}
+
+}  // namespace
+
+TEST(ApiErrors, EveryFieldOfEveryOp) {
+  for (const FieldCase& c : cases()) {
+    ASSERT_FALSE(commlab::evaluate(c.base).contains("error")) << c.name << ": base request must be valid";
+    for (const auto& [value, code] : c.bad) {
+      json req = c.base;
+      req[c.field] = value;
+      const json out = commlab::evaluate(req);
+      ASSERT_TRUE(out.contains("error")) << c.name << " = " << value.dump();
+      EXPECT_EQ(out["error"]["code"], code) << c.name << " = " << value.dump() << ": " << out.dump();
+      const std::string msg = out["error"]["message"];
+      EXPECT_NE(msg.find(c.field), std::string::npos) << "message must name the field: " << msg;
+      EXPECT_TRUE(msg.find("allowed") != std::string::npos || msg.find("valid links") != std::string::npos)
+          << "message must say what is allowed: " << msg;
+    }
+    // Every required field, removed, is reported missing by name.
+    if (c.base.contains(c.field) && std::string(c.field) != "algorithm" && std::string(c.field) != "collective") {
+      json req = c.base;
+      req.erase(c.field);
+      const json out = commlab::evaluate(req);
+      ASSERT_TRUE(out.contains("error")) << c.name << " missing";
+      EXPECT_EQ(out["error"]["code"], "missing_field");
+      EXPECT_NE(out["error"]["message"].get<std::string>().find(c.field), std::string::npos);
+    }
+  }
+}
+
+TEST(ApiErrors, UnknownFieldsAreNamedWithTheAllowedOnes) {
+  json req = transfer;
+  req["byte"] = 1;
+  const json out = commlab::evaluate(req);
+  EXPECT_EQ(out["error"]["code"], "unknown_field");
+  const std::string msg = out["error"]["message"];
+  EXPECT_NE(msg.find("'byte'"), std::string::npos);
+  EXPECT_NE(msg.find("bytes"), std::string::npos);
+}
+
+TEST(ApiErrors, MalformedTextAndOps) {
+  for (const char* text : {"", "{", "not json", "[1,2]", "\"s\"", "null", "{\"op\":7}", "{\"op\":\"warp\"}",
+                           "{\"op\":\"transfer\",\"link\":\"nvlink4\",\"bytes\":1e999}", "{\"a\":1}",
+                           "\xff\xfe", "{\"op\":\"\xc3\"}"}) {
+    const json out = json::parse(commlab::evaluate(std::string(text)));
+    ASSERT_TRUE(out.contains("error")) << text;
+    EXPECT_FALSE(out["error"]["message"].get<std::string>().empty());
+  }
+  const json unknown = json::parse(commlab::evaluate(std::string(R"({"op":"warp"})")));
+  EXPECT_EQ(unknown["error"]["code"], "unknown_op");
+  EXPECT_NE(unknown["error"]["message"].get<std::string>().find("transfer"), std::string::npos);
+}
+
+TEST(ApiErrors, DeepNestingIsAnErrorNotACrash) {
+  const std::string deep(100000, '[');
+  const json out = json::parse(commlab::evaluate(deep));
+  EXPECT_TRUE(out.contains("error"));
+}

@@ -1,0 +1,63 @@
+// Solvers of exercises 5-8 with the lecture's answers (P5 §11).
+#include <gtest/gtest.h>
+
+#include "exercise_solvers.hpp"
+#include "units.hpp"
+
+using namespace commlab;
+using namespace commlab::units;
+using nlohmann::json;
+
+TEST(Solvers, Exercise5) {
+  const ExerciseSolution s = solve_exercise_5(
+      {{"tokens", 4096}, {"tp", 8}, {"layers", 80}, {"hidden", 8192}, {"bytes_per_value", 2}, {"link", "nvlink4"}});
+  EXPECT_NEAR(s.answers.at("bytes_per_gpu").get<double>() / GB, 18.79, 0.005);  // "about 18.8 GB"
+  EXPECT_NEAR(s.answers.at("time").get<double>() / ms, 56.68, 0.01);             // "about 57 ms"
+  EXPECT_NEAR(s.values.at("allreduce_bytes").get<double>() / MB, 67.1, 0.05);
+  EXPECT_NEAR(s.values.at("bytes_sent_per_allreduce").get<double>() / MB, 117.4, 0.05);
+}
+
+TEST(Solvers, Exercise6) {
+  const ExerciseSolution s =
+      solve_exercise_6({{"stages", 8}, {"stage_time_s", 0.001}, {"transfer_time_s", 0.0001}, {"tokens", 100}});
+  EXPECT_EQ(s.answers.at("microbatches").get<int>(), 8);
+  EXPECT_NEAR(s.answers.at("token_interval").get<double>(), 8.7e-3, 1e-15);
+  EXPECT_EQ(s.values.at("microbatches_to_fill").get<int>(), 9);
+  EXPECT_NEAR(s.values.at("simulated_token_interval_s").get<double>(), 8.77e-3, 1e-12);
+  EXPECT_NEAR(s.values.at("utilisation").get<double>(), 0.912, 0.001);
+}
+
+TEST(Solvers, Exercise7) {
+  const ExerciseSolution s = solve_exercise_7({{"prompt_tokens", 131072}, {"devices", 8}, {"link", "ib_ndr"}});
+  EXPECT_NEAR(s.answers.at("threshold").get<double>(), 2163.4, 0.05);
+  EXPECT_DOUBLE_EQ(s.answers.at("tokens_per_device").get<double>(), 16384);
+  EXPECT_EQ(s.answers.at("hidden"), "yes");
+  const ExerciseSolution short_prompt = solve_exercise_7({{"prompt_tokens", 8192}, {"devices", 8}, {"link", "ib_ndr"}});
+  EXPECT_EQ(short_prompt.answers.at("hidden"), "no");
+  const ExerciseSolution nv = solve_exercise_7({{"prompt_tokens", 8192}, {"devices", 8}, {"link", "nvlink4"}});
+  EXPECT_NEAR(nv.answers.at("threshold").get<double>(), 240.4, 0.05);
+  EXPECT_EQ(nv.answers.at("hidden"), "yes");
+}
+
+TEST(Solvers, Exercise8) {
+  const ExerciseSolution s = solve_exercise_8({{"prompt_tokens", 32768}, {"nics", 8}});
+  EXPECT_NEAR(s.answers.at("kv_bytes").get<double>(), 32768.0 * 327680, 1);      // "10.7 GB"
+  EXPECT_NEAR(s.answers.at("one_nic").get<double>() / ms, 268.4, 0.05);          // "268 ms"
+  EXPECT_NEAR(s.answers.at("eight_nics").get<double>() / ms, 33.56, 0.01);       // "33.6 ms"
+  EXPECT_NEAR(s.answers.at("layerwise").get<double>() / ms, 0.4244, 0.0001);     // "0.42 ms"
+  const ExerciseSolution four = solve_exercise_8({{"prompt_tokens", 4096}, {"nics", 8}});
+  EXPECT_NEAR(four.answers.at("layerwise").get<double>() / us, 57.4, 0.1);
+}
+
+TEST(Solvers, BadParamsThrowNamedErrors) {
+  try {
+    solve_exercise_5({{"tokens", -1}, {"tp", 8}, {"layers", 80}, {"hidden", 8192}, {"bytes_per_value", 2},
+                      {"link", "nvlink4"}});
+    FAIL() << "no error";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("params.tokens"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(solve_exercise_6({{"stages", 8}}), std::exception);
+  EXPECT_THROW(solve_exercise_7({{"prompt_tokens", 1000}, {"devices", 8}, {"link", "warp"}}), std::exception);
+  EXPECT_THROW(solve_exercise_8({{"prompt_tokens", 1000}, {"nics", 2.5}}), std::exception);
+}

@@ -1,0 +1,49 @@
+// Display units of the page: how many base units (s, bytes, bytes/s, fraction, count) one
+// display unit holds. Presentation only: the engine computes every figure in base units and the
+// page converts at its edges (calculator inputs in, statement and input values out).
+// SPEC "Model conventions": decimal SI, binary units only where the lecture uses them.
+
+const FACTORS = {
+  // time, base s
+  s: 1, ms: 1e-3, us: 1e-6, 'µs': 1e-6, ns: 1e-9,
+  // bytes, base B
+  B: 1, KB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3,
+  // bandwidth, base B/s
+  'B/s': 1, 'KB/s': 1e3, 'MB/s': 1e6, 'GB/s': 1e9, 'TB/s': 1e12, 'Gb/s': 1.25e8,
+  // fraction, base 1
+  '%': 0.01,
+};
+
+// How a unit is written beside a number ("us" is typed, "µs" is shown).
+const SHOWN = { us: 'µs', x: '×' };
+
+/** Multiplier from `unit` to its base unit; 1 for counts and unit-less values. */
+export function unitFactor(unit) {
+  return FACTORS[unit] ?? 1;
+}
+
+/** The unit as shown to a reader. */
+export function shownUnit(unit) {
+  return SHOWN[unit] ?? unit ?? '';
+}
+
+/** Base value -> number in the display unit. */
+export function toDisplay(base, unit) {
+  return base / unitFactor(unit);
+}
+
+/** Number in the display unit -> base value. */
+export function fromDisplay(value, unit) {
+  return value * unitFactor(unit);
+}
+
+/** A display number as an input's value: at most 6 significant digits, no exponent noise. */
+export function inputText(value) {
+  if (!Number.isFinite(value)) return '';
+  return String(Number(value.toPrecision(6)));
+}
+
+/** An engine display string with units as shown ("428.7 us" -> "428.7 µs"). */
+export function prettyUnits(text) {
+  return String(text ?? '').replace(/(\d)\s?us\b/g, '$1 µs');
+}
