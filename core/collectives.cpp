@@ -165,8 +165,8 @@ CollectiveCost double_binary_tree_cost(int k, double D, const Link& link, int ch
   auto cost_for = [&](int c) {
     const int steps = 2 * L + c - 1;
     const double chunk_bytes = D / (2.0 * c);
-    double busiest_chunks = 0;  // summed over steps
-    for (int s = 0; s < steps; ++s) {
+    // Chunks on the busiest directed port in step s.
+    auto busiest_at = [&](int s) {
       int m = 0;
       for (const DtreeClass& v : shape.classes) {
         int up = 0, down = 0;
@@ -179,7 +179,19 @@ CollectiveCost double_binary_tree_cost(int k, double D, const Link& link, int ch
         }
         m = std::max({m, up, down});
       }
-      busiest_chunks += m;
+      return m;
+    };
+    // The tests above look at chunk indices s - 2L .. s + 1, so in steps 2L .. c - 2 all of
+    // them hold: the steady state is counted once rather than step by step.
+    const int steady_lo = 2 * L, steady_hi = c - 2;
+    double busiest_chunks = 0;  // summed over steps
+    for (int s = 0; s < steps; ++s) {
+      if (s > steady_lo && s <= steady_hi) {
+        busiest_chunks += static_cast<double>(steady_hi - s + 1) * busiest_at(steady_lo);
+        s = steady_hi;
+        continue;
+      }
+      busiest_chunks += busiest_at(s);
     }
     double sent = 0;
     for (const DtreeClass& v : shape.classes)

@@ -201,3 +201,20 @@ TEST(Executor, PerDeviceBytes) {
   EXPECT_DOUBLE_EQ(r.bytes_received[0], 3e3);  // from 1, 2 and 4 on the way up
   EXPECT_EQ(r.messages, 8);
 }
+
+TEST(Executor, VerificationCatchesAWrongResult) {
+  // Changing the reference input after the run must make verification fail and say where.
+  std::vector<std::vector<double>> in = {{1, 2}, {10, 20}, {100, 200}};
+  ScheduleSpec s;
+  s.devices = 3;
+  s.bytes = 16;
+  ExecOptions opt;
+  opt.data = true;
+  opt.inputs = &in;
+  Executor ex(s, Topology::switched(3, catalogue_link("nvlink4")), opt);
+  ex.prepare();
+  ex.run();
+  in[2][1] += 1;
+  EXPECT_FALSE(ex.verify());
+  EXPECT_NE(ex.result().verification.find("element 1"), std::string::npos) << ex.result().verification;
+}

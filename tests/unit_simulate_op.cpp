@@ -44,6 +44,20 @@ TEST(SimulateOp, HierarchicalOnTwoLevels) {
   EXPECT_NEAR(out.at("time_s").get<double>(), out.at("closed_form").at("time_s").get<double>(), 1e-15);
 }
 
+TEST(SimulateOp, LectureFiguresByMessages) {
+  // P5 §5.3: 64 devices on InfiniBand, 1 MB: ring pays 630 us of alpha, recursive doubling 180 us.
+  const json ring = eval(R"({"op":"simulate","devices":64,"bytes":"1 MB","link":"ib_ndr","mode":"accounting"})");
+  EXPECT_NEAR(ring.at("alpha_time_s").get<double>(), 630e-6, 1e-12);
+  EXPECT_EQ(ring.at("steps"), 126);
+  const json rd = eval(R"({"op":"simulate","algorithm":"recursive_doubling","devices":64,"bytes":"1 MB","link":"ib_ndr"})");
+  EXPECT_NEAR(rd.at("time_s").get<double>(), 180e-6, 1e-12);
+  // P5 §11 ex. 2: 4 x 100 MB ring on NVLink 4: 150 MB sent, 6 steps, 429 us.
+  const json ex2 = eval(R"({"op":"simulate","devices":4,"bytes":"100 MB","mode":"accounting"})");
+  EXPECT_DOUBLE_EQ(ex2.at("bytes_sent_per_device").get<double>(), 150e6);
+  EXPECT_EQ(ex2.at("steps"), 6);
+  EXPECT_NEAR(ex2.at("time_s").get<double>(), 429e-6, 0.5e-6);
+}
+
 TEST(SimulateOp, OtherCollectivesAndTopologies) {
   for (const char* req : {
            R"({"op":"simulate","collective":"broadcast","algorithm":"scatter_allgather","devices":5,"bytes":4000,"root":3})",
@@ -103,6 +117,7 @@ TEST(SimulateOp, BadInputs) {
       {R"({"op":"simulate","devices":1024,"bytes":"1 MB","mode":"data"})", "too_large", "MB"},
       {R"({"op":"simulate","devices":8192,"bytes":"1 MB","mode":"data"})", "too_large", "devices"},
       {R"({"op":"simulate","devices":8192,"bytes":"1 MB","mode":"accounting"})", "too_large", "messages"},
+      {R"({"op":"simulate","collective":"alltoall","algorithm":"direct","devices":4096,"bytes":"1 GB"})", "too_large", "pairwise"},
       {R"({"op":"simulate","collective":"alltoall","devices":3,"bytes":80,"mode":"data"})", "invalid_request", "24"},
       {R"({"op":"simulate","devices":8,"bytes":1000,"trace_limit":-1})", "out_of_range", "trace_limit"},
       {R"({"op":"simulate","devices":3,"bytes":800,"topology":"custom","links":[{"from":0,"to":1,"link":"ib"}]})", "no_route", "links"},

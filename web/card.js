@@ -207,7 +207,7 @@ export class Card {
       });
       return h('div', { class: 'answer' }, [
         h('label', { for: fid, text: pick(a.label, lang) }),
-        h('div', { class: 'field' }, [input, unit ? h('span', { class: 'unit', id: `${fid}-unit`, text: unit }) : null]),
+        h('div', { class: 'field' }, [input, h('span', { class: 'unit', id: `${fid}-unit`, text: unit })]),
         repeated ? null : h('p', { class: 'rule', id: `${fid}-rule`, text: ruleText }),
         verdictText,
       ]);
@@ -396,7 +396,7 @@ export class Card {
           this.calcParams[p.id] = select.value;
           this.scheduleCalc();
         });
-        return h('div', { class: 'param' }, [label, h('div', { class: 'field' }, [select])]);
+        return h('div', { class: 'param' }, [label, h('div', { class: 'field' }, [select, h('span', { class: 'unit' })])]);
       }
       const unit = shownUnit(p.unit);
       const num = h('input', {
@@ -430,7 +430,7 @@ export class Card {
       });
       return h('div', { class: 'param' }, [
         label,
-        h('div', { class: 'field' }, [num, unit ? h('span', { class: 'unit', text: unit }) : null]),
+        h('div', { class: 'field' }, [num, h('span', { class: 'unit', text: unit })]),
         slider,
         datalist,
       ]);

@@ -54,6 +54,8 @@ export async function start(importer) {
     $('[data-action="reset-cancel"]').textContent = t.resetNo;
     $('#toc-title').textContent = t.contents;
     $('#show-all').textContent = t.showAll;
+    $('.skip').textContent = t.skip;
+    $('.tools').setAttribute('aria-label', t.tools);
     renderProgress();
   }
 
