@@ -1,7 +1,7 @@
 // Code 02: the collectives by per-message bookkeeping (P5 §4), run by the step engine.
 #include <algorithm>
 #include <cmath>
-#include <sstream>
+#include <cstdio>
 
 #include "collectives.hpp"
 #include "demo_table.hpp"
@@ -19,15 +19,19 @@ namespace {
 
 // Shows elements [lo, hi) of a buffer, the rest as ".", e.g. "[., 12, ., .]".
 std::string show(const std::vector<double>& v, int64_t lo, int64_t hi) {
-  std::ostringstream os;
-  os << "[";
+  // snprintf, not a stringstream: iostreams would add their locale machinery to the wasm module.
+  std::string out = "[";
+  char buf[32];
   for (int64_t i = 0; i < static_cast<int64_t>(v.size()); ++i) {
-    if (i) os << ", ";
-    if (i >= lo && i < hi) os << v[i];
-    else os << ".";
+    if (i) out += ", ";
+    if (i >= lo && i < hi) {
+      std::snprintf(buf, sizeof buf, "%g", v[i]);
+      out += buf;
+    } else {
+      out += ".";
+    }
   }
-  os << "]";
-  return os.str();
+  return out + "]";
 }
 
 json six_operations_table() {

@@ -1,7 +1,7 @@
 #include "request.hpp"
 
 #include <cmath>
-#include <sstream>
+#include <cstdio>
 
 #include "error.hpp"
 #include "quantity.hpp"
@@ -18,10 +18,10 @@ std::string show_value(const json& v) {
 }
 
 namespace {
-std::string num(double x) {
-  std::ostringstream os;
-  os << x;
-  return os.str();
+std::string num(double x) {  // as "%g"; no iostreams in the wasm module
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", x);
+  return buf;
 }
 std::string type_name(const json& v) {
   if (v.is_number()) return "a number";

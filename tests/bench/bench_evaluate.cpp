@@ -32,6 +32,18 @@ void BM_EvaluateAllreduceAuto(benchmark::State& s) { run(s, kAuto); }
 void BM_EvaluateHierarchical(benchmark::State& s) { run(s, kHier); }
 void BM_EvaluateBadRequest(benchmark::State& s) { run(s, R"({"op":"transfer","link":"warp","bytes":-1})"); }
 
+// The step engine through the API, the same requests as tests/node/bench_wasm.mjs runs in wasm.
+const std::string kSimRing1024 =
+    R"({"op":"simulate","collective":"allreduce","algorithm":"ring","devices":1024,"bytes":1e9,"mode":"accounting","trace_limit":0})";
+const std::string kSimData64 =
+    R"({"op":"simulate","collective":"allreduce","algorithm":"ring","devices":64,"bytes":2e6,"mode":"data","trace_limit":0})";
+void BM_SimulateRing1024Accounting(benchmark::State& s) { run(s, kSimRing1024); }
+void BM_SimulateRing64x2MBData(benchmark::State& s) {
+  run(s, kSimData64);
+  // Bytes moved: every device sends and receives 2(k-1)/k D.
+  s.SetBytesProcessed(s.iterations() * static_cast<int64_t>(64 * 2 * 63.0 / 64 * 2e6));
+}
+
 void BM_AllreduceCostOnly(benchmark::State& state) {
   const commlab::Link ib = commlab::catalogue_link("ib_ndr");
   double bytes = 1e3;
@@ -50,4 +62,6 @@ BENCHMARK(BM_EvaluateAllreduceAuto);
 BENCHMARK(BM_EvaluateHierarchical);
 BENCHMARK(BM_EvaluateBadRequest);
 BENCHMARK(BM_AllreduceCostOnly);
+BENCHMARK(BM_SimulateRing1024Accounting)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SimulateRing64x2MBData)->Unit(benchmark::kMillisecond);
 BENCHMARK_MAIN();

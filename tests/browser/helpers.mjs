@@ -69,3 +69,8 @@ export function verdicts(page, n) {
   return page.locator(`[data-exercise="${n}"] [data-answer]`).evaluateAll((els) =>
     Object.fromEntries(els.map((el) => [el.dataset.answer, el.dataset.verdict ?? null])));
 }
+
+/** Resolves after the page has drawn two more frames (the calculators update once per frame). */
+export function nextFrame(page) {
+  return page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import {
-  DIST, answer, engineEval, launch, openPage, screenshotDir, serve, verdicts,
+  DIST, answer, engineEval, launch, nextFrame, openPage, screenshotDir, serve, verdicts,
 } from './helpers.mjs';
 
 // The lecture's own answers (P5 §11), as a student would type them.
@@ -176,13 +176,14 @@ describe('the lab page', () => {
     const card = page.locator('[data-exercise="3"]');
     await card.locator('[data-param="devices"]').fill('64');
     await card.locator('[data-param="bytes"]').fill('1000');
-    await page.waitForFunction(() => document.querySelector('#ex3 [data-result="ring"]'));
+    await nextFrame(page);
     // P5 §5.3: 64 devices on IB, 1 MB: ring pays 126 alphas, recursive doubling is faster.
     const ring = await card.locator('[data-result="ring"]').innerText();
     assert.match(ring, /^6\d\d(\.\d+)? µs$/);
     assert.equal(await card.locator('.bars li').count(), 4);
     await card.locator('[data-param="devices"]').fill('1');
-    await page.waitForFunction(() => !document.querySelector('#ex3 .calc .card-error').hidden);
+    await nextFrame(page);
+    assert.equal(await card.locator('.calc .card-error').isVisible(), true);
     assert.match(await card.locator('.calc .card-error').innerText(), /devices/);
     // The rest of the page keeps working.
     await answer(page, 1, LECTURE[1]);
@@ -192,7 +193,8 @@ describe('the lab page', () => {
     await slider.focus();
     await page.keyboard.press('End');
     assert.equal(await card.locator('[data-param="devices"]').inputValue(), '1024');
-    await page.waitForFunction(() => document.querySelector('#ex3 .calc .card-error').hidden);
+    await nextFrame(page);
+    assert.equal(await card.locator('.calc .card-error').isVisible(), false);
     await ctx.close();
   });
 
@@ -264,7 +266,8 @@ describe('the lab page', () => {
     await page.waitForFunction(() => /1 of 8/.test(document.querySelector('#progress').textContent));
     assert.deepEqual(await verdicts(page, 2), allOf(2, 'correct'));
     await page.locator('#import-file').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('[1,2]') });
-    assert.match(await page.locator('#notice').innerText(), /not a commlab progress file/);
+    await page.waitForFunction(() => /not a commlab progress file/.test(document.querySelector('#notice').textContent));
+    assert.deepEqual(await verdicts(page, 2), allOf(2, 'correct'), 'a bad file changes nothing');
     await ctx.close();
   });
 
@@ -277,6 +280,7 @@ describe('the lab page', () => {
       await page.locator('#ex1 [data-action="solution"]').click();
       await page.locator('#ex3 [data-action="hint"]').click();
       await page.locator('#ex3 [data-param="devices"]').fill('32');
+      await nextFrame(page);
       await page.evaluate(axeSource); // DevTools evaluation: not subject to the page's CSP
       const result = await page.evaluate(() => globalThis.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'best-practice'] }));
       const found = result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
@@ -294,6 +298,7 @@ describe('the lab page', () => {
       await answer(page, 2, { bytes_sent: '150 MB', steps: 'six', time: '300 us' });
       await page.locator('[data-exercise="3"] [data-param="bytes"]').fill('1000');
       await page.locator('[data-exercise="3"] [data-action="hint"]').click();
+      await nextFrame(page);
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(width <= viewport.width, `${name}: page is ${width}px wide in a ${viewport.width}px viewport`);
       await page.evaluate(() => window.scrollTo(0, 0));

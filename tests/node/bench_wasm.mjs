@@ -16,6 +16,14 @@ const cases = {
   bad_request: '{"op":"transfer","link":"warp","bytes":-1}',
 };
 
+// The step engine: the same requests as BM_Simulate* in tests/bench/bench_evaluate.cpp.
+const heavy = {
+  simulate_ring_1024_accounting:
+    '{"op":"simulate","collective":"allreduce","algorithm":"ring","devices":1024,"bytes":1e9,"mode":"accounting","trace_limit":0}',
+  simulate_ring_64x2MB_data:
+    '{"op":"simulate","collective":"allreduce","algorithm":"ring","devices":64,"bytes":2e6,"mode":"data","trace_limit":0}',
+};
+
 const t0 = performance.now();
 const lab = await loadCommlab();
 const loadMs = performance.now() - t0;
@@ -34,6 +42,18 @@ for (const [name, req] of Object.entries(cases)) {
   results[name] = { us_per_request: (elapsed * 1000) / n, requests_per_s: n / (elapsed / 1000) };
 }
 
+for (const [name, req] of Object.entries(heavy)) {
+  const check = JSON.parse(lab.evaluateText(req));
+  if (check.error) throw new Error(`${name}: ${check.error.message}`);
+  lab.evaluateText(req);  // warm up
+  const runs = 5;
+  const start = performance.now();
+  for (let i = 0; i < runs; i++) lab.evaluateText(req);
+  const ms = (performance.now() - start) / runs;
+  results[name] = { ms_per_request: ms, us_per_request: ms * 1000, requests_per_s: 1000 / ms };
+  if (name.includes('data')) results[name].moved_GBps = (64 * 2 * (63 / 64) * 2e6) / (ms / 1000) / 1e9;
+}
+
 const gz = (name) => gzipSync(readFileSync(`${root}build-wasm/wasm/${name}`), { level: 9 }).length;
 const size = {
   wasm_bytes: readFileSync(`${root}build-wasm/wasm/commlab_wasm.wasm`).length,
@@ -47,8 +67,10 @@ if (process.argv.includes('--json')) {
   console.log(JSON.stringify({ load_ms: loadMs, results, size }, null, 2));
 } else {
   console.log(`wasm module load: ${loadMs.toFixed(1)} ms`);
-  for (const [name, r] of Object.entries(results))
-    console.log(`${name.padEnd(16)} ${r.us_per_request.toFixed(2).padStart(8)} us/request  ${Math.round(r.requests_per_s).toLocaleString('en').padStart(10)} requests/s`);
+  for (const [name, r] of Object.entries(results)) {
+    const extra = r.moved_GBps ? `  ${r.moved_GBps.toFixed(2)} GB/s moved` : '';
+    console.log(`${name.padEnd(30)} ${r.us_per_request.toFixed(2).padStart(10)} us/request  ${Math.round(r.requests_per_s).toLocaleString('en').padStart(10)} requests/s${extra}`);
+  }
   const kb = (b) => `${(b / 1000).toFixed(1)} KB`;
   console.log(`size gzipped: .wasm ${kb(size.wasm_gzip_bytes)} (raw ${kb(size.wasm_bytes)}), glue ${kb(size.glue_gzip_bytes)}, commlab.js ${kb(size.wrapper_gzip_bytes)}; total ${kb(size.total_gzip_bytes)}`);
 }
