@@ -138,7 +138,10 @@ ExerciseSolution solve_exercise_8(const json& p) {
               {"layer_transfer_s", k.layer_transfer_s},
               {"layer_compute_s", k.layer_compute_s},
               {"prefill_s", k.prefill_s},
-              {"layers", m.layers}};
+              {"layers", m.layers},
+              {"kv_heads", m.kv_heads},
+              {"head_dim", m.head_dim},
+              {"bytes_per_value", m.activation_bytes}};
   return s;
 }
 
