@@ -407,6 +407,9 @@ json read_param(const json& def, const json& v, const std::string& field) {
 
 json message(const std::string& en, const std::string& zh) { return {{"en", en}, {"zh", zh}}; }
 
+// A unit as prose shows it: the request vocabulary says "us", a reader sees "µs".
+std::string shown(const std::string& unit) { return unit == "us" ? "\xC2\xB5s" : unit; }
+
 json verdict(const std::string& v, const json& msg) { return {{"verdict", v}, {"message", msg}}; }
 
 std::string expected_number_en(const json& def) {
@@ -415,7 +418,7 @@ std::string expected_number_en(const json& def) {
   if (dim == Dimension::count && !unit.empty())
     return "Expected a number of " + unit + ", e.g. 1,500 or 4K (K = 1,024).";
   if (unit.empty()) return "Expected a number.";
-  return "Expected a number in " + unit + ", or with a unit: " + units_of(dim) + ".";
+  return "Expected a number in " + shown(unit) + ", or with a unit: " + units_of(dim) + ".";
 }
 
 std::string expected_number_zh(const json& def) {
@@ -424,7 +427,7 @@ std::string expected_number_zh(const json& def) {
   if (dim == Dimension::count && !unit.empty())
     return "应填一个数（" + unit + "），例如 1,500 或 4K（K = 1,024）。";
   if (unit.empty()) return "应填一个数。";
-  return "应填一个数（单位 " + unit + "），或带单位：" + units_of(dim) + "。";
+  return "应填一个数（单位 " + shown(unit) + "），或带单位：" + units_of(dim) + "。";
 }
 
 // Choice text -> canonical choice, through the names and the document's aliases.
@@ -629,8 +632,8 @@ json exercise_document(const Exercise& ex, const json& params) {
       en_in += " in " + unit;
       zh_in += "（单位 " + unit + "）";
     } else if (!unit.empty()) {
-      en_in += " in " + unit + " (or with a unit: " + units_of(dim) + ")";
-      zh_in += "（单位 " + unit + "，也可以带单位：" + units_of(dim) + "）";
+      en_in += " in " + shown(unit) + " (or with a unit: " + units_of(dim) + ")";
+      zh_in += "（单位 " + shown(unit) + "，也可以带单位：" + units_of(dim) + "）";
     }
     a["rule"] = message(en_in + ". Correct if within " + pct +
                             " of the exact value, or if it is the exact value rounded to the significant "
