@@ -15,6 +15,20 @@ function safeStorage() {
   }
 }
 
+// Inside an iframe, the host learns the page's height whenever it changes, so it can size the
+// frame: {type: 'commlab:height', exercise, height}. The height is not secret: any origin may hear.
+function reportHeight(exercise) {
+  let last = -1;
+  const post = () => {
+    const height = Math.ceil(document.documentElement.scrollHeight);
+    if (height === last) return;
+    last = height;
+    window.parent.postMessage({ type: 'commlab:height', exercise, height }, '*');
+  };
+  new ResizeObserver(post).observe(document.body);
+  post();
+}
+
 export async function start(importer) {
   const $ = (sel) => document.querySelector(sel);
   const store = new Store(safeStorage());
@@ -169,6 +183,7 @@ export async function start(importer) {
   renderProgress();
   document.documentElement.dataset.ready = 'true';
   performance.mark('commlab-ready');
+  if (window.parent !== window) reportHeight(only);
   const target = location.hash && document.getElementById(location.hash.slice(1));
   if (target) target.scrollIntoView();
 }

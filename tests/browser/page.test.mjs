@@ -198,6 +198,30 @@ describe('the lab page', () => {
     await ctx.close();
   });
 
+  test('embedded in an iframe, the page tells its host its height', async () => {
+    const ctx = await fresh();
+    const host = await openPage(ctx, server.url, errors);
+    const message = await host.evaluate(
+      (src) =>
+        new Promise((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error('no height message')), 15000);
+          window.addEventListener('message', (e) => {
+            if (e.data?.type !== 'commlab:height') return;
+            clearTimeout(timer);
+            resolve(e.data);
+          });
+          const frame = document.createElement('iframe');
+          frame.src = src;
+          frame.width = '600';
+          document.body.append(frame);
+        }),
+      `${server.url}?exercise=3`,
+    );
+    assert.equal(message.exercise, 3);
+    assert.ok(message.height > 300, `height ${message.height}`);
+    await ctx.close();
+  });
+
   test('usable by keyboard: Enter in an answer field checks', async () => {
     const ctx = await fresh();
     const page = await openPage(ctx, server.url, errors);
