@@ -5,7 +5,8 @@
 #include <sstream>
 #include <string>
 
-#include "api.hpp"
+#include "api/api.hpp"
+#include "demos/demo_table.hpp"
 
 using nlohmann::json;
 
@@ -106,6 +107,7 @@ int run_demo(const std::string& id, bool as_json) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  commlab::add_demo_op();  // the lecture's tables: native only
   std::ios::sync_with_stdio(false);
   const std::string cmd = argc > 1 ? argv[1] : "help";
   if (cmd == "eval") {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "api.hpp"
+#include "api/api.hpp"
 
 using nlohmann::json;
 

@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "collectives.hpp"
-#include "units.hpp"
+#include "model/collectives.hpp"
+#include "base/units.hpp"
 
 using namespace commlab;
 using namespace commlab::units;

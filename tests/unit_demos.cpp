@@ -1,8 +1,8 @@
 // Every registered demo builds, and none of its checks differs from the lecture.
 #include <gtest/gtest.h>
 
-#include "api.hpp"
-#include "demo_table.hpp"
+#include "api/api.hpp"
+#include "demos/demo_table.hpp"
 
 using namespace commlab;
 

@@ -4,11 +4,11 @@
 
 #include <cmath>
 
-#include "collectives.hpp"
-#include "error.hpp"
-#include "executor.hpp"
-#include "schedule.hpp"
-#include "topology.hpp"
+#include "model/collectives.hpp"
+#include "base/error.hpp"
+#include "steps/executor.hpp"
+#include "steps/schedule.hpp"
+#include "steps/topology.hpp"
 
 using namespace commlab;
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <set>
 
-#include "api.hpp"
+#include "api/api.hpp"
 
 using nlohmann::json;
 

@@ -1,9 +1,9 @@
 // The link catalogue and the alpha-beta model (P5 §2-3, exercise 1).
 #include <gtest/gtest.h>
 
-#include "error.hpp"
-#include "links.hpp"
-#include "units.hpp"
+#include "base/error.hpp"
+#include "model/links.hpp"
+#include "base/units.hpp"
 
 using namespace commlab;
 using namespace commlab::units;

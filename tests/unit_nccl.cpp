@@ -1,8 +1,8 @@
 // NCCL protocols and selection (P5 §5.6, code 03 demo 4).
 #include <gtest/gtest.h>
 
-#include "nccl.hpp"
-#include "units.hpp"
+#include "model/nccl.hpp"
+#include "base/units.hpp"
 
 using namespace commlab;
 using namespace commlab::units;

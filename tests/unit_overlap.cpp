@@ -1,10 +1,10 @@
 // Overlap of computation and communication (P5 §2.5, §7; code 05; exercise 8).
 #include <gtest/gtest.h>
 
-#include "api.hpp"
-#include "overlap.hpp"
-#include "parallel.hpp"
-#include "units.hpp"
+#include "api/api.hpp"
+#include "parallel/overlap.hpp"
+#include "parallel/parallel.hpp"
+#include "base/units.hpp"
 
 using namespace commlab;
 using namespace commlab::units;

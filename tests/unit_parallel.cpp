@@ -1,10 +1,10 @@
 // Tensor, sequence and expert parallelism (P5 §2.5, §5.7, §6.2, §6.4; exercise 5).
 #include <gtest/gtest.h>
 
-#include "api.hpp"
-#include "demo_table.hpp"
-#include "parallel.hpp"
-#include "units.hpp"
+#include "api/api.hpp"
+#include "demos/demo_table.hpp"
+#include "parallel/parallel.hpp"
+#include "base/units.hpp"
 
 using namespace commlab;
 using namespace commlab::units;

@@ -1,10 +1,10 @@
 // Pipeline-parallel decode simulator (P5 §6.3, code 04 demo 4, exercise 6).
 #include <gtest/gtest.h>
 
-#include "api.hpp"
-#include "links.hpp"
-#include "pipeline.hpp"
-#include "units.hpp"
+#include "api/api.hpp"
+#include "model/links.hpp"
+#include "parallel/pipeline.hpp"
+#include "base/units.hpp"
 
 using namespace commlab;
 using namespace commlab::units;

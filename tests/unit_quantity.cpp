@@ -1,8 +1,8 @@
 // The unit parser and formatter behind exercise.check (SPEC "Exercises contract").
 #include <gtest/gtest.h>
 
-#include "api.hpp"
-#include "quantity.hpp"
+#include "api/api.hpp"
+#include "base/quantity.hpp"
 
 using commlab::Dimension;
 using commlab::format_quantity;

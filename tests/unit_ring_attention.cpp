@@ -1,9 +1,9 @@
 // Ring attention (P5 §6.5, code 04 demo 2, exercise 7).
 #include <gtest/gtest.h>
 
-#include "api.hpp"
-#include "parallel.hpp"
-#include "ring_attention.hpp"
+#include "api/api.hpp"
+#include "parallel/parallel.hpp"
+#include "parallel/ring_attention.hpp"
 
 using namespace commlab;
 

@@ -6,11 +6,11 @@
 #include <cmath>
 #include <sstream>
 
-#include "collectives.hpp"
-#include "executor.hpp"
-#include "links.hpp"
-#include "schedule.hpp"
-#include "topology.hpp"
+#include "model/collectives.hpp"
+#include "steps/executor.hpp"
+#include "model/links.hpp"
+#include "steps/schedule.hpp"
+#include "steps/topology.hpp"
 
 using namespace commlab;
 

@@ -2,7 +2,7 @@
 // the field, the value and what is allowed.
 #include <gtest/gtest.h>
 
-#include "api.hpp"
+#include "api/api.hpp"
 
 using nlohmann::json;
 

@@ -1,8 +1,8 @@
 // Solvers of exercises 5-8 with the lecture's answers (P5 §11).
 #include <gtest/gtest.h>
 
-#include "exercise_solvers.hpp"
-#include "units.hpp"
+#include "exercises/solvers.hpp"
+#include "base/units.hpp"
 
 using namespace commlab;
 using namespace commlab::units;

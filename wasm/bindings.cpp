@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "api.hpp"
+#include "api/api.hpp"
 
 namespace {
 std::string evaluate_text(const std::string& request) {

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "api.hpp"
-#include "collectives.hpp"
+#include "api/api.hpp"
+#include "model/collectives.hpp"
 
 namespace {
 

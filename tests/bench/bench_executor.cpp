@@ -7,9 +7,9 @@
 
 #include <vector>
 
-#include "executor.hpp"
-#include "schedule.hpp"
-#include "topology.hpp"
+#include "steps/executor.hpp"
+#include "steps/schedule.hpp"
+#include "steps/topology.hpp"
 
 using namespace commlab;
 

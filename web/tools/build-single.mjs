@@ -77,7 +77,7 @@ function load(path) {
 }
 
 const engine = load(join(dist, 'engine', 'commlab.js'));
-const main = load(join(dist, 'main.js'));
+const main = load(join(dist, 'app', 'main.js'));
 let script = order.map((m) => m.code).join('\n');
 // The engine's .wasm travels as base64 and is handed over as wasmBinary (nothing is fetched);
 // a SINGLE_FILE build of the engine has it inside commlab_wasm.mjs already.

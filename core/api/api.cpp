@@ -1,0 +1,116 @@
+#include "api/api.hpp"
+
+#include <exception>
+
+#include "base/error.hpp"
+#include "api/ops.hpp"
+
+namespace commlab {
+
+namespace {
+json ops_list(Request& r);
+
+// Every op: the built-in ones, then those a higher layer adds (the native CLI's demo tables).
+std::vector<OpInfo>& ops() {
+  static std::vector<OpInfo> table = {
+      {"ops", ops_list, "this list"},
+      {"links", op_links, "the link catalogue of P5 §2.1 (nominal and effective bandwidth, alpha)"},
+      {"transfer", op_transfer, "one message on one link: alpha-beta time, n_1/2, bandwidth fraction (§3)"},
+      {"allreduce", op_allreduce, "all-reduce by algorithm, including hierarchical and auto (§5)"},
+      {"collective", op_collective, "cost of any of the six collectives or send/recv (§4)"},
+      {"nccl", op_nccl, "NCCL protocols LL / LL128 / Simple and its (algorithm, protocol) choice (§5.6)"},
+      {"simulate", op_simulate, "the collective-step engine: explicit schedule run on buffers, verified, timed (§4-5)"},
+      {"presets", op_presets, "models, GPUs and nodes; any field can be overridden in a request (§1-2)"},
+      {"tp", op_tp, "tensor / sequence parallel all-reduces of a decode step or a prefill (§6.2)"},
+      {"sharding_check", op_sharding_check, "Megatron MLP / attention split run on random matrices vs one device (§6.2)"},
+      {"pipeline", op_pipeline, "pipeline decode simulator: token interval, utilisation, timeline (§6.3)"},
+      {"moe", op_moe, "expert parallel dispatch / combine bytes and time, with a hot expert (§6.4)"},
+      {"ring_attention", op_ring_attention, "ring attention: KV-hiding threshold, causal imbalance, zig-zag (§6.5)"},
+      {"ring_attention_check", op_ring_attention_check, "ring attention with online softmax run vs one device (§6.5)"},
+      {"overlap", op_overlap, "chunked / TP prefill / two-batch overlap as compute and comm timelines (§7)"},
+      {"kv_transfer", op_kv_transfer, "a prompt's KV over NICs: after prefill vs layer by layer (§2.5, §7.3)"},
+      {"exercise.list", op_exercise_list, "the exercises of P5 §11: id and title"},
+      {"exercise.get", op_exercise_get, "one exercise document: statement, params, answers with their rule, hints"},
+      {"exercise.solve", op_exercise_solve, "an exercise's answers and filled worked solution for given params"},
+      {"exercise.check", op_exercise_check, "verdicts on typed answers: correct, incorrect or format-error"},
+      {"exercise.variant", op_exercise_variant, "fresh params for an exercise, deterministic for a seed"},
+  };
+  return table;
+}
+}  // namespace
+
+const std::vector<OpInfo>& op_table() { return ops(); }
+
+void add_op(const OpInfo& info) {
+  for (const OpInfo& op : ops())
+    if (std::string(op.name) == info.name) return;
+  ops().push_back(info);
+}
+
+namespace {
+
+json ops_list(Request& r) {
+  r.finish();
+  json list = json::array();
+  for (const OpInfo& op : op_table()) list.push_back({{"op", op.name}, {"summary", op.summary}});
+  return {{"ops", list}};
+}
+
+json error_json(const std::string& code, const std::string& message) {
+  return {{"error", {{"code", code}, {"message", message}}}};
+}
+
+// Messages may quote invalid UTF-8 from the request; it is replaced rather than thrown on.
+std::string to_text(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+std::string op_names() {
+  std::string s;
+  for (const OpInfo& op : op_table()) s += (s.empty() ? "" : ", ") + std::string(op.name);
+  return s;
+}
+
+}  // namespace
+
+json evaluate(const json& request) {
+  try {
+    if (!request.is_object())
+      return error_json("invalid_type", "request: value " + show_value(request) +
+                                            " is not allowed; allowed: a JSON object with an \"op\" field");
+    Request r(request);
+    const json& op = r.raw("op");
+    if (!op.is_string())
+      return error_json("invalid_type", "field 'op': value " + show_value(op) +
+                                            " is not a string; allowed: one of " + op_names());
+    const std::string name = op.get<std::string>();
+    for (const OpInfo& info : op_table())
+      if (name == info.name) {
+        json out = info.handler(r);
+        out["op"] = name;
+        return out;
+      }
+    return error_json("unknown_op", "field 'op': unknown value " + show_value(op) +
+                                        "; allowed: one of " + op_names());
+  } catch (const RequestError& e) {
+    return error_json(e.code(), e.what());
+  } catch (const json::exception& e) {
+    return error_json("invalid_request", std::string("request could not be read: ") + e.what());
+  } catch (const std::bad_alloc&) {
+    return error_json("out_of_memory", "the request needs more memory than the engine may use");
+  } catch (const std::exception& e) {
+    return error_json("internal", std::string("internal error: ") + e.what());
+  }
+}
+
+std::string evaluate(const std::string& request_text) {
+  json request;
+  try {
+    request = json::parse(request_text);
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for 1e999
+    return to_text(error_json("invalid_json", std::string("request is not valid JSON: ") + e.what()));
+  } catch (const std::exception& e) {
+    return to_text(error_json("invalid_json", std::string("request could not be read: ") + e.what()));
+  }
+  return to_text(evaluate(request));
+}
+
+}  // namespace commlab

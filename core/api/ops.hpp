@@ -1,0 +1,52 @@
+// Op handlers of the request API, one per op name; api.cpp holds the table that routes to them.
+// A handler reads every field through Request (which rejects unknown fields on finish()).
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include "base/request.hpp"
+
+namespace commlab {
+
+using OpHandler = json (*)(Request&);
+
+struct OpInfo {
+  const char* name;
+  OpHandler handler;
+  const char* summary;
+};
+
+/// Every op, in the order `{"op":"ops"}` lists them: the built-in ones, then the added ones.
+const std::vector<OpInfo>& op_table();
+/// Adds an op from a layer above the api (the native CLI's demo tables); a name already known
+/// is left as it is.
+void add_op(const OpInfo& info);
+
+// ops_cost.cpp: links, the alpha-beta model, collectives, all-reduce algorithms, NCCL.
+json op_links(Request& r);
+json op_transfer(Request& r);
+json op_allreduce(Request& r);
+json op_collective(Request& r);
+json op_nccl(Request& r);
+// ops_simulate.cpp: the collective-step engine (schedule, executor, topology).
+json op_simulate(Request& r);
+// ops_parallel.cpp: presets, parallelism and overlap (P5 §6-7).
+json op_presets(Request& r);
+json op_tp(Request& r);
+json op_sharding_check(Request& r);
+json op_pipeline(Request& r);
+json op_moe(Request& r);
+json op_ring_attention(Request& r);
+json op_ring_attention_check(Request& r);
+json op_overlap(Request& r);
+json op_kv_transfer(Request& r);
+// ops_exercise.cpp: the exercises of P5 §11 (list, get, solve, check, variant).
+json op_exercise_list(Request& r);
+json op_exercise_get(Request& r);
+json op_exercise_solve(Request& r);
+json op_exercise_check(Request& r);
+json op_exercise_variant(Request& r);
+
+/// JSON form of a collective cost, shared by the ops that report one.
+json cost_json(const struct CollectiveCost& c);
+
+}  // namespace commlab

@@ -1,0 +1,400 @@
+// Ops of parallelism and overlap (P5 §6-7): presets, tp, sharding_check, pipeline, moe,
+// ring_attention, ring_attention_check, overlap, kv_transfer. Presets are chosen by id and any
+// field can be overridden: "model": "llama3_70b" or {"id": "llama3_70b", "layers": 40}.
+#include <cmath>
+
+#include "model/collectives.hpp"
+#include "base/error.hpp"
+#include "api/ops.hpp"
+#include "model/link_field.hpp"
+#include "parallel/overlap.hpp"
+#include "parallel/parallel.hpp"
+#include "parallel/pipeline.hpp"
+#include "model/presets.hpp"
+#include "parallel/ring_attention.hpp"
+
+namespace commlab {
+
+namespace {
+
+template <class T>
+std::vector<std::string> ids_of(const std::vector<T>& list) {
+  std::vector<std::string> ids;
+  for (const T& x : list) ids.push_back(x.id);
+  return ids;
+}
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const std::string& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+// A preset field: its id as a string, or an object {"id", overrides...}. `apply` reads the
+// overrides from the nested Request.
+template <class T, class Apply>
+T read_preset(Request& r, const std::string& field, const std::string& fallback,
+              const std::vector<T>& list, const char* kind, Apply apply) {
+  const std::vector<std::string> ids = ids_of(list);
+  auto find = [&](const std::string& id) {
+    for (const T& x : list)
+      if (x.id == id) return x;
+    return list.front();
+  };
+  if (!r.has(field)) return find(r.name_or(field, fallback, ids));
+  const json& v = r.raw(field);
+  if (v.is_string()) return find(r.name(field, ids));
+  if (!v.is_object())
+    throw RequestError("invalid_type", "field '" + r.path(field) + "': value " + show_value(v) +
+                                           " is not allowed; allowed: a " + kind + " id (" + joined(ids) +
+                                           ") or an object {\"id\", field overrides}");
+  Request o(v, r.path(field) + ".");
+  T x = find(o.name_or("id", fallback, ids));
+  apply(o, x);
+  o.finish();
+  return x;
+}
+
+ModelPreset read_model(Request& r, const std::string& fallback) {
+  return read_preset(r, "model", fallback, model_presets(), "model", [](Request& o, ModelPreset& m) {
+    m.layers = o.integer_or("layers", m.layers, 1, 100000);
+    m.hidden = o.integer_or("hidden", m.hidden, 1, 1 << 24);
+    m.q_heads = o.integer_or("q_heads", m.q_heads, 1, 1 << 16);
+    m.kv_heads = o.integer_or("kv_heads", m.kv_heads, 1, 1 << 16);
+    m.head_dim = o.integer_or("head_dim", m.head_dim, 1, 1 << 16);
+    m.ffn = o.integer_or("ffn", m.ffn, 1, 1 << 24);
+    m.experts = o.integer_or("experts", m.experts, 0, 1 << 16);
+    m.top_k = o.integer_or("top_k", m.top_k, 0, 1 << 16);
+    m.weight_bytes = o.bytes_or("weight_bytes", m.weight_bytes);
+    m.bytes_per_param = o.number_or("bytes_per_param", m.bytes_per_param, Range{0, 16, true, "bytes"});
+    m.activation_bytes = o.number_or("activation_bytes", m.activation_bytes, Range{0, 16, true, "bytes"});
+    if (m.top_k > m.experts)
+      throw RequestError("invalid_value", "field '" + o.path("top_k") + "': value " + std::to_string(m.top_k) +
+                                              " is not allowed; allowed: at most experts (" +
+                                              std::to_string(m.experts) + ")");
+  });
+}
+
+GpuPreset read_gpu(Request& r, const std::string& fallback) {
+  return read_preset(r, "gpu", fallback, gpu_presets(), "GPU", [](Request& o, GpuPreset& g) {
+    g.hbm_bytes = o.bytes_or("hbm_bytes", g.hbm_bytes);
+    g.hbm_Bps = o.number_or("hbm_Bps", g.hbm_Bps, Range{0, 1e15, true, "bytes per second"});
+    g.flops = o.number_or("flops", g.flops, Range{0, 1e18, true, "FLOP/s"});
+    if (o.has("nvlink")) {
+      g.nvlink = o.name("nvlink", ids_of(link_catalogue()));
+    }
+  });
+}
+
+NodePreset read_node(Request& r, const std::string& fallback) {
+  return read_preset(r, "node", fallback, node_presets(), "node", [](Request& o, NodePreset& n) {
+    const std::vector<std::string> links = ids_of(link_catalogue());
+    n.gpu = o.name_or("gpu", n.gpu, ids_of(gpu_presets()));
+    n.gpus = o.integer_or("gpus", n.gpus, 1, 1 << 16);
+    n.intra_link = o.name_or("intra_link", n.intra_link, links);
+    n.nic_link = o.name_or("nic_link", n.nic_link, links);
+    n.nics = o.integer_or("nics", n.nics, 1, 1 << 16);
+  });
+}
+
+double read_mfu(Request& r) { return r.number_or("mfu", kDefaultMfu, Range{0, 1, true, ""}); }
+
+AllreduceAlgorithm read_algorithm(Request& r) {
+  std::vector<std::string> names;
+  for (AllreduceAlgorithm a : allreduce_algorithms()) names.push_back(algorithm_name(a));
+  AllreduceAlgorithm a;
+  parse_allreduce_algorithm(r.name_or("algorithm", "ring", names), &a);
+  return a;
+}
+
+json model_json(const ModelPreset& m) {
+  return {{"id", m.id},           {"label", m.label},         {"layers", m.layers},
+          {"hidden", m.hidden},   {"q_heads", m.q_heads},     {"kv_heads", m.kv_heads},
+          {"head_dim", m.head_dim}, {"ffn", m.ffn},           {"experts", m.experts},
+          {"top_k", m.top_k},     {"weight_bytes", m.weight_bytes},
+          {"bytes_per_param", m.bytes_per_param}, {"activation_bytes", m.activation_bytes},
+          {"kv_bytes_per_token", kv_bytes_per_token(m)},
+          {"active_params_per_layer", active_params_per_layer(m)}};
+}
+
+json gpu_json(const GpuPreset& g) {
+  return {{"id", g.id}, {"label", g.label}, {"hbm_bytes", g.hbm_bytes}, {"hbm_Bps", g.hbm_Bps},
+          {"flops", g.flops}, {"nvlink", g.nvlink}};
+}
+
+json node_json(const NodePreset& n) {
+  return {{"id", n.id}, {"label", n.label}, {"gpu", n.gpu}, {"gpus", n.gpus},
+          {"intra_link", n.intra_link}, {"nic_link", n.nic_link}, {"nics", n.nics}};
+}
+
+json timeline_json(const Timeline& t) {
+  json iv = json::array();
+  for (const StreamInterval& i : t.intervals)
+    iv.push_back({{"stream", i.stream}, {"index", i.index}, {"start_s", i.start_s}, {"end_s", i.end_s}});
+  return {{"total_s", t.total_s},
+          {"serial_s", t.serial_s},
+          {"saved_s", t.serial_s - t.total_s},
+          {"speedup", t.total_s > 0 ? t.serial_s / t.total_s : 1.0},
+          {"compute_end_s", t.compute_end_s},
+          {"exposed_comm_s", t.exposed_comm_s},
+          {"intervals", iv}};
+}
+
+// Timelines are drawn by the page: beyond this many pieces only the totals come back.
+constexpr int kMaxTimelinePieces = 1024;
+
+}  // namespace
+
+json op_presets(Request& r) {
+  r.finish();
+  json models = json::array(), gpus = json::array(), nodes = json::array();
+  for (const ModelPreset& m : model_presets()) models.push_back(model_json(m));
+  for (const GpuPreset& g : gpu_presets()) gpus.push_back(gpu_json(g));
+  for (const NodePreset& n : node_presets()) nodes.push_back(node_json(n));
+  return {{"models", models}, {"gpus", gpus}, {"nodes", nodes}, {"mfu", kDefaultMfu},
+          {"efficiency", kDefaultEfficiency}};
+}
+
+json op_tp(Request& r) {
+  const ModelPreset m = read_model(r, "llama3_70b");
+  const GpuPreset g = read_gpu(r, "h100");
+  const int tp = r.integer_or("tp", 8, 1, 4096);
+  const std::string phase_name = r.name_or("phase", "decode", {"decode", "prefill"});
+  const Phase phase = phase_name == "prefill" ? Phase::prefill : Phase::decode;
+  const double tokens = r.integer_or("tokens", phase == Phase::prefill ? 4096 : 1, 1, 100000000);
+  const Link link = read_link_or(r, "link", g.nvlink);
+  const AllreduceAlgorithm algorithm = read_algorithm(r);
+  const double mfu = read_mfu(r);
+  const double hbm_eff = r.number_or("hbm_efficiency", kDefaultEfficiency, Range{0, 1, true, ""});
+  r.finish();
+  const TpCost c = tp_cost(m, g, tp, tokens, phase, link, algorithm, mfu, hbm_eff);
+  json out = {{"model", model_json(m)},
+              {"tp", tp},
+              {"phase", phase_name},
+              {"tokens", tokens},
+              {"allreduce_bytes", c.allreduce_bytes},
+              {"allreduces", c.allreduces},
+              {"per_allreduce", cost_json(c.per_call)},
+              {"comm_time_s", c.comm_time_s},
+              {"bytes_sent_per_gpu", c.bytes_sent_per_gpu},
+              {"compute_time_s", c.compute_time_s},
+              {"weight_read_time_s", c.weight_read_time_s},
+              {"comm_to_compute", c.comm_time_s / c.compute_time_s},
+              {"sequence_parallel",
+               {{"bytes_sent_per_gpu", c.sp_bytes_sent_per_gpu},
+                {"activation_bytes_per_gpu", c.sp_activation_bytes_per_gpu},
+                {"tp_activation_bytes_per_gpu", c.tp_activation_bytes_per_gpu}}}};
+  if (phase == Phase::prefill) {
+    out["layer_compute_s"] = prefill_layer_time_s(m, tokens, tp, effective_flops(g, mfu));
+    out["flops_per_layer"] = prefill_flops_per_layer(m, tokens);
+  }
+  return out;
+}
+
+json op_sharding_check(Request& r) {
+  const std::string kind = r.name_or("kind", "both", {"mlp", "attention", "both"});
+  const int tokens = r.integer_or("tokens", 16, 1, 256);
+  const int shards = r.integer_or("shards", 4, 1, 64);
+  const int seed = r.integer_or("seed", 1, 0, 2147483647);
+  json out = {{"kind", kind}, {"shards", shards}, {"tokens", tokens}};
+  if (kind != "attention") {
+    const int hidden = r.integer_or("hidden", 32, 1, 1024);
+    const int ffn = r.integer_or("ffn", 112, 1, 4096);
+    if (double(tokens) * hidden * ffn > 4e6)
+      throw RequestError("out_of_range", "fields 'tokens' x 'hidden' x 'ffn' = " +
+                                             std::to_string(double(tokens) * hidden * ffn) +
+                                             " is not allowed; allowed: at most 4e6 (a quick check)");
+    const MlpSplitCheck c = check_mlp_split(tokens, hidden, ffn, shards, seed);
+    out["mlp"] = {{"hidden", hidden}, {"ffn", ffn},
+                  {"max_abs_error", c.max_abs_error}, {"sp_max_abs_error", c.sp_max_abs_error},
+                  {"wrong_max_abs_error", c.wrong_max_abs_error}, {"correct_bytes", c.correct_bytes},
+                  {"wrong_bytes", c.wrong_bytes}, {"bytes_ratio", c.bytes_ratio}};
+  }
+  if (kind != "mlp") {
+    const int q_heads = r.integer_or("q_heads", 16, 1, 64);
+    const int kv_heads = r.integer_or("kv_heads", 4, 1, 64);
+    const int head_dim = r.integer_or("head_dim", 8, 1, 128);
+    if (q_heads * head_dim > 512)
+      throw RequestError("out_of_range", "fields 'q_heads' x 'head_dim' = " + std::to_string(q_heads * head_dim) +
+                                             " is not allowed; allowed: at most 512 (a quick check)");
+    const AttentionSplitCheck c =
+        check_attention_split(tokens, q_heads, kv_heads, head_dim, shards, std::uint64_t(seed) + 1);
+    out["attention"] = {{"q_heads", q_heads}, {"kv_heads", kv_heads}, {"head_dim", head_dim},
+                        {"max_abs_error", c.max_abs_error}};
+  }
+  r.finish();
+  return out;
+}
+
+json op_pipeline(Request& r) {
+  const int stages = r.integer_or("stages", 8, 1, 1024);
+  const int mb = r.integer_or("microbatches", stages, 1, 4096);
+  const double stage_s = r.number_or("stage_time_s", 1e-3, Range{0, 1e3, true, "seconds"});
+  double transfer_s = 0;
+  if (r.has("transfer_bytes")) {
+    const double bytes = r.bytes("transfer_bytes");
+    transfer_s = transfer_time_s(read_link_or(r, "link", "ib_ndr"), bytes);
+  } else {
+    transfer_s = r.number_or("transfer_time_s", 1e-4, Range{0, 1e3, false, "seconds"});
+  }
+  const int tokens = r.integer_or("tokens", 100, 1, 1000000);
+  const int timeline_tokens = r.integer_or("timeline_tokens", 2, 0, 64);
+  r.finish();
+  if (double(stages) * mb * tokens > 5e6)
+    throw RequestError("out_of_range", "fields 'stages' x 'microbatches' x 'tokens' = " +
+                                           std::to_string(double(stages) * mb * tokens) +
+                                           " is not allowed; allowed: at most 5e6 stage visits");
+  if (double(stages) * mb * timeline_tokens > 20000)
+    throw RequestError("out_of_range", "field 'timeline_tokens': stages x microbatches x timeline_tokens "
+                                       "must be at most 20000 intervals");
+  const PipelineResult p = simulate_pipeline_decode(stages, mb, stage_s, transfer_s, tokens, timeline_tokens);
+  json tl = json::array();
+  for (const PipelineInterval& i : p.timeline)
+    tl.push_back({{"kind", i.kind}, {"stage", i.stage}, {"microbatch", i.microbatch}, {"token", i.token},
+                  {"start_s", i.start_s}, {"end_s", i.end_s}});
+  return {{"stages", stages}, {"microbatches", mb}, {"stage_time_s", stage_s}, {"transfer_time_s", transfer_s},
+          {"tokens", tokens}, {"makespan_s", p.makespan_s}, {"token_interval_s", p.token_interval_s},
+          {"steady_interval_s", p.steady_interval_s}, {"utilisation", p.utilisation},
+          {"microbatches_to_fill", p.microbatches_to_fill}, {"tokens_per_s", p.tokens_per_s},
+          {"timeline", tl}};
+}
+
+json op_moe(Request& r) {
+  const ModelPreset m = read_model(r, "mixtral_8x7b");
+  const int ep = r.integer_or("ep", 8, 1, 4096);
+  const double batch = r.integer_or("batch_tokens", 64, 1, 100000000);
+  const double hot = r.number_or("hot_factor", 1, Range{0, 1e6, true, ""});
+  const Link link = read_link_or(r, "link", "nvlink4");
+  r.finish();
+  const EpCost c = ep_cost(m, ep, batch, hot, link);
+  return {{"model", model_json(m)}, {"ep", ep}, {"batch_tokens", batch}, {"hot_factor", hot},
+          {"tokens_per_gpu", c.tokens_per_gpu}, {"remote_fraction", c.remote_fraction},
+          {"dispatch_bytes_per_gpu_layer", c.dispatch_bytes_per_gpu_layer},
+          {"combine_bytes_per_gpu_layer", c.dispatch_bytes_per_gpu_layer},
+          {"bytes_per_gpu_step", c.bytes_per_gpu_step}, {"hot_probability", c.hot_probability},
+          {"busiest_recv_bytes_layer", c.busiest_recv_bytes_layer},
+          {"mean_recv_bytes_layer", c.mean_recv_bytes_layer}, {"skew", c.skew},
+          {"alltoall_time_s", c.alltoall_time_s}, {"alltoall_alpha_time_s", c.alltoall_alpha_time_s},
+          {"alltoalls_per_step", 2 * m.layers}, {"step_time_s", c.step_time_s}};
+}
+
+json op_ring_attention(Request& r) {
+  const ModelPreset m = read_model(r, "llama3_70b");
+  const GpuPreset g = read_gpu(r, "h100");
+  const double mfu = read_mfu(r);
+  const Link link = read_link_or(r, "link", g.nvlink);
+  const int devices = r.integer_or("devices", 8, 1, 1024);
+  double n = 0;
+  if (r.has("tokens_per_device")) {
+    n = r.integer("tokens_per_device", 1, 1000000000);
+  } else {
+    n = r.integer_or("prompt_tokens", 131072, 1, 2000000000) / double(devices);
+  }
+  r.finish();
+  const RingAttentionCost c = ring_attention_cost(m, effective_flops(g, mfu), link, n);
+  json out = {{"tokens_per_device", n}, {"devices", devices},
+              {"threshold_tokens", c.threshold_tokens},
+              {"threshold_with_alpha_tokens", c.threshold_with_alpha_tokens},
+              {"flops_per_token2", c.flops_per_token2}, {"kv_bytes_per_token", c.kv_bytes_per_token},
+              {"compute_time_s", c.compute_time_s}, {"transfer_time_s", c.transfer_time_s},
+              {"hidden", c.hidden}, {"hidden_with_alpha", c.hidden_with_alpha}};
+  const long long whole = static_cast<long long>(std::floor(n));
+  json causal = json::object();
+  for (SequenceLayout l : {SequenceLayout::contiguous, SequenceLayout::zigzag}) {
+    const char* name = l == SequenceLayout::contiguous ? "contiguous" : "zigzag";
+    if (whole < 1 || (l == SequenceLayout::zigzag && whole % 2 != 0)) {
+      causal[name] = nullptr;
+      continue;
+    }
+    const CausalBalance b = causal_balance(devices, whole, l);
+    causal[name] = {{"imbalance", b.imbalance}, {"ring_pairs", b.ring_pairs},
+                    {"ring_pairs_ideal", b.ring_pairs_ideal}, {"work_pairs", b.work_pairs}};
+  }
+  out["causal"] = causal;
+  return out;
+}
+
+json op_ring_attention_check(Request& r) {
+  const int devices = r.integer_or("devices", 4, 1, 16);
+  const int n = r.integer_or("tokens_per_device", 16, 1, 64);
+  const int d = r.integer_or("head_dim", 16, 1, 128);
+  const bool causal = r.boolean_or("causal", false);
+  const SequenceLayout layout =
+      r.name_or("layout", "contiguous", {"contiguous", "zigzag"}) == "zigzag" ? SequenceLayout::zigzag
+                                                                              : SequenceLayout::contiguous;
+  const int seed = r.integer_or("seed", 3, 0, 2147483647);
+  r.finish();
+  if (layout == SequenceLayout::zigzag && n % 2 != 0)
+    throw RequestError("invalid_value", "field 'tokens_per_device': value " + std::to_string(n) +
+                                            " is not allowed with layout zigzag; allowed: an even number");
+  const RingAttentionCheck c = check_ring_attention(devices, n, d, causal, layout, seed);
+  return {{"devices", devices}, {"tokens_per_device", n}, {"head_dim", d}, {"causal", causal},
+          {"layout", layout == SequenceLayout::zigzag ? "zigzag" : "contiguous"},
+          {"max_abs_error", c.max_abs_error}, {"max_abs_output", c.max_abs_output}};
+}
+
+json op_overlap(Request& r) {
+  const std::string kind = r.name("kind", {"chunked", "tp_prefill", "two_batch"});
+  if (kind == "chunked") {
+    const double c = r.number("compute_s", Range{0, 1e4, false, "seconds"});
+    const double a = r.number("comm_s", Range{0, 1e4, false, "seconds"});
+    const int n = r.integer_or("chunks", 1, 1, 1000000);
+    const double alpha = r.number_or("alpha_per_chunk_s", 0, Range{0, 10, false, "seconds"});
+    r.finish();
+    Timeline t = pipelined_timeline(n, c / n, a / n + alpha, c + a + alpha, n <= kMaxTimelinePieces);
+    json out = timeline_json(t);
+    out["chunks"] = n;
+    return out;
+  }
+  if (kind == "two_batch") {
+    const double c = r.number_or("compute_s", 1, Range{0, 1e4, false, "seconds"});
+    const double a = r.number("comm_s", Range{0, 1e4, false, "seconds"});
+    r.finish();
+    return timeline_json(two_batch_overlap(c, a));
+  }
+  const ModelPreset m = read_model(r, "llama3_70b");
+  const GpuPreset g = read_gpu(r, "h100");
+  const int tp = r.integer_or("tp", 8, 1, 4096);
+  const double tokens = r.integer_or("tokens", 4096, 1, 100000000);
+  const Link link = read_link_or(r, "link", g.nvlink);
+  const int n = r.integer_or("chunks", 4, 1, kMaxTimelinePieces);
+  const AllreduceAlgorithm algorithm = read_algorithm(r);
+  const double mfu = read_mfu(r);
+  r.finish();
+  const TpPrefillOverlap o = tp_prefill_overlap(m, g, tp, tokens, link, n, algorithm, mfu);
+  json out = timeline_json(o.layer);
+  out["chunks"] = n;
+  out["layers"] = m.layers;
+  out["layer_compute_s"] = o.layer_compute_s;
+  out["layer_comm_s"] = o.layer_comm_s;
+  out["chunk_allreduce_bytes"] = o.chunk_allreduce_bytes;
+  out["chunk_comm_s"] = o.chunk_comm_s;
+  out["layer_serial_s"] = o.layer_serial_s;
+  out["layer_overlapped_s"] = o.layer_overlapped_s;
+  out["model_serial_s"] = o.model_serial_s;
+  out["model_overlapped_s"] = o.model_overlapped_s;
+  out["model_saved_s"] = o.saved_s;
+  return out;
+}
+
+json op_kv_transfer(Request& r) {
+  const ModelPreset m = read_model(r, "llama3_70b");
+  const NodePreset node = read_node(r, "dgx_h100");
+  const GpuPreset g = read_gpu(r, node.gpu);
+  const double tokens = r.integer_or("tokens", 4096, 1, 100000000);
+  const int nics = r.integer_or("nics", node.nics, 1, 1 << 16);
+  const Link nic = read_link_or(r, "link", node.nic_link);
+  const int tp = r.integer_or("tp", node.gpus, 1, 1 << 16);
+  const double mfu = read_mfu(r);
+  double layer_s = prefill_layer_time_s(m, tokens, tp, effective_flops(g, mfu));
+  layer_s = r.number_or("layer_compute_s", layer_s, Range{0, 1e4, false, "seconds"});
+  r.finish();
+  const KvTransfer k = kv_transfer(m, tokens, nics, nic, layer_s, m.layers <= kMaxTimelinePieces);
+  return {{"tokens", tokens}, {"nics", nics}, {"tp", tp}, {"kv_bytes", k.kv_bytes},
+          {"kv_bytes_per_token", kv_bytes_per_token(m)}, {"one_nic_s", k.one_nic_s},
+          {"all_nics_s", k.all_nics_s}, {"layer_compute_s", k.layer_compute_s},
+          {"layer_transfer_s", k.layer_transfer_s}, {"prefill_s", k.prefill_s},
+          {"layerwise_exposed_s", k.layerwise_exposed_s}, {"timeline", timeline_json(k.timeline)}};
+}
+
+}  // namespace commlab

@@ -1,0 +1,277 @@
+// The "simulate" op: runs the collective-step engine (schedule.hpp, executor.hpp) on a
+// topology and returns the schedule for the page to animate, the totals, the closed form
+// beside them, and whether data mode verified (P5 §4-5).
+#include <algorithm>
+
+#include "model/collectives.hpp"
+#include "base/error.hpp"
+#include "steps/executor.hpp"
+#include "api/ops.hpp"
+#include "model/link_field.hpp"
+#include "steps/schedule.hpp"
+#include "steps/topology.hpp"
+
+namespace commlab {
+
+namespace {
+
+/// Largest device count simulate accepts (accounting mode).
+constexpr int kMaxSimDevices = 65536;
+/// Messages the trace may carry, and steps listed, at most.
+constexpr int kMaxTraceMessages = 100000;
+constexpr int kDefaultTraceMessages = 4096;
+constexpr int kMaxListedSteps = 20000;
+/// "auto" mode runs data mode up to this much buffer memory, accounting beyond.
+constexpr double kAutoDataBytes = 16e6;
+
+json link_json(const Link& l) { return {{"id", l.id}, {"alpha_s", l.alpha_s}, {"beta_Bps", l.beta_Bps}}; }
+
+json message_json(const Message& m) {
+  json j = {{"src", m.src},
+            {"dst", m.dst},
+            {"op", m.op == MsgOp::reduce ? "reduce" : "copy"},
+            {"bytes", m.bytes},
+            {"chunk", {m.src_begin, m.src_begin + m.len, m.den}}};
+  if (m.dst_begin != m.src_begin) j["dst_chunk"] = {m.dst_begin, m.dst_begin + m.len, m.den};
+  return j;
+}
+
+std::vector<PairLink> read_custom_links(Request& r, int k) {
+  const json& list = r.raw("links");
+  const std::string rule = "allowed: an array of {\"from\": device, \"to\": device, \"link\": link}";
+  if (!list.is_array())
+    throw RequestError("invalid_type", "field 'links': value " + show_value(list) + " is not an array; " + rule);
+  std::vector<PairLink> out;
+  for (size_t i = 0; i < list.size(); ++i) {
+    Request item(list[i], "links[" + std::to_string(i) + "].");
+    PairLink p;
+    p.from = item.integer("from", 0, k - 1);
+    p.to = item.integer("to", 0, k - 1);
+    p.link = read_link(item, "link");
+    item.finish();
+    if (p.from == p.to)
+      throw RequestError("out_of_range", "field 'links[" + std::to_string(i) + "]': from and to are both " +
+                                             std::to_string(p.from) + "; allowed: two different devices");
+    out.push_back(p);
+  }
+  return out;
+}
+
+// An uneven all-to-all (MoE dispatch, P5 §4.3): bytes from device i to device j.
+std::vector<double> read_pair_bytes(Request& r, int k) {
+  const json& rows = r.raw("pair_bytes");
+  const std::string rule = "allowed: " + std::to_string(k) + " arrays of " + std::to_string(k) +
+                           " byte counts >= 0 (row i: bytes device i sends to each device), at most " +
+                           std::to_string(kMaxCustomDevices) + " devices";
+  if (!rows.is_array() || static_cast<int>(rows.size()) != k || k > kMaxCustomDevices)
+    throw RequestError("invalid_type", "field 'pair_bytes': value " + show_value(rows) + " is not allowed; " + rule);
+  std::vector<double> out(static_cast<size_t>(k) * k, 0.0);
+  for (int i = 0; i < k; ++i) {
+    const json& row = rows[i];
+    if (!row.is_array() || static_cast<int>(row.size()) != k)
+      throw RequestError("invalid_type", "field 'pair_bytes[" + std::to_string(i) + "]': value " +
+                                             show_value(row) + " is not allowed; " + rule);
+    for (int j = 0; j < k; ++j) {
+      const json& v = row[j];
+      if (!v.is_number() || !(v.get<double>() >= 0) || v.get<double>() > kMaxBytes)
+        throw RequestError("out_of_range", "field 'pair_bytes[" + std::to_string(i) + "][" +
+                                               std::to_string(j) + "]': value " + show_value(v) +
+                                               " is not allowed; " + rule);
+      if (i != j) out[static_cast<size_t>(i) * k + j] = v.get<double>();  // the diagonal stays local
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+json op_simulate(Request& r) {
+  std::vector<std::string> names;
+  for (Collective c : collectives()) names.push_back(collective_name(c));
+  Collective collective;
+  parse_collective(r.name_or("collective", "allreduce", names), &collective);
+  const std::vector<std::string> algos = schedule_algorithms(collective);
+  ScheduleSpec spec;
+  spec.collective = collective;
+  spec.algorithm = r.name_or("algorithm", algos.front(), algos);
+  const bool hierarchical = spec.algorithm == "hierarchical";
+  spec.bytes = r.bytes("bytes");
+
+  const std::string topo_name = r.name_or("topology", hierarchical ? "two_level" : "switch",
+                                          {"switch", "ring", "two_level", "custom"});
+  if (hierarchical && topo_name != "two_level")
+    throw RequestError("invalid_request", "field 'topology': value \"" + topo_name +
+                                              "\" cannot run hierarchical all-reduce; allowed: \"two_level\"");
+
+  // Devices and topology.
+  int nodes = 1, gpus = 1;
+  Link link, inter;
+  if (topo_name == "two_level") {
+    nodes = r.integer("nodes", 1, kMaxSimDevices);
+    gpus = r.integer("gpus_per_node", 1, 1024);
+    if (static_cast<long long>(nodes) * gpus > kMaxSimDevices || nodes * gpus < 2)
+      throw RequestError("out_of_range", "fields 'nodes' x 'gpus_per_node': " + std::to_string(nodes) + " x " +
+                                             std::to_string(gpus) + " devices; allowed: 2 to " +
+                                             std::to_string(kMaxSimDevices));
+    spec.devices = nodes * gpus;
+    if (r.has("devices") && r.integer("devices", 2, kMaxSimDevices) != spec.devices)
+      throw RequestError("invalid_request", "field 'devices': must equal nodes x gpus_per_node = " +
+                                                std::to_string(spec.devices) + "; allowed: omit it");
+    link = read_link_or(r, "intra_link", "nvlink4");
+    inter = read_link_or(r, "inter_link", "ib_ndr");
+  } else {
+    spec.devices = r.integer("devices", 2, topo_name == "custom" ? kMaxCustomDevices : kMaxSimDevices);
+    link = topo_name == "custom" && !r.has("link") ? Link{} : read_link_or(r, "link", "nvlink4");
+  }
+  const int k = spec.devices;
+  Topology topo = Topology::switched(k, link);
+  if (topo_name == "ring") topo = Topology::ring(k, link);
+  if (topo_name == "two_level") topo = Topology::two_level(nodes, gpus, link, inter);
+  if (topo_name == "custom") {
+    const bool has_default = r.has("link");
+    topo = Topology::custom(k, r.has("links") ? read_custom_links(r, k) : std::vector<PairLink>{}, link,
+                            has_default);
+  }
+  if (spec.algorithm == "in_switch" && !topo.has_reducing_switch())
+    throw RequestError("invalid_request", "field 'algorithm': in_switch needs a switch that reduces; "
+                                          "allowed with \"topology\": \"switch\" only");
+
+  // Algorithm parameters.
+  if (collective == Collective::broadcast || collective == Collective::reduce ||
+      collective == Collective::sendrecv)
+    spec.root = r.integer_or("root", 0, 0, k - 1);
+  if (collective == Collective::sendrecv) {
+    spec.peer = r.integer_or("peer", spec.root == 1 ? 0 : 1, 0, k - 1);
+    if (spec.peer == spec.root)
+      throw RequestError("out_of_range", "field 'peer': value " + std::to_string(spec.peer) +
+                                             " is the sender; allowed: another device");
+  }
+  if (hierarchical) {
+    std::vector<std::string> inter_names;
+    for (AllreduceAlgorithm a : allreduce_algorithms())
+      if (a != AllreduceAlgorithm::in_switch) inter_names.push_back(algorithm_name(a));
+    parse_allreduce_algorithm(r.name_or("inter_algorithm", "ring", inter_names), &spec.inter_algorithm);
+    spec.gpus_per_node = gpus;
+  }
+  if (collective == Collective::alltoall && r.has("pair_bytes")) spec.pair_bytes = read_pair_bytes(r, k);
+  const bool dbt = spec.algorithm == "double_binary_tree" ||
+                   (hierarchical && spec.inter_algorithm == AllreduceAlgorithm::double_binary_tree);
+  if (dbt) {
+    spec.chunks = r.integer_or("chunks", 0, 0, 4096);
+    if (spec.chunks == 0)  // the count that minimises the closed form on the link it runs on
+      spec.chunks = hierarchical ? allreduce_cost(AllreduceAlgorithm::double_binary_tree, nodes,
+                                                  spec.bytes / gpus, inter).chunks
+                                 : allreduce_cost(AllreduceAlgorithm::double_binary_tree, k, spec.bytes,
+                                                  topo_name == "two_level" ? inter : link).chunks;
+  }
+
+  // How to run.
+  std::string mode = r.name_or("mode", "auto", {"auto", "data", "accounting"});
+  ExecOptions opt;
+  opt.seed = static_cast<uint64_t>(r.integer_or("seed", 1, 0, 2147483647));
+  opt.trace_messages = r.integer_or("trace_limit", kDefaultTraceMessages, 0, kMaxTraceMessages);
+  r.finish();
+  if (mode == "auto") {
+    mode = "accounting";
+    if (static_cast<double>(k) * spec.bytes <= kAutoDataBytes && spec.pair_bytes.empty()) {
+      ExecOptions probe = opt;
+      probe.data = true;
+      try {
+        check_run_limits(spec, topo, probe);
+        mode = "data";
+      } catch (const RequestError&) {
+      }
+    }
+  }
+  opt.data = mode == "data";
+  const ExecResult res = execute(spec, topo, opt);
+
+  json out = {{"collective", collective_name(collective)},
+              {"algorithm", spec.algorithm},
+              {"devices", k},
+              {"bytes", spec.bytes},
+              {"mode", mode},
+              {"steps", res.steps},
+              {"messages", res.messages},
+              {"time_s", res.time_s},
+              {"alpha_time_s", res.alpha_time_s},
+              {"beta_time_s", res.time_s - res.alpha_time_s},
+              {"bytes_sent_per_device", res.max_bytes_sent},
+              {"bytes_received_per_device", res.max_bytes_received},
+              {"lower_bound_bytes", collective_lower_bound_bytes(collective, k, spec.bytes)}};
+  json t = {{"kind", topo_name}};
+  if (topo_name == "two_level") {
+    t["nodes"] = nodes;
+    t["gpus_per_node"] = gpus;
+    t["intra_link"] = link_json(link);
+    t["inter_link"] = link_json(inter);
+  } else if (topo_name != "custom" || r.has("link")) {
+    t["link"] = link_json(link);
+  }
+  out["topology"] = t;
+  if (dbt) out["chunks"] = spec.chunks;
+  if (hierarchical) out["inter_algorithm"] = algorithm_name(spec.inter_algorithm);
+  if (collective == Collective::broadcast || collective == Collective::reduce || collective == Collective::sendrecv)
+    out["root"] = spec.root;
+  if (collective == Collective::sendrecv) out["peer"] = spec.peer;
+  if (spec.algorithm == "in_switch") {
+    out["switch_node"] = k;
+    out["switch_bytes_received"] = res.switch_bytes_received;
+  }
+  if (k <= 4096) out["per_device"] = {{"bytes_sent", res.bytes_sent}, {"bytes_received", res.bytes_received}};
+
+  // The closed form of collectives.cpp, where the topology is the uniform one it assumes.
+  json closed = nullptr;
+  if (topo_name == "switch" && !hierarchical && spec.pair_bytes.empty())
+    closed = cost_json(collective == Collective::allreduce && dbt
+                           ? allreduce_cost(AllreduceAlgorithm::double_binary_tree, k, spec.bytes, link, spec.chunks)
+                           : collective_cost(collective, spec.algorithm, k, spec.bytes, link));
+  if (hierarchical) {
+    const HierarchicalCost h =
+        hierarchical_allreduce_cost(nodes, gpus, spec.bytes, link, inter, spec.inter_algorithm);
+    CollectiveCost total = h.total;
+    if (dbt) {  // the chunk count asked for, not the closed form's own best
+      const CollectiveCost across = allreduce_cost(AllreduceAlgorithm::double_binary_tree, nodes,
+                                                   spec.bytes / gpus, inter, spec.chunks);
+      total.time_s += across.time_s - h.inter_allreduce.time_s;
+      total.alpha_time_s += across.alpha_time_s - h.inter_allreduce.alpha_time_s;
+      total.steps += across.steps - h.inter_allreduce.steps;
+      total.bytes_sent_per_device += across.bytes_sent_per_device - h.inter_allreduce.bytes_sent_per_device;
+    }
+    closed = cost_json(total);
+  }
+  out["closed_form"] = closed;
+
+  if (opt.data) {
+    out["verified"] = res.verified;
+    out["verification"] = res.verification;
+    out["elements_per_device"] = res.elements;
+    out["peak_buffer_bytes"] = res.peak_buffer_bytes;
+  } else {
+    out["verified"] = nullptr;
+    out["verification"] = "accounting mode: bytes, messages, steps and time only";
+  }
+
+  json steps = json::array();
+  const size_t listed = std::min<size_t>(res.step_records.size(), kMaxListedSteps);
+  for (size_t i = 0; i < listed; ++i) {
+    const StepRecord& s = res.step_records[i];
+    json j = {{"step", i}, {"phase", s.phase}, {"time_s", s.time_s}, {"messages", s.messages}};
+    if (s.cut_through) j["cut_through"] = true;
+    if (!s.trace.empty()) {
+      json msgs = json::array();
+      for (const Message& m : s.trace) msgs.push_back(message_json(m));
+      j["trace"] = std::move(msgs);
+    }
+    steps.push_back(std::move(j));
+  }
+  out["schedule"] = {{"steps", std::move(steps)},
+                     {"steps_listed", listed},
+                     {"steps_truncated", listed < res.step_records.size()},
+                     {"trace_limit", opt.trace_messages},
+                     {"traced_messages", res.trace_messages},
+                     {"trace_truncated", res.trace_truncated}};
+  return out;
+}
+
+}  // namespace commlab

@@ -1,0 +1,65 @@
+// Layer exercises (above parallel, below api): the lecture's exercises (P5 §11) as data: one JSON document per exercise, compiled in from
+// exercises/*.json (CMake generates exercises_data.cpp), each answered by one solver function
+// (exercise_solvers.hpp). Params are checked against the document; typed answers are checked
+// by the rule of SPEC's "Exercises contract".
+//
+// A new exercise: exercises/NN.json (id, title, statement, params, answers, hints, solution;
+// see 01.json), then either "solver": N to reuse exercise N's solver with other params, or one
+// function solve_exercise_NN in solvers.hpp and one line in solver_table()
+// (document.cpp). Files: document (loading, checks), params, templates, judge, solve, variants. Templates in statement and solution: {param}, {params.x}, {answers.x},
+// {values.x}, each optionally with a display unit: {values.wire_time_s:us}.
+#pragma once
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "exercises/solvers.hpp"
+
+namespace commlab {
+
+using json = nlohmann::json;
+
+/// One embedded file: its name ("01.json") and text. Defined in the generated exercises_data.cpp.
+struct ExerciseSource {
+  const char* file;
+  const char* text;
+};
+const std::vector<ExerciseSource>& exercise_sources();
+
+using ExerciseSolver = ExerciseSolution (*)(const json& params);
+
+/// A parsed, checked exercise document and its solver.
+struct Exercise {
+  int id;
+  json doc;
+  ExerciseSolver solver;
+};
+
+/// Every exercise, by id; parsed and checked once. Throws RequestError ("invalid_exercise")
+/// naming the file and field when a document is malformed or has no solver.
+const std::vector<Exercise>& exercises();
+/// Throws RequestError naming `field` and listing the ids when there is no such exercise.
+const Exercise& find_exercise(const json& id, const std::string& field = "id");
+
+/// Every param filled in (defaults for the ones not given), base units; `given` is checked
+/// against the param definitions (type, integer, range, choices, unknown names). A number param
+/// may also be a string with a unit ("100 MB", "128K").
+json resolve_params(const Exercise& ex, const json& given, const std::string& where = "params.");
+
+/// {"id","params","answers","display","values","solution","statement","params_display"}.
+json solve_exercise(const Exercise& ex, const json& params);
+/// {"id","verdicts","all_correct"} for the typed answers (strings, or numbers in display units).
+json check_exercise(const Exercise& ex, const json& params, const json& typed_answers);
+/// Fresh "nice" params inside the ranges, the same for a seed on every platform, solvable.
+json variant_params(const Exercise& ex, std::uint64_t seed);
+/// The document with a `rule` {en, zh} per answer and `statement_filled` for `params`.
+json exercise_document(const Exercise& ex, const json& params);
+
+/// The rule printed beside an answer field, {en, zh}: what to type and when it is correct.
+json answer_rule(const json& answer_def);
+/// Verdict of one typed answer against the exact one: "correct", "incorrect", "format-error",
+/// with a message {en, zh} that never gives the exact answer away.
+json judge_answer(const json& answer_def, const json& exact, const json& typed);
+
+}  // namespace commlab

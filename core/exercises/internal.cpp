@@ -1,0 +1,129 @@
+// Small helpers the exercise files share (internal.hpp).
+#include "exercises/exercises.hpp"
+
+#include <cctype>
+#include <cstdio>
+
+#include "base/error.hpp"
+#include "exercises/internal.hpp"
+
+namespace commlab {
+
+namespace detail {
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string trim(const std::string& s) {
+  size_t a = 0, b = s.size();
+  while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
+  while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
+  return s.substr(a, b - a);
+}
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// "Recursive doubling", "recursive-doubling" and "recursive_doubling" are one name.
+std::string normalize_choice(const std::string& s) {
+  std::string out;
+  bool sep = false;
+  for (char c : lower(trim(s))) {
+    if (c == ' ' || c == '-' || c == '_' || c == '\t') {
+      sep = true;
+      continue;
+    }
+    if (sep && !out.empty()) out += '_';
+    sep = false;
+    out += c;
+  }
+  return out;
+}
+
+std::string join(const std::vector<std::string>& items, const std::string& sep) {
+  std::string out;
+  for (const std::string& s : items) out += (out.empty() ? "" : sep) + s;
+  return out;
+}
+
+std::string num(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", x);
+  return buf;
+}
+
+std::string percent(double fraction) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g%%", fraction * 100);
+  return buf;
+}
+
+[[noreturn]] void bad_doc(const std::string& file, const std::string& what) {
+  throw RequestError("invalid_exercise", "exercises/" + file + ": " + what);
+}
+
+bool is_text_pair(const json& j) {
+  return j.is_object() && j.contains("en") && j.contains("zh") && j.at("en").is_string() &&
+         j.at("zh").is_string();
+}
+
+std::string base_unit_name(Dimension d) {
+  switch (d) {
+    case Dimension::time:
+      return "seconds";
+    case Dimension::bytes:
+      return "bytes";
+    case Dimension::bandwidth:
+      return "bytes/s";
+    case Dimension::fraction:
+      return "a fraction, 0.08 = 8%";
+    case Dimension::count:
+    case Dimension::plain:
+      return "";
+  }
+  return "";
+}
+
+Dimension param_dimension(const json& def) {
+  return dimension_of_unit(def.value("unit", "")).value_or(Dimension::plain);
+}
+
+bool is_choice_answer(const json& def) { return def.at("dimension") == "choice"; }
+
+Dimension answer_dimension(const json& def) {
+  return parse_dimension(def.at("dimension").get<std::string>()).value_or(Dimension::plain);
+}
+
+int min_figures(const json& def) {
+  return def.contains("min_significant_figures") ? def.at("min_significant_figures").get<int>()
+                                                 : kDefaultMinFigures;
+}
+
+double tolerance(const json& def) {
+  return def.contains("tolerance_rel") ? def.at("tolerance_rel").get<double>() : kDefaultTolerance;
+}
+
+std::vector<std::string> choices_of(const json& def) {
+  std::vector<std::string> out;
+  if (def.contains("choices"))
+    for (const json& c : def.at("choices")) out.push_back(c.get<std::string>());
+  return out;
+}
+
+const json* find_def(const json& list, const std::string& id) {
+  for (const json& d : list)
+    if (d.at("id") == id) return &d;
+  return nullptr;
+}
+
+json message(const std::string& en, const std::string& zh) { return {{"en", en}, {"zh", zh}}; }
+
+// A unit as prose shows it: the request vocabulary says "us", a reader sees "µs".
+std::string shown(const std::string& unit) { return unit == "us" ? "\xC2\xB5s" : unit; }
+
+}  // namespace detail
+
+}  // namespace commlab

@@ -1,0 +1,41 @@
+// Helpers shared by the files of the exercises layer; not part of its interface.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "base/quantity.hpp"
+
+namespace commlab::detail {
+
+using json = nlohmann::json;
+
+constexpr double kDefaultTolerance = 0.01;
+constexpr int kDefaultMinFigures = 2;
+
+std::string lower(std::string s);
+std::string trim(const std::string& s);
+bool ends_with(const std::string& s, const std::string& tail);
+/// "Recursive doubling", "recursive-doubling" and "recursive_doubling" are one name.
+std::string normalize_choice(const std::string& s);
+std::string join(const std::vector<std::string>& items, const std::string& sep);
+std::string num(double x);
+std::string percent(double fraction);
+/// Throws invalid_exercise naming the file.
+[[noreturn]] void bad_doc(const std::string& file, const std::string& what);
+bool is_text_pair(const json& j);
+std::string base_unit_name(Dimension d);
+Dimension param_dimension(const json& def);
+bool is_choice_answer(const json& def);
+Dimension answer_dimension(const json& def);
+int min_figures(const json& def);
+double tolerance(const json& def);
+std::vector<std::string> choices_of(const json& def);
+/// The definition with this id in a list of params or answers; nullptr when none.
+const json* find_def(const json& list, const std::string& id);
+/// A text in both languages.
+json message(const std::string& en, const std::string& zh);
+/// A unit as prose shows it: the request vocabulary says "us", a reader sees "µs".
+std::string shown(const std::string& unit);
+
+}  // namespace commlab::detail

@@ -1,0 +1,94 @@
+// Exercise parameters: defaults, given values checked against their definitions.
+#include "exercises/exercises.hpp"
+
+#include <cmath>
+
+#include "base/error.hpp"
+#include "base/quantity.hpp"
+#include "base/request.hpp"
+#include "exercises/internal.hpp"
+
+namespace commlab {
+
+using namespace detail;
+
+namespace {
+
+std::string allowed_text(const json& def) {
+  if (def.at("kind") == "choice") return "one of " + join(choices_of(def), ", ");
+  const Dimension dim = param_dimension(def);
+  const double lo = def.at("min"), hi = def.at("max");
+  const std::string unit = def.value("unit", "");
+  std::string s = def.at("kind") == "integer" ? "an integer from " : "a number from ";
+  s += num(lo) + " to " + num(hi);
+  const std::string base = base_unit_name(dim);
+  if (!base.empty()) s += " " + base;
+  if (!unit.empty() && unit_factor(unit, dim).value_or(1) != 1)
+    s += " (" + format_quantity(lo, unit, dim) + " to " + format_quantity(hi, unit, dim) + ")";
+  if (dim == Dimension::plain) return s;
+  if (dim == Dimension::count) return s + ", or a string such as \"128K\" (K = 1,024)";
+  return s + ", or a string with a unit (" + units_of(dim) + ")";
+}
+
+json read_param(const json& def, const json& v, const std::string& field) {
+  const std::string rule = "allowed: " + allowed_text(def);
+  if (def.at("kind") == "choice") {
+    if (!v.is_string())
+      throw RequestError("invalid_type",
+                         "field '" + field + "': value " + show_value(v) + " is not a string; " + rule);
+    for (const std::string& c : choices_of(def))
+      if (lower(c) == lower(v.get<std::string>())) return c;
+    throw RequestError("unknown_value",
+                       "field '" + field + "': unknown value " + show_value(v) + "; " + rule);
+  }
+  double x = 0;
+  if (v.is_number()) {
+    x = v.get<double>();
+  } else if (v.is_string()) {
+    const std::optional<Parsed> p = parse_quantity(v.get<std::string>(), param_dimension(def), "");
+    if (!p)
+      throw RequestError("invalid_type", "field '" + field + "': value " + show_value(v) +
+                                             " is not a number with a fitting unit; " + rule);
+    x = p->value;
+  } else {
+    throw RequestError("invalid_type",
+                       "field '" + field + "': value " + show_value(v) + " is not a number; " + rule);
+  }
+  const double lo = def.at("min"), hi = def.at("max");
+  if (!std::isfinite(x) || x < lo || x > hi)
+    throw RequestError("out_of_range",
+                       "field '" + field + "': value " + show_value(v) + " is not allowed; " + rule);
+  if (def.at("kind") == "integer") {
+    if (x != std::floor(x))
+      throw RequestError("not_integer",
+                         "field '" + field + "': value " + show_value(v) + " is not an integer; " + rule);
+    return static_cast<long long>(x);
+  }
+  return x;
+}
+
+}  // namespace
+
+json resolve_params(const Exercise& ex, const json& given, const std::string& where) {
+  if (!given.is_object())
+    throw RequestError("invalid_type", "field '" + where.substr(0, where.size() - 1) + "': value " +
+                                           show_value(given) + " is not allowed; allowed: a JSON object");
+  json out = json::object();
+  std::vector<std::string> names;
+  for (const json& def : ex.doc.at("params")) {  // defaults read like given values: same types
+    const std::string id = def.at("id");
+    out[id] = read_param(def, def.at("default"), "exercises default " + id);
+    names.push_back(id);
+  }
+  for (auto it = given.begin(); it != given.end(); ++it) {
+    const json* def = find_def(ex.doc.at("params"), it.key());
+    if (!def)
+      throw RequestError("unknown_field", "field '" + where + it.key() + "' is not a parameter of exercise " +
+                                              std::to_string(ex.id) +
+                                              "; allowed fields: " + join(names, ", "));
+    out[it.key()] = read_param(*def, it.value(), where + it.key());
+  }
+  return out;
+}
+
+}  // namespace commlab

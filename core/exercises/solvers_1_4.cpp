@@ -1,0 +1,121 @@
+// Solvers of exercises 1-4 (P5 §11): the alpha-beta model and the all-reduce algorithms,
+// computed by the engine (links.hpp, collectives.hpp), never typed in.
+#include <algorithm>
+#include <vector>
+
+#include "model/collectives.hpp"
+#include "exercises/solvers.hpp"
+#include "model/links.hpp"
+
+namespace commlab {
+
+using json = nlohmann::json;
+
+namespace {
+Link link_of(const json& p) {
+  return Link{p.at("alpha_s").get<double>(), p.at("beta_Bps").get<double>(), "custom"};
+}
+}  // namespace
+
+// P5 §11 ex. 1: n_1/2 = alpha x beta; T(n) = alpha + n / beta; fraction = (n/beta) / T.
+ExerciseSolution solve_exercise_1(const json& p) {
+  const Link link = link_of(p);
+  const double bytes = p.at("bytes");
+  ExerciseSolution s;
+  s.answers = {{"n_half", n_half_bytes(link)},
+               {"time", transfer_time_s(link, bytes)},
+               {"fraction", bandwidth_fraction(link, bytes)}};
+  s.values = {{"alpha_s", link.alpha_s},
+              {"beta_Bps", link.beta_Bps},
+              {"bytes", bytes},
+              {"wire_time_s", bytes / link.beta_Bps},
+              {"latency_bound", bytes < n_half_bytes(link)}};
+  return s;
+}
+
+// P5 §11 ex. 2: ring all-reduce, 2(k-1) steps, 2(k-1)/k D sent, 2(k-1) alpha + 2(k-1)/k D / beta.
+ExerciseSolution solve_exercise_2(const json& p) {
+  const int k = p.at("devices");
+  const double bytes = p.at("bytes");
+  const CollectiveCost c = allreduce_cost(AllreduceAlgorithm::ring, k, bytes, link_of(p));
+  ExerciseSolution s;
+  s.answers = {{"bytes_sent", c.bytes_sent_per_device}, {"steps", c.steps}, {"time", c.time_s}};
+  s.values = {{"k_minus_1", k - 1},
+              {"share", 2.0 * (k - 1) / k},
+              {"alpha_time_s", c.alpha_time_s},
+              {"beta_time_s", c.time_s - c.alpha_time_s}};
+  return s;
+}
+
+// P5 §11 ex. 3: four all-reduce algorithms on one link; the fastest wins.
+ExerciseSolution solve_exercise_3(const json& p) {
+  const int k = p.at("devices");
+  const double bytes = p.at("bytes");
+  const Link link = link_of(p);
+  const std::vector<std::pair<const char*, AllreduceAlgorithm>> algos = {
+      {"ring", AllreduceAlgorithm::ring},
+      {"recursive_doubling", AllreduceAlgorithm::recursive_doubling},
+      {"rabenseifner", AllreduceAlgorithm::rabenseifner},
+      {"binary_tree", AllreduceAlgorithm::binary_tree}};
+  const char* short_names[] = {"ring", "rd", "rab", "tree"};
+  ExerciseSolution s;
+  s.values = {{"message_time_s", bytes / link.beta_Bps}, {"share", 2.0 * (k - 1) / k}};
+  std::vector<double> times;
+  std::string best;
+  double best_time = 0;
+  for (size_t i = 0; i < algos.size(); ++i) {
+    const CollectiveCost c = allreduce_cost(algos[i].second, k, bytes, link);
+    const std::string n = short_names[i];
+    s.answers[algos[i].first] = c.time_s;
+    s.values[n + "_steps"] = c.steps;
+    s.values[n + "_alpha_time_s"] = c.alpha_time_s;
+    s.values[n + "_beta_time_s"] = c.time_s - c.alpha_time_s;
+    times.push_back(c.time_s);
+    if (best.empty() || c.time_s < best_time) {
+      best = algos[i].first;
+      best_time = c.time_s;
+    }
+  }
+  s.answers["best"] = best;
+  std::sort(times.begin(), times.end());
+  // A variant whose two fastest are within 3% would make "best" a coin toss for a student.
+  s.values["runner_up_ratio"] = times[1] / times[0];
+  s.values["well_posed"] = times[1] / times[0] > 1.03;
+  return s;
+}
+
+// P5 §11 ex. 4 (code 03 demo 3): hierarchical all-reduce vs a flat ring over every GPU.
+ExerciseSolution solve_exercise_4(const json& p) {
+  const int nodes = p.at("nodes"), gpus = p.at("gpus_per_node");
+  const double bytes = p.at("bytes");
+  const Link intra = catalogue_link(p.at("intra_link").get<std::string>(), "params.intra_link");
+  const Link inter = catalogue_link(p.at("inter_link").get<std::string>(), "params.inter_link");
+  const HierarchicalCost h = hierarchical_allreduce_cost(nodes, gpus, bytes, intra, inter);
+  const CollectiveCost flat = allreduce_cost(AllreduceAlgorithm::ring, nodes * gpus, bytes, inter);
+  // The lecture's second question: the same with twice the GPUs per node.
+  const int gpus2 = 2 * gpus;
+  const double speedup2 = allreduce_cost(AllreduceAlgorithm::ring, nodes * gpus2, bytes, inter).time_s /
+                          hierarchical_allreduce_cost(nodes, gpus2, bytes, intra, inter).total.time_s;
+  ExerciseSolution s;
+  s.answers = {
+      {"hierarchical", h.total.time_s}, {"flat", flat.time_s}, {"speedup", flat.time_s / h.total.time_s}};
+  s.values = {{"devices", nodes * gpus},
+              {"flat_steps", flat.steps},
+              {"flat_alpha_time_s", flat.alpha_time_s},
+              {"flat_bytes", flat.bytes_sent_per_device},
+              {"intra_beta_Bps", intra.beta_Bps},
+              {"inter_beta_Bps", inter.beta_Bps},
+              {"shard_bytes", bytes / gpus},
+              {"inter_bytes", h.inter_allreduce.bytes_sent_per_device},
+              {"rs_time_s", h.intra_reduce_scatter.time_s},
+              {"inter_time_s", h.inter_allreduce.time_s},
+              {"ag_time_s", h.intra_allgather.time_s},
+              {"hier_steps", h.total.steps},
+              // Main terms only (P5 §11 ex. 4): 1 / (1/G + beta_inter / beta_intra).
+              {"main_term_ratio", 1.0 / (1.0 / gpus + inter.beta_Bps / intra.beta_Bps)},
+              {"gpus_doubled", gpus2},
+              {"speedup_doubled", speedup2}};
+  return s;
+}
+
+}  // namespace commlab

@@ -1,0 +1,148 @@
+// Solvers of exercises 5-8 (P5 §11): TP prefill traffic, pipeline decode, ring attention,
+// KV transfer. Params arrive filled in and in base units (exercise.solve / exercise.check).
+#include <cmath>
+#include <string>
+
+#include "base/error.hpp"
+#include "exercises/solvers.hpp"
+#include "model/links.hpp"
+#include "parallel/overlap.hpp"
+#include "parallel/parallel.hpp"
+#include "parallel/pipeline.hpp"
+#include "model/presets.hpp"
+#include "parallel/ring_attention.hpp"
+
+namespace commlab {
+
+namespace {
+
+using nlohmann::json;
+
+double param(const json& p, const char* name, double min, double max) {
+  if (!p.is_object() || !p.contains(name))
+    throw RequestError("missing_field", std::string("field 'params.") + name + "' is missing");
+  const json& v = p.at(name);
+  if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < min || v.get<double>() > max)
+    throw RequestError("out_of_range", std::string("field 'params.") + name + "': value " + v.dump() +
+                                           " is not allowed; allowed: a number from " + std::to_string(min) +
+                                           " to " + std::to_string(max));
+  return v.get<double>();
+}
+
+int int_param(const json& p, const char* name, int min, int max) {
+  const double x = param(p, name, min, max);
+  if (x != std::floor(x))
+    throw RequestError("not_integer", std::string("field 'params.") + name + "': value " +
+                                          p.at(name).dump() + " is not an integer");
+  return static_cast<int>(x);
+}
+
+Link link_param(const json& p, const char* name, const char* fallback) {
+  std::string id = fallback;
+  if (p.is_object() && p.contains(name)) {
+    if (!p.at(name).is_string())
+      throw RequestError("invalid_type", std::string("field 'params.") + name + "': value " +
+                                             p.at(name).dump() + " is not a link id; allowed: " + link_ids());
+    id = p.at(name).get<std::string>();
+  }
+  return catalogue_link(id, std::string("params.") + name);
+}
+
+const ModelPreset& llama() { return *find_model("llama3_70b"); }
+const GpuPreset& h100() { return *find_gpu("h100"); }
+
+}  // namespace
+
+// Exercise 5: each TP all-reduce carries tokens x hidden x bytes; ring sends 2(k-1)/k of it.
+ExerciseSolution solve_exercise_5(const json& p) {
+  ModelPreset m = llama();
+  const double tokens = param(p, "tokens", 1, 1e8);
+  const int tp = int_param(p, "tp", 1, 1 << 20);
+  m.layers = int_param(p, "layers", 1, 100000);
+  m.hidden = int_param(p, "hidden", 1, 1 << 24);
+  m.activation_bytes = param(p, "bytes_per_value", 0.125, 16);
+  const Link link = link_param(p, "link", "nvlink4");
+  const TpCost c = tp_cost(m, h100(), tp, tokens, Phase::prefill, link, AllreduceAlgorithm::ring);
+  ExerciseSolution s;
+  s.answers = {{"bytes_per_gpu", c.bytes_sent_per_gpu}, {"time", c.comm_time_s}};
+  s.values = {{"allreduce_bytes", c.allreduce_bytes},
+              {"bytes_sent_per_allreduce", c.per_call.bytes_sent_per_device},
+              {"bytes_sent_per_layer", 2 * c.per_call.bytes_sent_per_device},
+              {"allreduces", c.allreduces},
+              {"allreduce_time_s", c.per_call.time_s},
+              {"allreduce_steps", c.per_call.steps},
+              {"link_alpha_s", link.alpha_s},
+              {"link_beta_Bps", link.beta_Bps}};
+  return s;
+}
+
+// Exercise 6: a token's trip through p stages sets the interval; one micro-batch per stage.
+ExerciseSolution solve_exercise_6(const json& p) {
+  const int stages = int_param(p, "stages", 1, 1024);
+  const double s_time = param(p, "stage_time_s", 1e-9, 1e3);
+  const double t_time = param(p, "transfer_time_s", 0, 1e3);
+  const int tokens = int_param(p, "tokens", 1, 100000);
+  // The simulator runs stages x stages x tokens stage visits: cap it like the "pipeline" op.
+  if (double(stages) * stages * tokens > 5e6)
+    throw RequestError("out_of_range", "params: stages^2 x tokens = " +
+                                           std::to_string(double(stages) * stages * tokens) +
+                                           " is not allowed; allowed: at most 5e6 stage visits");
+  const PipelineResult r = simulate_pipeline_decode(stages, stages, s_time, t_time, tokens, 0);
+  ExerciseSolution s;
+  s.answers = {{"microbatches", stages}, {"token_interval", r.steady_interval_s}};
+  s.values = {{"microbatches_to_fill", r.microbatches_to_fill},
+              {"simulated_token_interval_s", r.token_interval_s},
+              {"simulated_makespan_s", r.makespan_s},
+              {"utilisation", r.utilisation},
+              {"steady_interval_s", r.steady_interval_s}};
+  return s;
+}
+
+// Exercise 7: compare tokens per device with the bandwidth-only crossover of §6.5.
+ExerciseSolution solve_exercise_7(const json& p) {
+  const double prompt = param(p, "prompt_tokens", 1, 1e9);
+  const int devices = int_param(p, "devices", 1, 1 << 20);
+  const Link link = link_param(p, "link", "ib_ndr");
+  const double per_device = prompt / devices;
+  const RingAttentionCost c = ring_attention_cost(llama(), effective_flops(h100()), link, per_device);
+  ExerciseSolution s;
+  s.answers = {{"threshold", c.threshold_tokens},
+               {"tokens_per_device", per_device},
+               {"hidden", c.hidden ? "yes" : "no"}};
+  s.values = {{"threshold_with_alpha_tokens", c.threshold_with_alpha_tokens},
+              {"flops_per_token2", c.flops_per_token2},
+              {"kv_bytes_per_token", c.kv_bytes_per_token},
+              {"step_compute_s", c.compute_time_s},
+              {"step_transfer_s", c.transfer_time_s},
+              {"flops_eff", effective_flops(h100())},
+              {"link_beta_Bps", link.beta_Bps}};
+  return s;
+}
+
+// Exercise 8: KV of the prompt after prefill on one NIC, on all NICs, and layer by layer while
+// prefill runs on 8 GPUs with TP8 (P5 §7.3).
+ExerciseSolution solve_exercise_8(const json& p) {
+  const double prompt = param(p, "prompt_tokens", 1, 1e8);
+  const int nics = int_param(p, "nics", 1, 1024);
+  const Link nic = link_param(p, "link", "ib_ndr");
+  const ModelPreset& m = llama();
+  const double layer_s = prefill_layer_time_s(m, prompt, 8, effective_flops(h100()));
+  const KvTransfer k = kv_transfer(m, prompt, nics, nic, layer_s, false);
+  ExerciseSolution s;
+  s.answers = {{"kv_bytes", k.kv_bytes},
+               {"one_nic", k.one_nic_s},
+               {"eight_nics", k.all_nics_s},
+               {"layerwise", k.layerwise_exposed_s}};
+  s.values = {{"kv_bytes_per_token", kv_bytes_per_token(m)},
+              {"layer_kv_bytes", k.kv_bytes / m.layers},
+              {"layer_transfer_s", k.layer_transfer_s},
+              {"layer_compute_s", k.layer_compute_s},
+              {"prefill_s", k.prefill_s},
+              {"layers", m.layers},
+              {"kv_heads", m.kv_heads},
+              {"head_dim", m.head_dim},
+              {"bytes_per_value", m.activation_bytes}};
+  return s;
+}
+
+}  // namespace commlab

@@ -1,0 +1,24 @@
+// Filling an exercise's statement and worked-solution templates (internal to the layer).
+#pragma once
+#include "exercises/exercises.hpp"
+
+namespace commlab {
+
+/// What placeholders may name: {param}, {params.x}, {answers.x}, {values.x}, each optionally
+/// with a display unit ({values.wire_time_s:us}).
+struct TemplateContext {
+  const Exercise& ex;
+  const json& params;
+  const json* answers = nullptr;  // base values
+  const json* display = nullptr;  // display strings
+  const json* values = nullptr;
+};
+
+/// A param's value as a statement shows it: a link's label, "4 MB" rather than "4,000 KB".
+std::string param_display(const json& def, const json& value);
+/// {"en", "zh"} with every placeholder that names something replaced.
+json fill_pair(const json& pair, const TemplateContext& c);
+/// Every param's display string, by id.
+json params_display(const Exercise& ex, const json& params);
+
+}  // namespace commlab

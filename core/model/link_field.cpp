@@ -1,0 +1,37 @@
+#include "model/link_field.hpp"
+
+#include "base/error.hpp"
+
+namespace commlab {
+
+namespace {
+double efficiency(Request& r) { return r.number_or("efficiency", kDefaultEfficiency, Range{0, 1, true, ""}); }
+}  // namespace
+
+Link read_link(Request& r, const std::string& field) {
+  const json& v =
+      r.required(field, "a link id (" + link_ids() + ") or an object {\"alpha_s\", \"beta_Bps\"}");
+  if (v.is_string()) return catalogue_link(v.get<std::string>(), r.path(field), efficiency(r));
+  if (v.is_object()) {
+    Request inline_link(v, r.path(field) + ".");
+    Link l;
+    l.alpha_s = inline_link.number("alpha_s", Range{0, 10, false, "seconds"});
+    l.beta_Bps = inline_link.number("beta_Bps", Range{0, 1e15, true, "bytes per second"});
+    l.id = "custom";
+    inline_link.finish();
+    return l;
+  }
+  throw RequestError("invalid_type", "field '" + r.path(field) + "': value " + show_value(v) +
+                                         " is " + type_name(v) + "; allowed: a link id (" +
+                                         link_ids() + ") or an object {\"alpha_s\", \"beta_Bps\"}");
+}
+
+Link read_link_or(Request& r, const std::string& field, const std::string& fallback_id) {
+  if (!r.has(field)) {
+    r.mark_read(field);
+    return catalogue_link(fallback_id, r.path(field), efficiency(r));
+  }
+  return read_link(r, field);
+}
+
+}  // namespace commlab

@@ -1,0 +1,95 @@
+#include "model/nccl.hpp"
+
+#include "model/collectives.hpp"
+#include "base/units.hpp"
+
+namespace commlab {
+
+using units::us;
+
+std::string protocol_name(NcclProtocol p) {
+  switch (p) {
+    case NcclProtocol::LL: return "LL";
+    case NcclProtocol::LL128: return "LL128";
+    case NcclProtocol::Simple: return "Simple";
+  }
+  return "Simple";
+}
+
+std::string nccl_algorithm_name(NcclAlgorithm a) {
+  return a == NcclAlgorithm::ring ? "ring" : "tree";
+}
+
+std::string transport_name(NcclTransport t) {
+  switch (t) {
+    case NcclTransport::nvlink: return "nvlink";
+    case NcclTransport::pci: return "pci";
+    case NcclTransport::net: return "net";
+  }
+  return "net";
+}
+
+bool parse_transport(const std::string& name, NcclTransport* out) {
+  for (NcclTransport t : {NcclTransport::nvlink, NcclTransport::pci, NcclTransport::net})
+    if (transport_name(t) == name) {
+      *out = t;
+      return true;
+    }
+  return false;
+}
+
+NcclTransport transport_of(const Link& link) {
+  if (link.id.rfind("nvlink", 0) == 0 || link.id == "hbm3") return NcclTransport::nvlink;
+  if (link.id.rfind("pcie", 0) == 0 || link.id == "nvme") return NcclTransport::pci;
+  return NcclTransport::net;
+}
+
+// Latencies from NCCL's src/graph/tuning.cc (baseLat and hwLat, in us; order LL, LL128,
+// Simple). Bandwidth factors are the protocols' payload shares as "Demystifying NCCL"
+// (Hu et al. 2025) describes them: LL moves 4 B of data per 8 B flag-carrying store (50%),
+// LL128 120 B per 128 B line (93.75%), Simple the full link. (tuning.cc discounts LL further,
+// to 1/4 for a ring all-reduce, to fit measured kernels; the lecture quotes the 50%.)
+ProtocolModel protocol_model(NcclAlgorithm a, NcclProtocol p, NcclTransport t) {
+  static const double base_us[2][3] = {{3.6, 10.0, 8.4}, {4.4, 4.4, 0.0}};  // ring, tree
+  static const double hw_us[3][2][3] = {
+      {{0.47, 1.9, 3.4}, {0.52, 1.2, 28.0}},  // NVLink: ring, tree
+      {{1.0, 2.5, 5.7}, {1.0, 1.9, 28.0}},    // PCI
+      {{2.7, 4.0, 9.6}, {5.0, 8.5, 50.0}},    // network
+  };
+  static const double factor[3] = {0.5, 120.0 / 128.0, 1.0};
+  const int ai = a == NcclAlgorithm::ring ? 0 : 1;
+  const int pi = static_cast<int>(p);
+  const int ti = static_cast<int>(t);
+  return {base_us[ai][pi] * us, hw_us[ti][ai][pi] * us, factor[pi]};
+}
+
+NcclEstimate nccl_allreduce_estimate(NcclAlgorithm a, NcclProtocol p, int k, double D,
+                                     const Link& link, NcclTransport transport) {
+  const ProtocolModel m = protocol_model(a, p, transport);
+  // Ring: 2(k-1) steps carrying 2(k-1)/k D (P5 §5.1). Tree: up and down a depth-ceil(log2 k)
+  // tree, each device moving about 2D (NCCL's tree bandwidth ratio of 1/2).
+  const int steps = a == NcclAlgorithm::ring ? 2 * (k - 1) : 2 * ceil_log2(k);
+  const double wire_bytes = a == NcclAlgorithm::ring ? allreduce_lower_bound_bytes(k, D) : 2.0 * D;
+  NcclEstimate e{a, p, 0, 0, link.beta_Bps * m.bandwidth_factor};
+  e.latency_s = m.base_latency_s + steps * m.step_latency_s;
+  e.time_s = k <= 1 ? 0 : e.latency_s + wire_bytes / e.bandwidth_Bps;
+  return e;
+}
+
+NcclChoice nccl_select(int k, double D, const Link& link, NcclTransport transport,
+                       const std::vector<NcclAlgorithm>& algorithms) {
+  NcclChoice choice{};
+  bool first = true;
+  for (NcclAlgorithm a : algorithms)
+    for (NcclProtocol p : {NcclProtocol::LL, NcclProtocol::LL128, NcclProtocol::Simple}) {
+      NcclEstimate e = nccl_allreduce_estimate(a, p, k, D, link, transport);
+      choice.candidates.push_back(e);
+      if (first || e.time_s < choice.best.time_s) {
+        choice.best = e;
+        first = false;
+      }
+    }
+  return choice;
+}
+
+}  // namespace commlab

@@ -1,0 +1,51 @@
+// NCCL's protocols and its choice of (algorithm, protocol) (P5 §5.6, code 03 demo 4).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "model/links.hpp"
+
+namespace commlab {
+
+enum class NcclProtocol { LL, LL128, Simple };
+enum class NcclAlgorithm { ring, tree };
+/// Which of NCCL's hardware latency tables applies (tuning.cc: NVLink, PCI, network).
+enum class NcclTransport { nvlink, pci, net };
+
+std::string protocol_name(NcclProtocol p);
+std::string nccl_algorithm_name(NcclAlgorithm a);
+std::string transport_name(NcclTransport t);
+bool parse_transport(const std::string& name, NcclTransport* out);
+/// The transport a catalogue link uses: NVLink, PCIe, or the network.
+NcclTransport transport_of(const Link& link);
+
+/// What a protocol costs: a fixed latency per call, a latency per pipeline step, and the
+/// share of the link bandwidth that carries payload.
+struct ProtocolModel {
+  double base_latency_s;
+  double step_latency_s;
+  double bandwidth_factor;
+};
+ProtocolModel protocol_model(NcclAlgorithm a, NcclProtocol p, NcclTransport t);
+
+/// One (algorithm, protocol) estimate of an all-reduce.
+struct NcclEstimate {
+  NcclAlgorithm algorithm;
+  NcclProtocol protocol;
+  double time_s;
+  double latency_s;     // base + steps x step latency
+  double bandwidth_Bps; // link beta x protocol factor
+};
+
+/// All-reduce of D bytes on k devices under one (algorithm, protocol) (P5 §5.6).
+NcclEstimate nccl_allreduce_estimate(NcclAlgorithm a, NcclProtocol p, int devices, double bytes,
+                                     const Link& link, NcclTransport transport);
+/// Every enabled pair, and the cheapest, as NCCL's tuner chooses per call.
+struct NcclChoice {
+  NcclEstimate best;
+  std::vector<NcclEstimate> candidates;
+};
+NcclChoice nccl_select(int devices, double bytes, const Link& link, NcclTransport transport,
+                       const std::vector<NcclAlgorithm>& algorithms);
+
+}  // namespace commlab

@@ -1,0 +1,49 @@
+#include "model/presets.hpp"
+
+#include "base/units.hpp"
+
+namespace commlab {
+
+using namespace units;
+
+const std::vector<ModelPreset>& model_presets() {
+  static const std::vector<ModelPreset> models = {
+      // P5 §1: BF16 weights 141 GB; 64 query / 8 KV heads of 128 (§6.5).
+      {"llama3_70b", "Llama-3-70B", 80, 8192, 64, 8, 128, 28672, 0, 0, 141 * GB, 2},
+      // 8 experts, top-2, 46.7 B parameters in BF16.
+      {"mixtral_8x7b", "Mixtral-8x7B", 32, 4096, 32, 8, 128, 14336, 8, 2, 93.4 * GB, 2},
+      // P5 §1: FP8 weights 671 GB; 256 routed experts, top-8 (MLA: 128 heads of 128 for queries).
+      {"deepseek_v3", "DeepSeek-V3", 61, 7168, 128, 128, 128, 2048, 256, 8, 671 * GB, 1},
+  };
+  return models;
+}
+
+const std::vector<GpuPreset>& gpu_presets() {
+  static const std::vector<GpuPreset> gpus = {
+      {"h100", "H100 SXM", 80 * GB, 3.35 * TB, 989 * TFLOPS, "nvlink4"},    // P5 §1
+      {"h200", "H200", 141 * GB, 4.8 * TB, 989 * TFLOPS, "nvlink4"},
+      {"b200", "B200", 192 * GB, 8 * TB, 2250 * TFLOPS, "nvlink5"},
+  };
+  return gpus;
+}
+
+const std::vector<NodePreset>& node_presets() {
+  static const std::vector<NodePreset> nodes = {
+      {"dgx_h100", "DGX H100", "h100", 8, "nvlink4", "ib_ndr", 8},        // P5 §2.3
+      {"gb200_nvl72", "GB200 NVL72", "b200", 72, "nvlink5", "ib_ndr", 72},  // P5 §2.2
+  };
+  return nodes;
+}
+
+template <class T>
+static const T* find_by_id(const std::vector<T>& list, const std::string& id) {
+  for (const T& x : list)
+    if (x.id == id) return &x;
+  return nullptr;
+}
+
+const ModelPreset* find_model(const std::string& id) { return find_by_id(model_presets(), id); }
+const GpuPreset* find_gpu(const std::string& id) { return find_by_id(gpu_presets(), id); }
+const NodePreset* find_node(const std::string& id) { return find_by_id(node_presets(), id); }
+
+}  // namespace commlab

@@ -1,0 +1,189 @@
+// Page start-up: language, saved progress, the engine, the cards; `#ex3` scrolls to a card and
+// `?exercise=3` shows that card alone (for embedding).
+
+import { Card } from '../card/card.js';
+import { h } from '../util/dom.js';
+import { ask, loadEngine } from '../engine/door.js';
+import { browserLanguage, pick, strings } from '../util/i18n.js';
+import { Store } from './store.js';
+
+function safeStorage() {
+  try {
+    return globalThis.localStorage;
+  } catch {
+    return { getItem() { throw new Error('blocked'); }, setItem() { throw new Error('blocked'); }, removeItem() {} };
+  }
+}
+
+// Inside an iframe, the host learns the page's height whenever it changes, so it can size the
+// frame: {type: 'commlab:height', exercise, height}. The height is not secret: any origin may hear.
+function reportHeight(exercise) {
+  let last = -1;
+  const post = () => {
+    const height = Math.ceil(document.documentElement.scrollHeight);
+    if (height === last) return;
+    last = height;
+    window.parent.postMessage({ type: 'commlab:height', exercise, height }, '*');
+  };
+  new ResizeObserver(post).observe(document.body);
+  post();
+}
+
+export async function start(importer) {
+  const $ = (sel) => document.querySelector(sel);
+  const store = new Store(safeStorage());
+  store.load();
+  let lang = store.lang ?? browserLanguage();
+  const query = new URLSearchParams(location.search);
+  const only = query.has('exercise') ? Number(query.get('exercise')) : null;
+  if (only !== null) document.body.classList.add('embed');
+
+  const cards = [];
+  const main = $('#exercises');
+  const notice = $('#notice');
+  const status = $('#engine-status');
+  const toc = $('#toc');
+
+  function say(text, kind = 'info') {
+    notice.hidden = !text;
+    notice.textContent = text ?? '';
+    notice.dataset.kind = kind;
+  }
+
+  function renderChrome() {
+    const t = strings(lang);
+    document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+    document.title = t.title;
+    $('#title').textContent = t.title;
+    $('#subtitle').textContent = t.subtitle;
+    const langButton = $('[data-action="language"]');
+    langButton.textContent = t.otherLanguage;
+    langButton.setAttribute('aria-label', t.otherLanguageName);
+    langButton.lang = lang === 'zh' ? 'en' : 'zh-CN';
+    $('[data-action="export"]').textContent = t.exportProgress;
+    $('#import-label').textContent = t.importProgress;
+    $('[data-action="reset"]').textContent = t.resetProgress;
+    $('#reset-question').textContent = t.resetConfirm;
+    $('[data-action="reset-confirm"]').textContent = t.resetYes;
+    $('[data-action="reset-cancel"]').textContent = t.resetNo;
+    $('#toc-title').textContent = t.contents;
+    $('#show-all').textContent = t.showAll;
+    $('.skip').textContent = t.skip;
+    $('.tools').setAttribute('aria-label', t.tools);
+    renderProgress();
+  }
+
+  function renderProgress() {
+    const t = strings(lang);
+    const ids = cards.map((c) => c.id);
+    const done = ids.filter((id) => store.state.exercises[id]?.solved).length;
+    $('#progress').textContent = cards.length ? t.progress(done, ids.length) : '';
+    for (const a of toc.querySelectorAll('a[data-target]')) {
+      a.classList.toggle('is-solved', !!store.state.exercises[a.dataset.target]?.solved);
+    }
+  }
+  store.onChange(renderProgress);
+
+  function renderToc(list) {
+    toc.replaceChildren(...list.map((ex) => h('li', {}, [
+      h('a', { href: `#ex${ex.id}`, dataset: { target: String(ex.id) }, text: `${ex.id}. ${pick(ex.title, lang)}` }),
+    ])));
+  }
+
+  // Header actions work before and without the engine.
+  $('[data-action="language"]').addEventListener('click', () => {
+    lang = lang === 'zh' ? 'en' : 'zh';
+    store.lang = lang;
+    renderChrome();
+    if (listing) renderToc(listing);
+    for (const c of cards) c.setLang(lang);
+    renderProgress();
+    $('[data-action="language"]').focus();
+  });
+  $('[data-action="export"]').addEventListener('click', () => {
+    const blob = new Blob([store.exportText()], { type: 'application/json' });
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = `commlab-progress-${new Date().toISOString().slice(0, 10)}.json`;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  });
+  $('#import-file').addEventListener('change', async (e) => {
+    const file = e.target.files?.[0];
+    e.target.value = '';
+    if (!file) return;
+    const t = strings(lang);
+    try {
+      store.importText(await file.text());
+    } catch (err) {
+      say(`${t.importFailed}${err.message}`, 'error');
+      return;
+    }
+    lang = store.lang ?? lang;
+    renderChrome();
+    for (const c of cards) c.setLang(lang);
+    say(t.imported);
+  });
+  const dialog = $('#reset-dialog');
+  $('[data-action="reset"]').addEventListener('click', () => dialog.showModal());
+  $('[data-action="reset-cancel"]').addEventListener('click', () => dialog.close());
+  $('[data-action="reset-confirm"]').addEventListener('click', () => {
+    dialog.close();
+    store.reset();
+    for (const c of cards) {
+      c.calcParams = null;
+      c.revealed = false;
+      c.render();
+    }
+    renderProgress();
+  });
+
+  let listing = null;
+  renderChrome();
+  if (store.setAside) say(strings(lang).corruptState(store.setAside), 'error');
+  else if (!store.available) say(strings(lang).storageUnavailable);
+  status.textContent = strings(lang).loading;
+
+  try {
+    await loadEngine(importer);
+    performance.mark('commlab-engine');
+  } catch (e) {
+    status.textContent = `${strings(lang).engineFailed}${e?.message ?? e}`;
+    status.dataset.kind = 'error';
+    return;
+  }
+  const list = ask({ op: 'exercise.list' });
+  if (list.error) {
+    status.textContent = `${strings(lang).engineError}${list.error.code}: ${list.error.message}`;
+    status.dataset.kind = 'error';
+    return;
+  }
+  listing = list.exercises.filter((ex) => only === null || ex.id === only);
+  status.textContent = '';
+  status.hidden = true;
+  renderToc(listing);
+  for (const ex of listing) {
+    const doc = ask({ op: 'exercise.get', id: ex.id });
+    if (doc.error) {
+      // One broken exercise shows its error in its own place; the others still load.
+      main.append(h('section', { class: 'card', id: `ex${ex.id}`, dataset: { exercise: String(ex.id) } }, [
+        h('p', { class: 'card-error', role: 'alert', text: `${strings(lang).engineError}${doc.error.code}: ${doc.error.message}` }),
+      ]));
+      continue;
+    }
+    const card = new Card(doc, store, lang);
+    cards.push(card);
+    main.append(card.root);
+  }
+  if (only !== null && !listing.length) {
+    say(`${strings(lang).engineError}exercise ${query.get('exercise')} does not exist`, 'error');
+  }
+  renderProgress();
+  document.documentElement.dataset.ready = 'true';
+  performance.mark('commlab-ready');
+  if (window.parent !== window) reportHeight(only);
+  const target = location.hash && document.getElementById(location.hash.slice(1));
+  if (target) target.scrollIntoView();
+}

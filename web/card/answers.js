@@ -1,0 +1,143 @@
+// The answer form of a card: one field per answer, checked by the engine (exercise.check);
+// verdicts and attempts are saved per exercise.
+
+import { pick } from '../util/i18n.js';
+import { ask } from '../engine/door.js';
+import { h } from '../util/dom.js';
+import { shownUnit } from '../util/units.js';
+import { choiceValue } from './common.js';
+
+export const answersMixin = {
+  buildAnswers() {
+    const t = this.t();
+    const lang = this.lang;
+    const pre = `ex${this.id}`;
+    const saved = this.saved;
+    const ruleIds = new Map(); // a rule shared word for word by several fields is shown once
+    const fields = this.doc.answers.map((a) => {
+      const fid = `${pre}-a-${a.id}`;
+      const unit = shownUnit(a.unit);
+      const ruleText = pick(a.rule, lang);
+      const repeated = ruleIds.has(ruleText);
+      if (!repeated) ruleIds.set(ruleText, `${fid}-rule`);
+      const described = `${unit ? `${fid}-unit ` : ''}${ruleIds.get(ruleText)} ${fid}-verdict`;
+      let input;
+      if (a.choices?.length) {
+        input = h('select', { id: fid, 'data-answer': a.id, 'aria-describedby': described }, [
+          h('option', { value: '', text: t.choose }),
+          ...a.choices.map((c) => h('option', { value: choiceValue(c), text: this.labelOf(c) })),
+        ]);
+      } else {
+        input = h('input', {
+          id: fid, type: 'text', inputmode: 'decimal', autocomplete: 'off', spellcheck: 'false',
+          'data-answer': a.id, 'aria-describedby': described,
+        });
+      }
+      input.value = saved.answers[a.id] ?? '';
+      const verdict = saved.verdicts[a.id];
+      if (verdict) this.markField(input, verdict);
+      input.addEventListener(a.choices?.length ? 'change' : 'input', () => {
+        this.saved.answers[a.id] = input.value;
+        delete this.saved.verdicts[a.id];
+        input.removeAttribute('data-verdict');
+        input.removeAttribute('aria-invalid');
+        this.verdictOf(a.id).textContent = '';
+        this.store.save();
+      });
+      // A saved verdict shows its word again (the engine's message is not saved).
+      const verdictText = h('p', {
+        class: 'verdict', id: `${fid}-verdict`, 'aria-live': 'polite', text: verdict ? t.verdict[verdict] : '',
+        dataset: verdict ? { verdict } : {},
+      });
+      return h('div', { class: 'answer' }, [
+        h('label', { for: fid, text: pick(a.label, lang) }),
+        h('div', { class: 'field' }, [input, h('span', { class: 'unit', id: `${fid}-unit`, text: unit })]),
+        repeated ? null : h('p', { class: 'rule', id: `${fid}-rule`, text: ruleText }),
+        verdictText,
+      ]);
+    });
+
+    const check = h('button', { type: 'submit', class: 'primary', 'data-action': 'check', text: t.check });
+    this.hintButton = h('button', { type: 'button', 'data-action': 'hint', text: t.hint });
+    this.solutionButton = h('button', { type: 'button', 'data-action': 'solution', text: t.solution });
+    const variant = h('button', { type: 'button', 'data-action': 'variant', text: t.variant });
+    const lecture = h('button', { type: 'button', 'data-action': 'default', text: t.lectureValues });
+    this.summary = h('p', { class: 'summary', 'aria-live': 'polite', 'data-role': 'summary' });
+
+    const form = h('form', { class: 'answers', novalidate: true, 'aria-labelledby': `${pre}-answers-title ${pre}-title` }, [
+      h('h3', { id: `${pre}-answers-title`, text: t.answers }),
+      ...fields,
+      h('div', { class: 'actions' }, [check, this.hintButton, this.solutionButton, variant, lecture]),
+      this.summary,
+    ]);
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      this.check();
+    });
+    this.hintButton.addEventListener('click', () => this.nextHint());
+    this.solutionButton.addEventListener('click', () => this.toggleSolution());
+    variant.addEventListener('click', () => this.newVariant());
+    lecture.addEventListener('click', () => this.setParams(null));
+    return form;
+  },
+
+  inputOf(answerId) {
+    return this.form.querySelector(`[data-answer="${answerId}"]`);
+  },
+
+  verdictOf(answerId) {
+    return this.form.querySelector(`#ex${this.id}-a-${answerId}-verdict`);
+  },
+
+  markField(input, verdict) {
+    input.dataset.verdict = verdict;
+    if (verdict === 'correct') input.removeAttribute('aria-invalid');
+    else input.setAttribute('aria-invalid', 'true');
+  },
+
+  check() {
+    const t = this.t();
+    const saved = this.saved;
+    const answers = {};
+    for (const a of this.doc.answers) {
+      const text = this.inputOf(a.id).value.trim();
+      if (text) answers[a.id] = text;
+    }
+    if (!Object.keys(answers).length) {
+      this.summary.textContent = t.nothingTyped;
+      return;
+    }
+    const res = ask({ op: 'exercise.check', id: this.id, params: this.params, answers });
+    if (res.error) {
+      this.showError(res.error);
+      return;
+    }
+    this.showError(null);
+    let judged = false;
+    for (const a of this.doc.answers) {
+      const input = this.inputOf(a.id);
+      const out = this.verdictOf(a.id);
+      const v = res.verdicts?.[a.id];
+      if (!(a.id in answers) || !v) {
+        delete saved.verdicts[a.id];
+        input.removeAttribute('data-verdict');
+        input.removeAttribute('aria-invalid');
+        out.textContent = a.id in answers ? '' : t.empty;
+        continue;
+      }
+      this.markField(input, v.verdict);
+      saved.verdicts[a.id] = v.verdict;
+      const message = pick(v.message, this.lang);
+      out.textContent = message || t.verdict[v.verdict];
+      out.dataset.verdict = v.verdict;
+      if (v.verdict !== 'format-error') judged = true;
+    }
+    if (judged) saved.attempts += 1;
+    const allCorrect = this.doc.answers.every((a) => saved.verdicts[a.id] === 'correct');
+    if (allCorrect) saved.solved = true;
+    this.summary.textContent = allCorrect ? t.allCorrect : '';
+    this.store.save();
+    this.renderStatus();
+    this.updateCalculator();
+  },
+};
