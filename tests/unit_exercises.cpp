@@ -39,10 +39,10 @@ const std::vector<std::pair<int, json>>& lecture_answers() {
         {"rabenseifner", "52 us"},
         {"binary_tree", "91.2 us"},
         {"best", "recursive doubling"}}},
-      {4, {{"hierarchical", "9.61 ms"}, {"flat", "48.75 ms"}, {"speedup", "about 5x"}}},
+      {4, {{"hierarchical", "9.61 ms"}, {"flat", "48.75 ms"}, {"speedup", "about 5x"}, {"speedup_doubled", "about 6-7x"}}},
       {5, {{"bytes_per_gpu", "18.8 GB"}, {"time", "about 57 ms"}}},
       {6, {{"microbatches", "8"}, {"token_interval", "8.7 ms"}}},
-      {7, {{"threshold", "2,163 tokens"}, {"tokens_per_device", "16,384"}, {"hidden", "yes"}}},
+      {7, {{"threshold", "2,163 tokens"}, {"tokens_per_device", "16,384"}, {"hidden", "yes"}, {"short_hidden", "no"}}},
       {8,
        {{"kv_bytes", "10.7 GB"}, {"one_nic", "268 ms"}, {"eight_nics", "33.6 ms"}, {"layerwise", "0.42 ms"}}},
   };
@@ -92,7 +92,8 @@ TEST(Exercises, GetGivesTheDocumentWithRules) {
     for (const json& a : doc.at("answers")) {
       for (const char* f : {"id", "label", "unit", "dimension", "tolerance_rel", "rule"})
         EXPECT_TRUE(a.contains(f)) << a.dump();
-      EXPECT_DOUBLE_EQ(a.at("tolerance_rel").get<double>(), 0.01);
+      // 1%, or 10% where the lecture itself answers "about" (exercise 4's "about 6-7x").
+      EXPECT_DOUBLE_EQ(a.at("tolerance_rel").get<double>(), a.value("about", false) ? 0.1 : 0.01) << a.dump();
       EXPECT_FALSE(a.at("rule").at("en").get<std::string>().empty());
       EXPECT_FALSE(a.at("rule").at("zh").get<std::string>().empty());
     }
@@ -125,10 +126,10 @@ TEST(Exercises, AnswerIdsFollowTheSpec) {
       {"n_half", "time", "fraction"},
       {"bytes_sent", "steps", "time"},
       {"ring", "recursive_doubling", "rabenseifner", "binary_tree", "best"},
-      {"hierarchical", "flat", "speedup"},
+      {"hierarchical", "flat", "speedup", "speedup_doubled"},  // + the lecture's "16 GPUs a node?"
       {"bytes_per_gpu", "time"},
       {"microbatches", "token_interval"},
-      {"threshold", "tokens_per_device", "hidden"},
+      {"threshold", "tokens_per_device", "hidden", "short_hidden"},  // + "and an 8K prompt?"
       {"kv_bytes", "one_nic", "eight_nics", "layerwise"}};
   for (int id = 1; id <= 8; ++id) {
     const json doc = eval({{"op", "exercise.get"}, {"id", id}});
@@ -231,7 +232,9 @@ TEST(Exercises, CheckRejectsWrongAnswers) {
 }
 
 TEST(Exercises, IncorrectMessagesHelpWithoutGivingTheAnswerAway) {
-  const json out = check(2, {{"time", "429 ms"}, {"bytes_sent", "200 MB"}, {"steps", "5"}});
+  // Messages quote what the student typed (SPEC "Judging typed answers"), so the typed values
+  // here hold none of the secrets: "0.43 s" is the unit slip.
+  const json out = check(2, {{"time", "0.43 s"}, {"bytes_sent", "200 MB"}, {"steps", "5"}});
   ASSERT_FALSE(out.contains("error")) << out.dump();
   EXPECT_NE(out.at("verdicts").at("time").at("message").at("en").get<std::string>().find("unit"),
             std::string::npos);

@@ -71,7 +71,17 @@ TEST(Quantity, ApproximationWords) {
 TEST(Quantity, SignificantFigures) {
   EXPECT_EQ(figures("0.4287 ms", Dimension::time, "ms"), 4);
   EXPECT_EQ(figures("0.42", Dimension::time, "ms"), 2);
-  EXPECT_EQ(figures("720 KB", Dimension::bytes, "KB"), 3);
+  // As a teacher counts them: trailing zeros of a whole number are not significant.
+  EXPECT_EQ(figures("720 KB", Dimension::bytes, "KB"), 2);
+  EXPECT_EQ(figures("720. KB", Dimension::bytes, "KB"), 3);
+  EXPECT_EQ(figures("7.20e2 KB", Dimension::bytes, "KB"), 3);
+  EXPECT_EQ(figures("2,200", Dimension::count, ""), 2);
+  EXPECT_EQ(figures("2200", Dimension::count, ""), 2);
+  EXPECT_EQ(figures("19000 MB", Dimension::bytes, "MB"), 2);
+  EXPECT_EQ(figures("10", Dimension::time, "ms"), 1);
+  EXPECT_EQ(figures("100.0", Dimension::time, "ms"), 4);
+  EXPECT_EQ(figures("0.0420", Dimension::time, "ms"), 3);
+  EXPECT_EQ(figures("0", Dimension::time, "ms"), 1);
   EXPECT_EQ(figures("8.0", Dimension::fraction, "%"), 2);
   EXPECT_EQ(figures("2,163", Dimension::count, ""), 4);
   EXPECT_EQ(figures("1.5e8 B", Dimension::bytes, "B"), 2);
@@ -79,6 +89,36 @@ TEST(Quantity, SignificantFigures) {
   ASSERT_TRUE(p);
   EXPECT_DOUBLE_EQ(p->typed, 0.429);
   EXPECT_DOUBLE_EQ(p->factor, 1e-3);
+}
+
+TEST(Quantity, ChineseUnitsAndFullWidthForms) {
+  EXPECT_DOUBLE_EQ(parsed("429 \xE5\xBE\xAE\xE7\xA7\x92", Dimension::time, "us"), 429e-6);  // 微秒
+  EXPECT_DOUBLE_EQ(parsed("0.43\xE6\xAF\xAB\xE7\xA7\x92", Dimension::time, "us"), 0.43e-3);  // 毫秒
+  EXPECT_DOUBLE_EQ(parsed("2 \xE7\xA7\x92", Dimension::time, "us"), 2);                       // 秒
+  EXPECT_DOUBLE_EQ(parsed("5 \xE7\xBA\xB3\xE7\xA7\x92", Dimension::time, "us"), 5e-9);         // 纳秒
+  EXPECT_DOUBLE_EQ(parsed("150 \xE5\x85\x86\xE5\xAD\x97\xE8\x8A\x82", Dimension::bytes, "MB"), 150e6);  // 兆字节
+  EXPECT_DOUBLE_EQ(parsed("720 \xE5\x8D\x83\xE5\xAD\x97\xE8\x8A\x82", Dimension::bytes, "MB"), 720e3);  // 千字节
+  EXPECT_DOUBLE_EQ(parsed("10.7 \xE5\x90\x89\xE5\xAD\x97\xE8\x8A\x82", Dimension::bytes, "MB"), 10.7e9);
+  EXPECT_DOUBLE_EQ(parsed("6 \xE6\xAD\xA5", Dimension::count, ""), 6);                        // 步
+  EXPECT_DOUBLE_EQ(parsed("3 \xE6\xAC\xA1", Dimension::count, ""), 3);                        // 次
+  EXPECT_DOUBLE_EQ(parsed("2,163 \xE4\xB8\xAA token", Dimension::count, "tokens"), 2163);    // 个 token
+  EXPECT_DOUBLE_EQ(parsed("5\xE5\x80\x8D", Dimension::plain, "x"), 5);                         // 5倍
+  EXPECT_DOUBLE_EQ(parsed("\xEF\xBC\x97\xEF\xBC\x92\xEF\xBC\x90", Dimension::bytes, "KB"), 720e3);  // ７２０
+  EXPECT_DOUBLE_EQ(parsed("\xEF\xBC\x98\xEF\xBC\x85", Dimension::fraction, "%"), 0.08);  // ８％
+  EXPECT_DOUBLE_EQ(parsed("2\xEF\xBC\x8C" "163", Dimension::count, "tokens"), 2163);           // 2，163
+  EXPECT_EQ(figures("\xEF\xBC\x97\xEF\xBC\x92\xEF\xBC\x90", Dimension::bytes, "KB"), 2);
+}
+
+TEST(Quantity, CountPrefixesHaveTwoReadings) {
+  const auto p = parse_quantity("2.16K", Dimension::count, "tokens");
+  ASSERT_TRUE(p);
+  EXPECT_DOUBLE_EQ(p->value, 2.16 * 1024);  // the lecture's reading first
+  EXPECT_DOUBLE_EQ(p->alt_factor, 1000);
+  EXPECT_DOUBLE_EQ(parsed("1G tokens", Dimension::count, ""), 1073741824.0);
+  const auto bare = parse_quantity("2163", Dimension::count, "tokens");
+  ASSERT_TRUE(bare);
+  EXPECT_EQ(bare->alt_factor, 0);
+  EXPECT_TRUE(bare->whole);
 }
 
 TEST(Quantity, RejectsJunk) {

@@ -13,6 +13,7 @@ struct UnitEntry {
   const char* name;
   Dimension dim;
   double factor;
+  double alt_factor = 0;  // a second reading (K = 1,000 beside the lecture's 1,024), 0 if none
 };
 
 // Decimal SI as the lecture uses it (P5 §0.4); binary units only where spelled KiB/MiB/GiB.
@@ -24,6 +25,10 @@ const UnitEntry kUnits[] = {
     {"\xC2\xB5s", Dimension::time, 1e-6},
     {"\xCE\xBCs", Dimension::time, 1e-6},
     {"ns", Dimension::time, 1e-9},
+    {"\xE7\xA7\x92", Dimension::time, 1},                  // 秒
+    {"\xE6\xAF\xAB\xE7\xA7\x92", Dimension::time, 1e-3},      // 毫秒
+    {"\xE5\xBE\xAE\xE7\xA7\x92", Dimension::time, 1e-6},      // 微秒
+    {"\xE7\xBA\xB3\xE7\xA7\x92", Dimension::time, 1e-9},      // 纳秒
     {"sec", Dimension::time, 1},
     {"msec", Dimension::time, 1e-3},
     {"usec", Dimension::time, 1e-6},
@@ -38,10 +43,16 @@ const UnitEntry kUnits[] = {
     {"KiB", Dimension::bytes, 1024.0},
     {"MiB", Dimension::bytes, 1048576.0},
     {"GiB", Dimension::bytes, 1073741824.0},
+    {"\xE5\xAD\x97\xE8\x8A\x82", Dimension::bytes, 1},                        // 字节
+    {"\xE5\x8D\x83\xE5\xAD\x97\xE8\x8A\x82", Dimension::bytes, 1e3},           // 千字节
+    {"\xE5\x85\x86\xE5\xAD\x97\xE8\x8A\x82", Dimension::bytes, 1e6},           // 兆字节
+    {"\xE5\x90\x89\xE5\xAD\x97\xE8\x8A\x82", Dimension::bytes, 1e9},           // 吉字节
+    {"\xE5\xA4\xAA\xE5\xAD\x97\xE8\x8A\x82", Dimension::bytes, 1e12},          // 太字节
     {"%", Dimension::fraction, 0.01},
-    {"K", Dimension::count, 1024},
-    {"k", Dimension::count, 1024},
-    {"M", Dimension::count, 1048576},
+    {"K", Dimension::count, 1024, 1e3},
+    {"k", Dimension::count, 1024, 1e3},
+    {"M", Dimension::count, 1048576, 1e6},
+    {"G", Dimension::count, 1073741824.0, 1e9},
     {"B/s", Dimension::bandwidth, 1},
     {"KB/s", Dimension::bandwidth, 1e3},
     {"MB/s", Dimension::bandwidth, 1e6},
@@ -59,7 +70,11 @@ const UnitEntry kUnits[] = {
 const char* const kCountWords[] = {
     "tokens",        "token", "micro-batches", "micro-batch", "microbatches", "microbatch",
     "micro batches", "steps", "step",          "devices",     "device",       "gpus",
-    "gpu",           "nics",  "nic",           "stages",      "\xE4\xB8\xAA"};  // 个
+    "gpu",           "nics",  "nic",           "stages",      "\xE4\xB8\xAA",  // 个
+    "\xE6\xAD\xA5",  // 步
+    "\xE6\xAC\xA1",  // 次
+    "\xE5\x9D\x97",  // 块 (GPUs)
+    "\xE5\xBC\xA0"};  // 张 (NICs)
 
 // "about 57 ms", "~57 ms", "≈ 57 ms", "约 57 ms": the lecture's way of quoting estimates.
 const char* const kApproxPrefixes[] = {"approximately",
@@ -85,15 +100,29 @@ std::string lower(std::string s) {
 
 bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
 
-// Drops a trailing count word: "K tokens" -> "K", "tokens" -> "".
-std::string strip_count_word(const std::string& unit) {
-  const std::string low = lower(unit);
-  for (const char* word : kCountWords) {
-    const std::string w = word;
-    if (low.size() >= w.size() && low.compare(low.size() - w.size(), w.size(), w) == 0)
-      return trim(unit.substr(0, unit.size() - w.size()));
+// Drops trailing count words: "K tokens" -> "K", "个 token" -> "", "tokens" -> "".
+std::string strip_count_word(const std::string& unit_in) {
+  std::string unit = unit_in;
+  for (bool again = true; again;) {
+    again = false;
+    const std::string low = lower(unit);
+    for (const char* word : kCountWords) {
+      const std::string w = word;
+      if (!unit.empty() && low.size() >= w.size() && low.compare(low.size() - w.size(), w.size(), w) == 0) {
+        unit = trim(unit.substr(0, unit.size() - w.size()));
+        again = true;
+        break;
+      }
+    }
   }
   return unit;
+}
+
+const UnitEntry* find_unit(const std::string& unit_in, Dimension dim) {
+  const std::string unit = dim == Dimension::count ? strip_count_word(trim(unit_in)) : trim(unit_in);
+  for (const UnitEntry& u : kUnits)
+    if (u.dim == dim && unit == u.name) return &u;
+  return nullptr;
 }
 
 std::string strip_approx(const std::string& text) {
@@ -116,11 +145,39 @@ std::string with_commas(long long n) {
 
 }  // namespace
 
+std::string ascii_forms(const std::string& text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c == 0xEF && i + 2 < text.size()) {  // U+FF01-FF5E: EF BC 81-BF, EF BD 80-9E
+      const unsigned char b1 = static_cast<unsigned char>(text[i + 1]);
+      const unsigned char b2 = static_cast<unsigned char>(text[i + 2]);
+      const int cp = ((c & 0x0F) << 12) | ((b1 & 0x3F) << 6) | (b2 & 0x3F);
+      if (cp >= 0xFF01 && cp <= 0xFF5E) {
+        out += static_cast<char>(cp - 0xFF01 + 0x21);
+        i += 2;
+        continue;
+      }
+    }
+    if (text.compare(i, 3, "\xE3\x80\x80") == 0) {  // ideographic space
+      out += ' ';
+      i += 2;
+      continue;
+    }
+    if (text.compare(i, 3, "\xE2\x88\x92") == 0) {  // minus sign
+      out += '-';
+      i += 2;
+      continue;
+    }
+    out += text[i];
+  }
+  return out;
+}
+
 std::optional<double> unit_factor(const std::string& unit_in, Dimension dim) {
   const std::string unit = dim == Dimension::count ? strip_count_word(trim(unit_in)) : trim(unit_in);
   if (unit.empty()) return 1.0;
-  for (const UnitEntry& u : kUnits)
-    if (u.dim == dim && unit == u.name) return u.factor;
+  if (const UnitEntry* u = find_unit(unit, dim)) return u->factor;
   return std::nullopt;
 }
 
@@ -137,17 +194,17 @@ std::optional<Dimension> parse_dimension(const std::string& name) {
 std::string units_of(Dimension dim) {
   switch (dim) {
     case Dimension::time:
-      return "s, ms, us, \xC2\xB5s, ns";
+      return "s, ms, us, \xC2\xB5s, ns, \xE7\xA7\x92, \xE6\xAF\xAB\xE7\xA7\x92, \xE5\xBE\xAE\xE7\xA7\x92, \xE7\xBA\xB3\xE7\xA7\x92";
     case Dimension::bytes:
-      return "B, KB, MB, GB, TB, KiB, MiB, GiB";
+      return "B, KB, MB, GB, TB, KiB, MiB, GiB, \xE5\xAD\x97\xE8\x8A\x82, \xE5\x8D\x83\xE5\xAD\x97\xE8\x8A\x82, \xE5\x85\x86\xE5\xAD\x97\xE8\x8A\x82, \xE5\x90\x89\xE5\xAD\x97\xE8\x8A\x82";
     case Dimension::fraction:
       return "%";
     case Dimension::count:
-      return "K (= 1,024), M (= 1,048,576), or a word such as tokens";
+      return "K, M, G (1,024-based as the lecture writes token counts, or 1,000-based), or a word such as tokens";
     case Dimension::bandwidth:
       return "B/s, KB/s, MB/s, GB/s, TB/s, Gb/s";
     case Dimension::plain:
-      return "x";
+      return "x, \xC3\x97, \xE5\x80\x8D";
   }
   return "no unit";
 }
@@ -161,34 +218,35 @@ std::optional<Dimension> dimension_of_unit(const std::string& unit) {
 }
 
 std::optional<Parsed> parse_quantity(const std::string& input, Dimension dim, const std::string& shown_unit) {
-  const std::string text = strip_approx(trim(input));
+  const std::string text = strip_approx(trim(ascii_forms(input)));
   // Mantissa: sign, digits with optional thousands commas, decimal point, exponent.
-  std::string number;
+  std::string number, digits_typed;
   size_t i = 0;
   if (i < text.size() && (text[i] == '+' || text[i] == '-')) number += text[i++];
-  int digits = 0, significant = 0;
-  bool seen_nonzero = false, seen_point = false;
+  const size_t number_start = i;
+  bool seen_point = false;
   for (; i < text.size(); ++i) {
     const char c = text[i];
     if (is_digit(c)) {
       number += c;
-      ++digits;
-      if (c != '0') seen_nonzero = true;
-      if (seen_nonzero) ++significant;
+      digits_typed += c;
     } else if (c == '.' && !seen_point) {
       number += c;
       seen_point = true;
-    } else if (c == ',' && !seen_point && digits > 0 && i + 3 < text.size() && is_digit(text[i + 1]) &&
-               is_digit(text[i + 2]) && is_digit(text[i + 3]) &&
+    } else if (c == ',' && !seen_point && !digits_typed.empty() && i + 3 < text.size() &&
+               is_digit(text[i + 1]) && is_digit(text[i + 2]) && is_digit(text[i + 3]) &&
                (i + 4 == text.size() || !is_digit(text[i + 4]))) {
       continue;  // thousands separator: "1,024", but not "1,0245"
     } else {
       break;
     }
   }
-  if (digits == 0) return std::nullopt;
+  if (digits_typed.empty()) return std::nullopt;
+  std::string shown_number = text.substr(number_start, i - number_start);
+  bool exponent = false;
   if (i + 1 < text.size() && (text[i] == 'e' || text[i] == 'E') &&
       (is_digit(text[i + 1]) || text[i + 1] == '-' || text[i + 1] == '+')) {
+    const size_t e_start = i;
     number += text[i++];
     if (text[i] == '-' || text[i] == '+') number += text[i++];
     int exp_digits = 0;
@@ -197,17 +255,43 @@ std::optional<Parsed> parse_quantity(const std::string& input, Dimension dim, co
       ++exp_digits;
     }
     if (exp_digits == 0) return std::nullopt;
+    exponent = true;
+    shown_number += text.substr(e_start, i - e_start);
+  }
+  // Significant figures as a teacher counts them: leading zeros never count; trailing zeros
+  // count after a decimal point ("8.0", "420.") but not in a whole number ("420", "2,200").
+  const size_t first = digits_typed.find_first_not_of('0');
+  int significant = 1;
+  if (first != std::string::npos) {
+    const size_t last = seen_point ? digits_typed.size() - 1 : digits_typed.find_last_not_of('0');
+    significant = static_cast<int>(last - first + 1);
   }
   const std::string unit = trim(text.substr(i));
   const double mantissa = std::strtod(number.c_str(), nullptr);
   if (!std::isfinite(mantissa)) return std::nullopt;
   // A bare number (or a bare count word: "2163 tokens") is read in the unit beside the field.
   const bool bare = unit.empty() || (dim == Dimension::count && strip_count_word(unit).empty());
-  const std::optional<double> factor = bare ? unit_factor(shown_unit, dim) : unit_factor(unit, dim);
-  if (!factor) return std::nullopt;
-  const double value = mantissa * *factor;
+  double factor = 1, alt_factor = 0;
+  const std::string unit_used = bare ? trim(shown_unit) : unit;
+  const std::string stripped = dim == Dimension::count ? strip_count_word(unit_used) : unit_used;
+  if (!stripped.empty()) {
+    const UnitEntry* u = find_unit(stripped, dim);
+    if (!u) return std::nullopt;
+    factor = u->factor;
+    alt_factor = u->alt_factor;
+  }
+  const double value = mantissa * factor;
   if (!std::isfinite(value)) return std::nullopt;
-  return Parsed{value, significant == 0 ? 1 : significant, mantissa, *factor};
+  Parsed p;
+  p.value = value;
+  p.significant_digits = significant;
+  p.typed = mantissa;
+  p.factor = factor;
+  p.alt_factor = alt_factor;
+  p.whole = !seen_point && !exponent;
+  p.number = (number[0] == '-' ? "-" : "") + shown_number;
+  p.unit = bare ? "" : unit;
+  return p;
 }
 
 std::string format_quantity(double value_base, const std::string& unit, Dimension dim) {

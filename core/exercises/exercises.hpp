@@ -59,7 +59,10 @@ json exercise_document(const Exercise& ex, const json& params);
 /// The rule printed beside an answer field, {en, zh}: what to type and when it is correct.
 json answer_rule(const json& answer_def);
 /// Verdict of one typed answer against the exact one: "correct", "incorrect", "format-error",
-/// with a message {en, zh} that never gives the exact answer away.
-json judge_answer(const json& answer_def, const json& exact, const json& typed);
+/// with a message {en, zh} that says what it read and never gives the exact answer away.
+/// `range` ([lo, hi] or null): every value in it passes, where the lecture gives a range.
+json judge_answer(const json& answer_def, const json& exact, const json& typed, const json& range = json());
+/// A choice's label in `lang` ("Recursive doubling" for "recursive_doubling"), or the choice.
+std::string choice_label(const json& answer_def, const std::string& choice, const std::string& lang);
 
 }  // namespace commlab

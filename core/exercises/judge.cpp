@@ -1,4 +1,6 @@
 // Judging typed answers (SPEC "Judging typed answers") and the rule text printed beside a field.
+// One rule, stated once: answer_rule() prints it, judge_answer() applies it, and every verdict
+// message says what it read, so the two can never disagree.
 #include "exercises/exercises.hpp"
 
 #include <cmath>
@@ -17,30 +19,60 @@ namespace {
 
 json verdict(const std::string& v, const json& msg) { return {{"verdict", v}, {"message", msg}}; }
 
-std::string expected_number_en(const json& def) {
-  const Dimension dim = answer_dimension(def);
-  const std::string unit = def.value("unit", "");
-  if (dim == Dimension::count && !unit.empty())
-    return "Expected a number of " + unit + ", e.g. 1,500 or 4K (K = 1,024).";
-  if (unit.empty()) return "Expected a number.";
-  return "Expected a number in " + shown(unit) + ", or with a unit: " + units_of(dim) + ".";
+std::string lower_first(std::string s) {
+  if (!s.empty() && s[0] >= 'A' && s[0] <= 'Z') s[0] = static_cast<char>(s[0] - 'A' + 'a');
+  return s;
 }
 
-std::string expected_number_zh(const json& def) {
-  const Dimension dim = answer_dimension(def);
-  const std::string unit = def.value("unit", "");
-  if (dim == Dimension::count && !unit.empty())
-    return "应填一个数（" + unit + "），例如 1,500 或 4K（K = 1,024）。";
-  if (unit.empty()) return "应填一个数。";
-  return "应填一个数（单位 " + shown(unit) + "），或带单位：" + units_of(dim) + "。";
+bool is_exact_count(const json& def) { return def.value("exact", false); }
+bool is_about(const json& def) { return def.value("about", false); }
+
+std::string figures_en(int n) {
+  return std::to_string(n) + (n == 1 ? " significant figure" : " significant figures");
+}
+std::string figures_zh(int n) { return std::to_string(n) + " 位有效数字"; }
+
+// A typed quantity as the messages quote it: its number and its unit, or the field's unit.
+std::string quoted(const Parsed& p, const json& def) {
+  const std::string unit = p.unit.empty() ? shown(def.value("unit", "")) : p.unit;
+  if (unit.empty()) return p.number;
+  const bool attached = unit == "%" || unit == "x" || unit == "\xC3\x97" || unit == "\xE5\x80\x8D";
+  return p.number + (attached ? "" : " ") + unit;
 }
 
-// Choice text -> canonical choice, through the names and the document's aliases.
+// The ways to write a number for this field, for the format-error message and the rule text.
+std::string what_to_type_en(const json& def) {
+  const Dimension dim = answer_dimension(def);
+  const std::string unit = def.value("unit", "");
+  if (is_exact_count(def)) return "A whole number" + (unit.empty() ? "" : " of " + unit);
+  if (dim == Dimension::count && !unit.empty())
+    return "A number of " + unit + ", e.g. 1,500 or 4K (K, M, G read as 1,000 or 1,024, whichever passes)";
+  if (unit.empty()) return "A number";
+  const std::string others = units_of(dim);
+  if (others.find(',') == std::string::npos) return "A number in " + shown(unit);
+  return "A number in " + shown(unit) + " (or with a unit: " + others + ")";
+}
+
+std::string what_to_type_zh(const json& def) {
+  const Dimension dim = answer_dimension(def);
+  const std::string unit = def.value("unit", "");
+  if (is_exact_count(def)) return "填一个整数" + (unit.empty() ? "" : "（" + unit + "）");
+  if (dim == Dimension::count && !unit.empty())
+    return "填一个数（" + unit + "），例如 1,500 或 4K（K、M、G 按 1,000 或 1,024 理解，哪种对都算对）";
+  if (unit.empty()) return "填一个数";
+  const std::string others = units_of(dim);
+  if (others.find(',') == std::string::npos) return "填一个数（单位 " + shown(unit) + "）";
+  return "填一个数（单位 " + shown(unit) + "，也可以带单位：" + others + "）";
+}
+
+// Choice text -> canonical choice, through the ids, the labels and the document's aliases.
 std::optional<std::string> match_choice(const json& def, const std::string& text) {
-  const std::string t = normalize_choice(text);
+  const std::string t = normalize_choice(ascii_forms(text));
   if (t.empty()) return std::nullopt;
   for (const std::string& c : choices_of(def)) {
     if (normalize_choice(c) == t) return c;
+    for (const char* lang : {"en", "zh"})
+      if (normalize_choice(choice_label(def, c, lang)) == t) return c;
     if (def.contains("aliases") && def.at("aliases").contains(c))
       for (const json& a : def.at("aliases").at(c))
         if (normalize_choice(a.get<std::string>()) == t) return c;
@@ -48,23 +80,107 @@ std::optional<std::string> match_choice(const json& def, const std::string& text
   return std::nullopt;
 }
 
+std::string choice_list(const json& def, const std::string& lang) {
+  std::vector<std::string> labels;
+  for (const std::string& c : choices_of(def)) labels.push_back(choice_label(def, c, lang));
+  return join(labels, lang == "zh" ? "、" : ", ");
+}
+
 json judge_choice(const json& def, const json& exact, const std::string& text) {
-  const std::string list = join(choices_of(def), ", ");
   const std::optional<std::string> got = match_choice(def, text);
   if (!got)
-    return verdict("format-error", message("Expected one of: " + list + " (case does not matter).",
-                                           "应填以下之一：" + list + "（不区分大小写）。"));
+    return verdict("format-error",
+                   message("Expected one of: " + choice_list(def, "en") + " (case does not matter).",
+                           "应填以下之一：" + choice_list(def, "zh") + "（不区分大小写）。"));
+  const std::string en = choice_label(def, *got, "en"), zh = choice_label(def, *got, "zh");
   if (normalize_choice(*got) == normalize_choice(exact.get<std::string>()))
-    return verdict("correct", message("Correct.", "正确。"));
-  return verdict("incorrect", message("Not correct: compare your figures again, or see the hints.",
-                                      "不对：再比较一下你算出的数，或看看提示。"));
+    return verdict("correct", message("Correct: " + en + ".", "正确：" + zh + "。"));
+  return verdict("incorrect", message("Read \"" + en + "\": not correct. Compare your figures again, or see the hints.",
+                                      "读到“" + zh + "”：不对。再比较一下你算出的数，或看看提示。"));
+}
+
+// One reading of the typed number: K on a token count may mean 1,024 or 1,000.
+struct Reading {
+  double value;   // base units
+  double factor;  // the unit typed, in base units
+  bool decimal_k; // the 1,000-based reading of K/M/G
+};
+
+// Rounding rule: the exact value, in the unit typed, rounded to the figures typed.
+bool rounds_to(double typed, double exact_in_unit, int figures) {
+  if (typed == 0) return false;
+  const double place = std::pow(10.0, std::floor(std::log10(std::fabs(typed))) - figures + 1);
+  return std::fabs(typed - exact_in_unit) <= 0.5 * place * (1 + 1e-9);
+}
+
+bool within(double v, double e, double tol) { return v == e || std::fabs(v - e) <= tol * std::fabs(e) * (1 + 1e-12); }
+
+// "6-7x", "6 to 7", "6～7 倍": a range, for answers the lecture itself gives as "about".
+std::optional<std::pair<Parsed, Parsed>> parse_range(const json& def, const std::string& text_in) {
+  const std::string text = ascii_forms(text_in);
+  const Dimension dim = answer_dimension(def);
+  const std::string shown_unit = def.value("unit", "");
+  for (const char* sep : {"-", "\xE2\x80\x93", "\xE2\x80\x94", "~", " to ", "\xE5\x88\xB0", "\xE8\x87\xB3"}) {
+    const size_t at = text.find(sep, 1);
+    if (at == std::string::npos) continue;
+    const std::optional<Parsed> hi = parse_quantity(text.substr(at + std::string(sep).size()), dim, shown_unit);
+    if (!hi) continue;
+    const std::optional<Parsed> lo =
+        parse_quantity(text.substr(0, at), dim, hi->unit.empty() ? shown_unit : hi->unit);
+    if (lo && lo->value < hi->value) return std::make_pair(*lo, *hi);
+  }
+  return std::nullopt;
+}
+
+json judge_range(const json& def, double e, const Parsed& lo, const Parsed& hi) {
+  const double tol = tolerance(def);
+  const std::string read = quoted(lo, def) + " - " + quoted(hi, def);
+  // As wide as the lecture's "about 6-7x" and no wider: a range may not span more than 1.5 : 1.
+  if (hi.value > 1.5 * lo.value)
+    return verdict("incorrect", message("Read the range " + read + ": too wide to count (at most 1.5 : 1).",
+                                        "读到范围 " + read + "：太宽了（上下限之比最多 1.5）。"));
+  if (e >= lo.value * (1 - tol) && e <= hi.value * (1 + tol))
+    return verdict("correct", message("Correct: the exact value lies in " + read + " (within " + percent(tol) + ").",
+                                      "正确：精确值在 " + read + " 之内（容差 " + percent(tol) + "）。"));
+  return verdict("incorrect",
+                 message("Read the range " + read + ": the exact value is " + (e < lo.value ? "below" : "above") +
+                             " it by more than " + percent(tol) + ".",
+                         "读到范围 " + read + "：精确值比它" + (e < lo.value ? "小" : "大") + "，超过 " +
+                             percent(tol) + "。"));
+}
+
+json judge_count(const json& def, const json& exact, const json& range, const Parsed& p,
+                 const std::vector<Reading>& readings) {
+  const std::string read = quoted(p, def);
+  for (const Reading& r : readings) {
+    if (std::fabs(r.value - std::round(r.value)) > 1e-9 * std::max(1.0, std::fabs(r.value))) continue;
+    const bool ok = range.is_array() ? r.value >= range.at(0).get<double>() && r.value <= range.at(1).get<double>()
+                                     : r.value == exact.get<double>();
+    if (ok) return verdict("correct", message("Correct: " + read + ".", "正确：" + read + "。"));
+  }
+  if (std::fabs(p.value - std::round(p.value)) > 1e-9 * std::max(1.0, std::fabs(p.value)))
+    return verdict("incorrect", message("Read " + read + ": a count is a whole number.",
+                                        "读到 " + read + "：个数应是整数。"));
+  const double lo = range.is_array() ? range.at(0).get<double>() : exact.get<double>();
+  const bool high = p.value > lo;
+  return verdict("incorrect", message("Read " + read + ": not the right count (too " + (high ? "many" : "few") + ").",
+                                      "读到 " + read + "：个数不对（" + (high ? "多了" : "少了") + "）。"));
 }
 
 }  // namespace
 
-// SPEC "Exercises contract": within tolerance_rel (1%) of the exact value, or the exact value
-// correctly rounded to the significant figures typed (at least min_significant_figures, 2).
-json judge_answer(const json& def, const json& exact, const json& typed) {
+std::string choice_label(const json& def, const std::string& choice, const std::string& lang) {
+  if (def.contains("choice_labels") && def.at("choice_labels").contains(choice)) {
+    const json& l = def.at("choice_labels").at(choice);
+    if (l.is_object() && l.contains(lang)) return l.at(lang).get<std::string>();
+  }
+  return choice;
+}
+
+// SPEC "Judging typed answers": within tolerance_rel (1%) of the exact value, or the exact value
+// rounded to the significant figures typed, counted as a teacher counts them (at least
+// min_significant_figures, 2); counts exact; ranges where the lecture gives one.
+json judge_answer(const json& def, const json& exact, const json& typed, const json& range) {
   std::string text;
   if (typed.is_string())
     text = typed.get<std::string>();
@@ -74,71 +190,92 @@ json judge_answer(const json& def, const json& exact, const json& typed) {
     text = typed.get<bool>() ? "true" : "false";
   else
     return verdict("format-error", message("Expected text or a number.", "应填文字或数。"));
+  if (text.size() > 200)
+    return verdict("format-error", message("Expected a short answer (at most 200 characters).",
+                                           "答案太长（最多 200 个字符）。"));
   if (is_choice_answer(def)) return judge_choice(def, exact, text);
 
-  const std::optional<Parsed> p = parse_quantity(text, answer_dimension(def), def.value("unit", ""));
-  if (!p) return verdict("format-error", message(expected_number_en(def), expected_number_zh(def)));
-  const double e = exact.get<double>(), v = p->value, tol = tolerance(def);
-  const int figures = min_figures(def);
-  bool ok = std::fabs(v - e) <= tol * std::fabs(e) * (1 + 1e-12) || v == e;
-  if (!ok && p->significant_digits >= figures && p->typed != 0) {
-    // The place of the last typed figure, in the unit typed: 0.01 for "0.42 ms".
-    const double magnitude = std::floor(std::log10(std::fabs(p->typed)));
-    const double place = std::pow(10.0, magnitude - p->significant_digits + 1);
-    ok = std::fabs(p->typed - e / p->factor) <= 0.5 * place * (1 + 1e-9);
+  const Dimension dim = answer_dimension(def);
+  const std::optional<Parsed> p = parse_quantity(text, dim, def.value("unit", ""));
+  if (!p) {
+    if (is_about(def))
+      if (const auto r = parse_range(def, text)) return judge_range(def, exact.get<double>(), r->first, r->second);
+    return verdict("format-error", message("Expected: " + lower_first(what_to_type_en(def)) + ".",
+                                           "格式不对：" + what_to_type_zh(def) + "。"));
   }
-  if (ok) return verdict("correct", message("Correct.", "正确。"));
+  std::vector<Reading> readings = {{p->value, p->factor, false}};
+  if (p->alt_factor > 0) readings.push_back({p->typed * p->alt_factor, p->alt_factor, true});
+  if (is_exact_count(def)) return judge_count(def, exact, range, *p, readings);
 
-  const double rel = e != 0 ? std::fabs(v - e) / std::fabs(e) : 1;
-  if (p->significant_digits < figures && rel < 0.1) {
-    const std::string n = std::to_string(figures);
-    return verdict("incorrect", message("Close, but give at least " + n + " significant figures.",
-                                        "接近了，但请至少写 " + n + " 位有效数字。"));
+  const double e = exact.get<double>(), tol = tolerance(def);
+  const int need = min_figures(def), figs = p->significant_digits;
+  const std::string read = quoted(*p, def), pct = percent(tol);
+  const std::string k_en = " (K read as 1,000)", k_zh = "（K 按 1,000 理解）";
+  for (const Reading& r : readings) {
+    const bool in_range = range.is_array() && r.value >= range.at(0).get<double>() * (1 - tol) &&
+                          r.value <= range.at(1).get<double>() * (1 + tol);
+    if (within(r.value, e, tol) || in_range)
+      return verdict("correct", message("Correct: " + read + " is within " + pct + " of the exact value" +
+                                            (r.decimal_k ? k_en : "") + ".",
+                                        "正确：" + read + " 与精确值相差不超过 " + pct + (r.decimal_k ? k_zh : "") + "。"));
+    if (figs >= need && rounds_to(p->typed, e / r.factor, figs))
+      return verdict("correct", message("Correct: " + read + " has " + figures_en(figs) +
+                                            ", and the exact value rounded to " + figures_en(figs) + " is " + read +
+                                            (r.decimal_k ? k_en : "") + ".",
+                                        "正确：" + read + " 有 " + figures_zh(figs) + "，精确值按 " + figures_zh(figs) +
+                                            "四舍五入正是 " + read + (r.decimal_k ? k_zh : "") + "。"));
   }
+
+  // Incorrect: say what was read and which part of the rule it misses, never the exact value.
+  const double v = p->value;
+  const double rel = e != 0 ? std::fabs(v - e) / std::fabs(e) : 1;
   if (e != 0 && v / e > 0) {  // a unit slip: off by a power of 1,000
     const double decades = std::log10(v / e);
     const double k = std::round(decades / 3);
     if (k != 0 && std::fabs(decades - 3 * k) < 0.02)
-      return verdict("incorrect", message("Off by a factor of about 1,000" +
-                                              std::string(std::fabs(k) > 1 ? " or more" : "") +
-                                              ": check the unit (KB vs MB, us vs ms).",
-                                          "差了约 1000 倍：检查单位（KB 与 MB、us 与 ms）。"));
+      return verdict("incorrect",
+                     message("Read " + read + ": off by a factor of about 1,000" +
+                                 std::string(std::fabs(k) > 1 ? " or more" : "") + ": check the unit (KB vs MB, µs vs ms).",
+                             "读到 " + read + "：差了约 1000 倍：检查单位（KB 与 MB、µs 与 ms）。"));
   }
-  const std::string pct = percent(tol);
-  if (v > e)
-    return verdict("incorrect", message("Too high: more than " + pct + " above the expected value.",
-                                        "偏大：比正确值大 " + pct + " 以上。"));
-  return verdict("incorrect", message("Too low: more than " + pct + " below the expected value.",
-                                      "偏小：比正确值小 " + pct + " 以上。"));
+  const std::string side_en = v > e ? "above" : "below", side_zh = v > e ? "大" : "小";
+  const std::string too_en = v > e ? " (too high)" : " (too low)", too_zh = v > e ? "（偏大）" : "（偏小）";
+  if (figs < need) {
+    const std::string close_en = rel < 0.1 ? "Close, but " : "Not correct: ";
+    const std::string close_zh = rel < 0.1 ? "接近了，但" : "不对：";
+    return verdict("incorrect",
+                   message(close_en + read + " has " + figures_en(figs) + " and is more than " + pct + " " + side_en +
+                               " the exact value" + too_en + "; the rounding rule needs at least " + figures_en(need) + ".",
+                           close_zh + read + " 只有 " + figures_zh(figs) + "，且比精确值" + side_zh + " " + pct +
+                               " 以上" + too_zh + "；按有效数字判断至少要 " + figures_zh(need) + "。"));
+  }
+  return verdict("incorrect",
+                 message("Not correct: " + read + " is more than " + pct + " " + side_en + " the exact value" + too_en +
+                             ", and the exact value rounded to " + figures_en(figs) + " is not " + read + ".",
+                         "不对：" + read + " 比精确值" + side_zh + " " + pct + " 以上" + too_zh + "，精确值按 " +
+                             figures_zh(figs) + "四舍五入也不是 " + read + "。"));
 }
 
-
 json answer_rule(const json& a) {
-  if (is_choice_answer(a)) {
-    const std::string list = join(choices_of(a), ", ");
-    return message("One of: " + list + " (case does not matter).",
-                   "填写其中之一：" + list + "（不区分大小写）。");
+  if (is_choice_answer(a))
+    return message("One of: " + choice_list(a, "en") + " (case does not matter).",
+                   "填写其中之一：" + choice_list(a, "zh") + "（不区分大小写）。");
+  if (a.contains("range_rule")) return a.at("range_rule");  // the lecture's own range, in words
+  if (is_exact_count(a))
+    return message(what_to_type_en(a) + ". Correct only if it is exactly right.", what_to_type_zh(a) + "。只有完全正确才算对。");
+  const std::string pct = percent(tolerance(a));
+  const int n = min_figures(a);
+  std::string en = what_to_type_en(a) + ". Correct if within " + pct + " of the exact value, or if it is the exact " +
+                   "value rounded to the significant figures you type (at least " + std::to_string(n) + ").";
+  std::string zh = what_to_type_zh(a) + "。与精确值相差不超过 " + pct + "，或等于精确值按你写的有效数字（至少 " +
+                   std::to_string(n) + " 位）四舍五入的结果，即为正确。";
+  en += " Trailing zeros of a whole number are not significant: 420 and 2,200 have two figures, 420. and 4.20e2 three.";
+  zh += "整数末尾的 0 不算有效数字：420、2,200 都是两位，420. 和 4.20e2 是三位。";
+  if (is_about(a)) {
+    en += " A range such as 6-7 counts when it holds the exact value (at most 1.5 : 1).";
+    zh += "也可以写一个范围，如 6-7，只要包含精确值（上下限之比最多 1.5）。";
   }
-    const std::string unit = a.value("unit", ""), pct = percent(tolerance(a));
-  const std::string n = std::to_string(min_figures(a));
-  const Dimension dim = answer_dimension(a);
-  std::string en_in = "A number", zh_in = "填一个数";
-  if (dim == Dimension::count && !unit.empty()) {  // token counts: "4K" as the lecture writes
-    en_in += " of " + unit + ", e.g. 1,500 or 4K (K = 1,024)";
-    zh_in += "（" + unit + "），可以写 1,500 或 4K（K = 1,024）";
-  } else if (!unit.empty() && units_of(dim) == unit) {  // "%", "x": nothing else to offer
-    en_in += " in " + unit;
-    zh_in += "（单位 " + unit + "）";
-  } else if (!unit.empty()) {
-    en_in += " in " + shown(unit) + " (or with a unit: " + units_of(dim) + ")";
-    zh_in += "（单位 " + shown(unit) + "，也可以带单位：" + units_of(dim) + "）";
-  }
-  return message(en_in + ". Correct if within " + pct +
-                          " of the exact value, or if it is the exact value rounded to the significant "
-                          "figures you type (at least " +
-                          n + ").",
-                      zh_in + "。与精确值相差不超过 " + pct + "，或等于精确值按你写的有效数字（至少 " + n +
-                          " 位）四舍五入的结果，即为正确。");
+  return message(en, zh);
 }
 
 }  // namespace commlab

@@ -35,6 +35,7 @@ json solve_exercise(const Exercise& ex, const json& params) {
           {"answers", s.answers},
           {"display", display},
           {"values", values},
+          {"ranges", s.ranges},
           {"statement", fill_pair(ex.doc.at("statement"), c)},
           {"solution", fill_pair(ex.doc.at("solution"), c)}};
 }
@@ -59,7 +60,7 @@ json check_exercise(const Exercise& ex, const json& params, const json& typed) {
       all_correct = false;
       continue;
     }
-    verdicts[id] = judge_answer(def, s.answers.at(id), typed.at(id));
+    verdicts[id] = judge_answer(def, s.answers.at(id), typed.at(id), s.ranges.value(id, json()));
     all_correct = all_correct && verdicts[id].at("verdict") == "correct";
   }
   return {{"id", ex.id}, {"verdicts", verdicts}, {"all_correct", all_correct}};

@@ -1,6 +1,7 @@
 // Solvers of exercises 1-4 (P5 §11): the alpha-beta model and the all-reduce algorithms,
 // computed by the engine (links.hpp, collectives.hpp), never typed in.
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "model/collectives.hpp"
@@ -14,6 +15,16 @@ using json = nlohmann::json;
 namespace {
 Link link_of(const json& p) {
   return Link{p.at("alpha_s").get<double>(), p.at("beta_Bps").get<double>(), "custom"};
+}
+
+// SPEC "Variants": a statement names a catalogue link only when alpha and beta are its figures.
+json link_note(const Link& l) {
+  for (const LinkSpec& spec : link_catalogue()) {
+    const Link e = effective_link(spec);
+    if (std::fabs(e.alpha_s - l.alpha_s) <= 1e-9 * e.alpha_s && std::fabs(e.beta_Bps - l.beta_Bps) <= 1e-9 * e.beta_Bps)
+      return {{"en", " (the figures of " + spec.label + ")"}, {"zh", "（即 " + spec.label + " 的数字）"}};
+  }
+  return {{"en", ""}, {"zh", ""}};
 }
 }  // namespace
 
@@ -29,6 +40,7 @@ ExerciseSolution solve_exercise_1(const json& p) {
               {"beta_Bps", link.beta_Bps},
               {"bytes", bytes},
               {"wire_time_s", bytes / link.beta_Bps},
+              {"link_note", link_note(link)},
               {"latency_bound", bytes < n_half_bytes(link)}};
   return s;
 }
@@ -40,7 +52,8 @@ ExerciseSolution solve_exercise_2(const json& p) {
   const CollectiveCost c = allreduce_cost(AllreduceAlgorithm::ring, k, bytes, link_of(p));
   ExerciseSolution s;
   s.answers = {{"bytes_sent", c.bytes_sent_per_device}, {"steps", c.steps}, {"time", c.time_s}};
-  s.values = {{"k_minus_1", k - 1},
+  s.values = {{"link_note", link_note(link_of(p))},
+              {"k_minus_1", k - 1},
               {"share", 2.0 * (k - 1) / k},
               {"alpha_time_s", c.alpha_time_s},
               {"beta_time_s", c.time_s - c.alpha_time_s}};
@@ -59,7 +72,7 @@ ExerciseSolution solve_exercise_3(const json& p) {
       {"binary_tree", AllreduceAlgorithm::binary_tree}};
   const char* short_names[] = {"ring", "rd", "rab", "tree"};
   ExerciseSolution s;
-  s.values = {{"message_time_s", bytes / link.beta_Bps}, {"share", 2.0 * (k - 1) / k}};
+  s.values = {{"message_time_s", bytes / link.beta_Bps}, {"share", 2.0 * (k - 1) / k}, {"link_note", link_note(link)}};
   std::vector<double> times;
   std::string best;
   double best_time = 0;
@@ -97,8 +110,10 @@ ExerciseSolution solve_exercise_4(const json& p) {
   const double speedup2 = allreduce_cost(AllreduceAlgorithm::ring, nodes * gpus2, bytes, inter).time_s /
                           hierarchical_allreduce_cost(nodes, gpus2, bytes, intra, inter).total.time_s;
   ExerciseSolution s;
-  s.answers = {
-      {"hierarchical", h.total.time_s}, {"flat", flat.time_s}, {"speedup", flat.time_s / h.total.time_s}};
+  s.answers = {{"hierarchical", h.total.time_s},
+               {"flat", flat.time_s},
+               {"speedup", flat.time_s / h.total.time_s},
+               {"speedup_doubled", speedup2}};
   s.values = {{"devices", nodes * gpus},
               {"flat_steps", flat.steps},
               {"flat_alpha_time_s", flat.alpha_time_s},

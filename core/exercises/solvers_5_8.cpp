@@ -1,5 +1,6 @@
 // Solvers of exercises 5-8 (P5 §11): TP prefill traffic, pipeline decode, ring attention,
 // KV transfer. Params arrive filled in and in base units (exercise.solve / exercise.check).
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -49,6 +50,25 @@ Link link_param(const json& p, const char* name, const char* fallback) {
 }
 
 const ModelPreset& llama() { return *find_model("llama3_70b"); }
+
+// SPEC "Variants": a statement names a model only when the params are its figures. The dense
+// models whose (layers, hidden) the variants of exercise 5 use, from their published configs.
+json model_note(int layers, int hidden, double bytes_per_value) {
+  struct Shape {
+    int layers, hidden;
+    const char* name;
+  };
+  static const Shape shapes[] = {
+      {80, 8192, "Llama-3-70B"}, {32, 4096, "Llama-3-8B"}, {126, 16384, "Llama-3-405B"}, {40, 5120, "Llama-2-13B"}};
+  const char* precision = bytes_per_value == 2 ? "BF16" : bytes_per_value == 1 ? "FP8" : bytes_per_value == 4 ? "FP32" : nullptr;
+  for (const Shape& m : shapes)
+    if (m.layers == layers && m.hidden == hidden) {
+      const std::string name = std::string(m.name) + (precision ? std::string(" in ") + precision : "");
+      const std::string name_zh = precision ? std::string(precision) + " 的 " + m.name : m.name;
+      return {{"en", " (the shape of " + name + ")"}, {"zh", "（即 " + name_zh + " 的形状）"}};
+    }
+  return {{"en", ""}, {"zh", ""}};
+}
 const GpuPreset& h100() { return *find_gpu("h100"); }
 
 }  // namespace
@@ -65,7 +85,8 @@ ExerciseSolution solve_exercise_5(const json& p) {
   const TpCost c = tp_cost(m, h100(), tp, tokens, Phase::prefill, link, AllreduceAlgorithm::ring);
   ExerciseSolution s;
   s.answers = {{"bytes_per_gpu", c.bytes_sent_per_gpu}, {"time", c.comm_time_s}};
-  s.values = {{"allreduce_bytes", c.allreduce_bytes},
+  s.values = {{"model_note", model_note(m.layers, m.hidden, m.activation_bytes)},
+              {"allreduce_bytes", c.allreduce_bytes},
               {"bytes_sent_per_allreduce", c.per_call.bytes_sent_per_device},
               {"bytes_sent_per_layer", 2 * c.per_call.bytes_sent_per_device},
               {"allreduces", c.allreduces},
@@ -90,6 +111,8 @@ ExerciseSolution solve_exercise_6(const json& p) {
   const PipelineResult r = simulate_pipeline_decode(stages, stages, s_time, t_time, tokens, 0);
   ExerciseSolution s;
   s.answers = {{"microbatches", stages}, {"token_interval", r.steady_interval_s}};
+  // The lecture: "at least 8 ... one or two more fill it completely": p up to the fill count pass.
+  s.ranges = {{"microbatches", {stages, std::max(stages, r.microbatches_to_fill)}}};
   s.values = {{"microbatches_to_fill", r.microbatches_to_fill},
               {"simulated_token_interval_s", r.token_interval_s},
               {"simulated_makespan_s", r.makespan_s},
@@ -103,18 +126,30 @@ ExerciseSolution solve_exercise_7(const json& p) {
   const double prompt = param(p, "prompt_tokens", 1, 1e9);
   const int devices = int_param(p, "devices", 1, 1 << 20);
   const Link link = link_param(p, "link", "ib_ndr");
-  const double per_device = prompt / devices;
-  const RingAttentionCost c = ring_attention_cost(llama(), effective_flops(h100()), link, per_device);
+  // The lecture's second question (an 8K prompt): the same threshold, fewer tokens a device.
+  const double short_prompt = p.contains("short_prompt_tokens") ? param(p, "short_prompt_tokens", 1, 1e9) : 8192;
+  const double per_device = prompt / devices, short_per_device = short_prompt / devices;
+  const ModelPreset& m = llama();
+  const RingAttentionCost c = ring_attention_cost(m, effective_flops(h100()), link, per_device);
   ExerciseSolution s;
   s.answers = {{"threshold", c.threshold_tokens},
                {"tokens_per_device", per_device},
-               {"hidden", c.hidden ? "yes" : "no"}};
+               {"hidden", c.hidden ? "yes" : "no"},
+               {"short_hidden", short_per_device >= c.threshold_tokens ? "yes" : "no"}};
   s.values = {{"threshold_with_alpha_tokens", c.threshold_with_alpha_tokens},
               {"flops_per_token2", c.flops_per_token2},
               {"kv_bytes_per_token", c.kv_bytes_per_token},
               {"step_compute_s", c.compute_time_s},
               {"step_transfer_s", c.transfer_time_s},
               {"flops_eff", effective_flops(h100())},
+              {"flops_eff_tflops", effective_flops(h100()) / 1e12},
+              {"flops_peak_tflops", h100().flops / 1e12},
+              {"mfu_fraction", kDefaultMfu},
+              {"head_dim", m.head_dim},
+              {"q_heads", m.q_heads},
+              {"kv_heads", m.kv_heads},
+              {"bytes_per_value", m.activation_bytes},
+              {"short_tokens_per_device", short_per_device},
               {"link_beta_Bps", link.beta_Bps}};
   return s;
 }

@@ -75,7 +75,7 @@ bool resolve_placeholder(const TemplateContext& c, const std::string& key, const
     if (!def || !c.answers->contains(id)) return false;
     const json& v = c.answers->at(id);
     if (v.is_string())
-      *out = localized_choice(v.get<std::string>(), lang);
+      *out = choice_label(*def, v.get<std::string>(), lang);
     else if (!unit.empty())
       *out = format_with(v.get<double>(), unit, answer_dimension(*def));
     else
@@ -88,6 +88,8 @@ bool resolve_placeholder(const TemplateContext& c, const std::string& key, const
     const json& v = c.values->at(id);
     if (v.is_number())
       *out = format_with(v.get<double>(), unit, dimension_by_name(id));
+    else if (is_text_pair(v))  // words that depend on the params, in both languages
+      *out = v.at(lang).get<std::string>();
     else if (v.is_string())
       *out = localized_choice(v.get<std::string>(), lang);
     else if (v.is_boolean())

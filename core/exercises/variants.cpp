@@ -56,24 +56,48 @@ std::vector<json> candidates(const json& def) {
   return ladder(def);
 }
 
-// A variant must be well posed: every figure finite and positive, the solver content with it
-// (values.well_posed, e.g. no near-tie for "best"), and its own displayed answers correct.
+// A figure a constraint names: "params.x", "values.x", "answers.x", or a number.
+double figure(const json& solved, const json& ref) {
+  if (ref.is_number()) return ref.get<double>();
+  const std::string name = ref.get<std::string>();
+  const size_t dot = name.find('.');
+  return solved.at(name.substr(0, dot)).at(name.substr(dot + 1)).get<double>();
+}
+
+// The premise of an exercise, declared in its file: "variant": {"constraints": [{"left":
+// "values.inter_beta_Bps", "op": "<", "right": "values.intra_beta_Bps"}, ...]}.
+bool holds(const json& solved, const json& c) {
+  const double a = figure(solved, c.at("left")), b = figure(solved, c.at("right"));
+  const std::string op = c.at("op");
+  if (op == "<") return a < b;
+  if (op == "<=") return a <= b;
+  if (op == ">") return a > b;
+  if (op == ">=") return a >= b;
+  return false;
+}
+
+// A variant must be well posed: every figure finite and positive, the exercise's constraints
+// true, the solver content with it (values.well_posed, e.g. no near-tie for "best"), and its
+// own displayed answers correct.
 bool solvable(const Exercise& ex, const json& params) {
   try {
     const json s = solve_exercise(ex, params);
     if (s.at("values").contains("well_posed") && s.at("values").at("well_posed") == false) return false;
-    // Pairs of answers a student compares ("tokens_per_device" vs "threshold") stay 10% apart,
+    const json variant = ex.doc.value("variant", json::object());
+    for (const json& c : variant.value("constraints", json::array()))
+      if (!holds(s, c)) return false;
+    // Pairs of figures a student compares ("tokens_per_device" vs "threshold") stay 10% apart,
     // so rounding cannot flip the conclusion.
-    for (const json& pair : ex.doc.value("variant", json::object()).value("distinct", json::array())) {
-      const double a = s.at("answers").at(pair.at(0).get<std::string>());
-      const double b = s.at("answers").at(pair.at(1).get<std::string>());
+    for (const json& pair : variant.value("distinct", json::array())) {
+      const double a = figure(s, pair.at(0)), b = figure(s, pair.at(1));
       if (std::fabs(a - b) < 0.1 * std::max(std::fabs(a), std::fabs(b))) return false;
     }
     for (const json& def : ex.doc.at("answers")) {
       const std::string id = def.at("id");
       const json& v = s.at("answers").at(id);
       if (v.is_number() && !(std::isfinite(v.get<double>()) && v.get<double>() > 0)) return false;
-      if (judge_answer(def, v, s.at("display").at(id)).at("verdict") != "correct") return false;
+      if (judge_answer(def, v, s.at("display").at(id), s.at("ranges").value(id, json())).at("verdict") != "correct")
+        return false;
     }
     return true;
   } catch (const std::exception&) {
