@@ -36,7 +36,8 @@ std::string figures_zh(int n) { return std::to_string(n) + " 位有效数字"; }
 std::string quoted(const Parsed& p, const json& def) {
   const std::string unit = p.unit.empty() ? shown(def.value("unit", "")) : p.unit;
   if (unit.empty()) return p.number;
-  const bool attached = unit == "%" || unit == "x" || unit == "\xC3\x97" || unit == "\xE5\x80\x8D";
+  const bool attached = unit == "%" || unit == "x" || unit == "\xC3\x97" || unit == "\xE5\x80\x8D" ||
+                        unit == "K" || unit == "k" || unit == "M" || unit == "G";
   return p.number + (attached ? "" : " ") + unit;
 }
 
@@ -106,11 +107,13 @@ struct Reading {
   bool decimal_k; // the 1,000-based reading of K/M/G
 };
 
-// Rounding rule: the exact value, in the unit typed, rounded to the figures typed.
+// Rounding rule: the exact value, in the unit typed, rounded to the figures typed, is what was
+// typed ("420" for 424.4, "10" for 9.6 at one figure; not "10" for 8.2).
 bool rounds_to(double typed, double exact_in_unit, int figures) {
-  if (typed == 0) return false;
-  const double place = std::pow(10.0, std::floor(std::log10(std::fabs(typed))) - figures + 1);
-  return std::fabs(typed - exact_in_unit) <= 0.5 * place * (1 + 1e-9);
+  if (typed == 0 || exact_in_unit == 0) return false;
+  const double place = std::pow(10.0, std::floor(std::log10(std::fabs(exact_in_unit))) - figures + 1);
+  const double rounded = std::round(exact_in_unit / place) * place;
+  return std::fabs(typed - rounded) <= 1e-9 * std::fabs(rounded);
 }
 
 bool within(double v, double e, double tol) { return v == e || std::fabs(v - e) <= tol * std::fabs(e) * (1 + 1e-12); }
@@ -242,7 +245,7 @@ json judge_answer(const json& def, const json& exact, const json& typed, const j
   const std::string too_en = v > e ? " (too high)" : " (too low)", too_zh = v > e ? "（偏大）" : "（偏小）";
   if (figs < need) {
     const std::string close_en = rel < 0.1 ? "Close, but " : "Not correct: ";
-    const std::string close_zh = rel < 0.1 ? "接近了，但" : "不对：";
+    const std::string close_zh = rel < 0.1 ? "接近了，但 " : "不对：";
     return verdict("incorrect",
                    message(close_en + read + " has " + figures_en(figs) + " and is more than " + pct + " " + side_en +
                                " the exact value" + too_en + "; the rounding rule needs at least " + figures_en(need) + ".",

@@ -1,0 +1,23 @@
+// The judging table of tests/golden/judging.json through the wasm module: the same verdicts and
+// messages as natively (tests/unit_judging.cpp), for a student in the browser.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { loadCommlab } from '../../build-wasm/wasm/commlab.js';
+
+const root = new URL('../../', import.meta.url).pathname;
+const { cases } = JSON.parse(readFileSync(`${root}tests/golden/judging.json`, 'utf8'));
+
+test('every typed answer of the judging table gets the teacher\'s verdict in wasm', async () => {
+  const lab = await loadCommlab();
+  assert.ok(cases.length >= 150, `${cases.length} cases`);
+  for (const c of cases) {
+    const out = lab.evaluate({ op: 'exercise.check', id: c.exercise, answers: { [c.answer]: c.typed } });
+    assert.ok(!out.error, JSON.stringify(out));
+    const v = out.verdicts[c.answer];
+    const where = `exercise ${c.exercise} ${c.answer} typed ${JSON.stringify(c.typed)}: ${v.message.en}`;
+    assert.equal(v.verdict, c.verdict, where);
+    if (c.message_has) assert.ok(v.message.en.includes(c.message_has), where);
+    if (c.message_has_zh) assert.ok(v.message.zh.includes(c.message_has_zh), `${where} / ${v.message.zh}`);
+  }
+});
