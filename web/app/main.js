@@ -156,7 +156,8 @@ export async function start(importer) {
   const leaveDialog = $('#leave-dialog');
   function confirmLeave({ unchecked, fromLecture }) {
     const t = strings(lang);
-    $('#leave-text').textContent = `${t.leaveUnchecked(unchecked.join(lang === 'zh' ? '、' : ', '))} ${fromLecture ? t.leaveKeptLecture : t.leaveKept}`;
+    const zh = lang === 'zh';
+    $('#leave-text').textContent = `${t.leaveUnchecked(unchecked.join(zh ? '、' : ', '))}${zh ? '' : ' '}${fromLecture ? t.leaveKeptLecture : t.leaveKept}`;
     const opener = document.activeElement;
     return new Promise((resolve) => {
       const done = (yes) => {

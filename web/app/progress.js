@@ -29,7 +29,7 @@ export function paramsError(id, params) {
  * Checks one record. strict: the first problem throws a Problem naming the field; else bad
  * fields are dropped. Returns a clean record with every field present.
  */
-export function cleanRecord(doc, raw, { strict = false, lang = 'en', where = '' } = {}) {
+export function cleanRecord(doc, raw, { strict = false, lang = 'en', where = '', engine = true } = {}) {
   const t = strings(lang);
   const fail = (field, what) => {
     if (strict) throw new Problem(`${where}${field}: ${what}`);
@@ -98,7 +98,7 @@ export function cleanRecord(doc, raw, { strict = false, lang = 'en', where = '' 
         }
         params[k] = v;
       }
-      if (ok) {
+      if (ok && engine) {
         const err = paramsError(doc.id, fullParams(doc, params));
         if (err) {
           const named = doc.params.find((p) => err.includes(`'${p.id}'`) || err.includes(`.${p.id}'`));
@@ -132,8 +132,7 @@ function cleanExercise(doc, raw, { strict, lang }) {
   }
   const keys = {};
   for (const [key, rec] of Object.entries(raw.variants ?? {})) {
-    const label = key === LECTURE ? t.lectureValues : key;
-    const clean = cleanRecord(doc, rec, { strict, lang, where: `${where}${t.fileVariant(label)}, ` });
+    const clean = cleanRecord(doc, rec, { strict, lang, where: `${where}${key === LECTURE ? t.fileLecture : t.fileVariant(key)}, ` });
     if (!clean) {
       dropped.push(key);
       continue;
@@ -192,7 +191,8 @@ export function parseProgressFile(text, docs, lang) {
  */
 export function restoreSaved(store, docs, lang) {
   const t = strings(lang);
-  store.clean = (id, raw) => (docs.get(id) ? cleanRecord(docs.get(id), raw) : raw);
+  // A record read back before each write: its types checked, its parameters were checked on load.
+  store.clean = (id, raw) => (docs.get(id) ? cleanRecord(docs.get(id), raw, { engine: false }) : raw);
   const legacy = store.legacy;
   const source = legacy ? Object.fromEntries(Object.entries(legacy.exercises).map(([id, ex]) => [id, fromV1(ex)])) : store.data;
   const exercises = {};

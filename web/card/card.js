@@ -165,10 +165,10 @@ export class Card {
     const t = this.t();
     const s = this.saved;
     const parts = [];
-    if (s.solved) parts.push(`✓ ${t.solved}`);
-    if (s.revealed) parts.push(t.revealed);
-    if (s.attempts) parts.push(t.attempts(s.attempts));
-    this.status.textContent = parts.join(' · ');
+    if (s.solved) parts.push(h('span', { class: 'ok', text: `✓ ${t.solved}` }));
+    if (s.revealed) parts.push(h('span', { class: 'revealed', text: t.revealed }));
+    if (s.attempts) parts.push(h('span', { text: t.attempts(s.attempts) }));
+    this.status.replaceChildren(...parts.flatMap((x, i) => (i ? [' · ', x] : [x])));
     this.root.classList.toggle('is-solved', s.solved);
     this.solutionButton.disabled = s.attempts === 0;
     this.solutionButton.title = s.attempts === 0 ? t.solutionLocked : '';
