@@ -334,6 +334,36 @@ describe('progress per variant', () => {
     await ctx.close();
   });
 
+  test('progress saved by the version-1 page moves to one key per variant', async () => {
+    const ctx = await fresh();
+    const page = await openPage(ctx, server.url, errors);
+    await page.evaluate(() => {
+      localStorage.clear();
+      localStorage.setItem('commlab.progress.v1', JSON.stringify({
+        format: 'commlab-progress', version: 1, lang: 'zh',
+        exercises: {
+          2: { params: null, answers: { steps: '6' }, verdicts: { steps: 'correct' }, attempts: 1, solved: true, hints: 1, solutionOpen: false },
+          3: { params: { devices: 32, bytes: 256000, alpha_s: 5e-6, beta_Bps: 4e10 }, answers: { ring: '1' }, verdicts: { ring: 'incorrect' }, attempts: 1, solved: false, hints: 0, solutionOpen: false },
+        },
+      }));
+    });
+    await page.reload();
+    await page.waitForSelector('html[data-ready="true"]');
+    assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
+    assert.match(await status(page, 2), /已完成/);
+    assert.equal(await card(page, 3).locator('[data-param="devices"]').inputValue(), '32');
+    assert.equal((await verdicts(page, 3)).ring, 'incorrect');
+    const keys = await page.evaluate(() => Object.keys(localStorage).sort());
+    assert.ok(!keys.includes('commlab.progress.v1'), keys.join(' '));
+    assert.ok(keys.includes('commlab.v2.progress.2.lecture'), keys.join(' '));
+    assert.ok(keys.includes('commlab.v2.lang'), keys.join(' '));
+    await page.reload();
+    await page.waitForSelector('html[data-ready="true"]');
+    assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
+    assert.equal(await card(page, 3).locator('[data-param="devices"]').inputValue(), '32');
+    await ctx.close();
+  });
+
   test('no console errors on any page above', () => {
     assert.deepEqual(errors, []);
   });

@@ -194,7 +194,9 @@ export function restoreSaved(store, docs, lang) {
   // A record read back before each write: its types checked, its parameters were checked on load.
   store.clean = (id, raw) => (docs.get(id) ? cleanRecord(docs.get(id), raw, { engine: false }) : raw);
   const legacy = store.legacy;
-  const source = legacy ? Object.fromEntries(Object.entries(legacy.exercises).map(([id, ex]) => [id, fromV1(ex)])) : store.data;
+  // Version 1 fills in only exercises the per-key layout does not have yet.
+  const source = { ...store.data };
+  for (const [id, ex] of Object.entries(legacy?.exercises ?? {})) if (!source[id]) source[id] = { ...fromV1(ex), legacy: true };
   const exercises = {};
   const problems = [];
   for (const [id, ex] of Object.entries(source)) {
@@ -205,12 +207,16 @@ export function restoreSaved(store, docs, lang) {
     }
     const { out, dropped } = cleanExercise(doc, ex, { strict: false, lang });
     for (const key of dropped) {
-      if (!legacy) store.setAsideRecord(id, key);
+      if (!ex.legacy) store.setAsideRecord(id, key);
       problems.push(exerciseName(doc, lang));
     }
     exercises[id] = out;
   }
-  store.adopt(exercises, { persist: !!legacy });
+  store.adopt(exercises);
+  if (legacy) {
+    for (const [id, ex] of Object.entries(source)) if (ex.legacy) store.persist(id);
+    store.dropLegacy();
+  }
   return problems.length ? t.restoreDropped(problems.join('; ')) : null;
 }
 

@@ -124,7 +124,7 @@ export class Store {
     this.write(LANG_KEY, lang);
   }
 
-  /** Replaces everything in memory with checked progress; `persist` also rewrites storage. */
+  /** Replaces everything in memory with checked progress; `persist` also rewrites storage (an import). */
   adopt(exercises, { persist = false, lang } = {}) {
     if (persist) this.clearStorage();
     this.data = {};
@@ -132,17 +132,24 @@ export class Store {
       const e = this.entry(id);
       e.current = ex.current ?? null;
       for (const [key, rec] of Object.entries(ex.variants ?? {})) e.variants[key] = rec;
-      if (persist) {
-        if (e.current) this.write(currentKey(id), e.current);
-        for (const [key, rec] of Object.entries(e.variants)) this.write(recordKey(id, key), rec);
-      }
+      if (persist) this.persist(id);
     }
     if (lang !== undefined && lang !== null) this.setLang(lang);
-    if (persist && this.legacy) {
-      this.legacy = null;
-      this.write(V1_KEY, undefined);
-    }
     this.notify();
+  }
+
+  /** Writes exercise `id`'s records and current variant, each under its own key. */
+  persist(id) {
+    const e = this.entry(id);
+    if (e.current) this.write(currentKey(id), e.current);
+    for (const [key, rec] of Object.entries(e.variants)) this.write(recordKey(id, key), rec);
+  }
+
+  /** The version-1 state has been moved over: its key goes. */
+  dropLegacy() {
+    if (this.lang) this.write(LANG_KEY, this.lang);
+    this.legacy = null;
+    this.write(V1_KEY, undefined);
   }
 
   /** Removes one saved record that failed its check on restore, keeping a copy aside. */
