@@ -19,6 +19,15 @@ const masked = (page, n) => card(page, n).locator('.calc-out').getAttribute('dat
 const status = (page, n) => card(page, n).locator('[data-role="status"]').innerText();
 const statement = (page, n) => card(page, n).locator('[data-role="statement"]').innerText();
 
+/** Types the engine's own answers for the variant card `n` shows (every answer field it has). */
+async function solve(page, n) {
+  const res = await engineEval(page, { op: 'exercise.solve', id: n, params: await variantParams(page, n) ?? {} });
+  assert.ok(!res.error, JSON.stringify(res.error));
+  await answer(page, n, res.display);
+  return res;
+}
+const allNull = (v) => Object.values(v).every((x) => x === null);
+
 /** Clicks "New variant" until the statement changes (a variant may repeat the lecture's). */
 async function newVariant(page, n) {
   const before = await statement(page, n);
@@ -65,13 +74,16 @@ describe('progress per variant', () => {
     const page = await openPage(ctx, server.url, errors);
     assert.equal(await masked(page, 2), 'true');
     await answer(page, 2, { bytes_sent: '1' });
-    assert.deepEqual(await verdicts(page, 2), { bytes_sent: 'incorrect', steps: null, time: null });
+    const { bytes_sent: wrong, ...others } = await verdicts(page, 2);
+    assert.equal(wrong, 'incorrect');
+    assert.ok(allNull(others));
     assert.match(await status(page, 2), /1 attempt/);
     assert.equal(await masked(page, 2), 'true', 'a wrong try keeps the results hidden');
     assert.equal(await card(page, 2).locator('[data-result]').count(), 0);
     assert.doesNotMatch(await status(page, 2), /revealed/);
     // Solving shows them.
-    await answer(page, 2, { bytes_sent: '150 MB', steps: '6', time: '429 us' });
+    await solve(page, 2);
+    assert.match(await status(page, 2), /Solved/);
     assert.equal(await masked(page, 2), 'false');
     assert.match(await card(page, 2).locator('[data-result="time"]').innerText(), /428\.7 µs/);
     await ctx.close();
@@ -80,13 +92,13 @@ describe('progress per variant', () => {
   test('solved, then a new variant is unsolved and masked; the lecture\'s values come back solved', async () => {
     const ctx = await fresh();
     const page = await openPage(ctx, server.url, errors);
-    await answer(page, 3, { ring: '162 us', recursive_doubling: '45.6 us', rabenseifner: '52 us', binary_tree: '91.2 us', best: 'recursive_doubling' });
+    await solve(page, 3);
     assert.match(await status(page, 3), /Solved/);
     const lecture = await statement(page, 3);
     await newVariant(page, 3);
     assert.doesNotMatch(await status(page, 3), /Solved/);
     assert.equal(await masked(page, 3), 'true');
-    assert.deepEqual(Object.values(await verdicts(page, 3)), [null, null, null, null, null]);
+    assert.ok(allNull(await verdicts(page, 3)));
     assert.equal(await card(page, 3).locator('[data-answer="ring"]').inputValue(), '');
     assert.equal(await card(page, 3).locator('[data-action="solution"]').isDisabled(), true);
     assert.match(await page.locator('#progress').innerText(), /1 of 8 solved/);
@@ -94,12 +106,11 @@ describe('progress per variant', () => {
     assert.equal(await statement(page, 3), lecture);
     assert.match(await status(page, 3), /Solved/);
     assert.equal(await masked(page, 3), 'false');
-    assert.equal(await card(page, 3).locator('[data-answer="ring"]').inputValue(), '162 us');
+    assert.match(await card(page, 3).locator('[data-answer="ring"]').inputValue(), /^162/);
     assert.equal((await verdicts(page, 3)).ring, 'correct');
     // The variant and the lecture's values keep their own progress across a reload.
     const params = await newVariant(page, 7);
-    const solved = await engineEval(page, { op: 'exercise.solve', id: 7, params });
-    await answer(page, 7, solved.display);
+    await solve(page, 7);
     assert.match(await status(page, 7), /Solved/);
     await page.reload();
     await page.waitForSelector('html[data-ready="true"]');
@@ -177,7 +188,7 @@ describe('progress per variant', () => {
   test('a bad progress file is refused whole, naming the exercise and the field', async () => {
     const ctx = await fresh();
     const page = await openPage(ctx, server.url, errors);
-    await answer(page, 2, { bytes_sent: '150 MB', steps: '6', time: '429 us' });
+    await solve(page, 2);
     const good = JSON.parse(readFileSync(await exportFile(page), 'utf8'));
     const before = await snapshot(page);
     const bad = (name, doc) => ({ name, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(doc)) });
