@@ -174,7 +174,11 @@ describe('progress per variant', () => {
     const page = await openPage(ctx, server.url, errors);
     const v1 = {
       format: 'commlab-progress', version: 1, lang: 'en',
-      exercises: { 2: { params: { devices: 8, bytes: 1e8, alpha_s: 2e-6, beta_Bps: 3.6e11 }, answers: { steps: '14' }, verdicts: { steps: 'correct' }, attempts: 1, solved: false, hints: 0, solutionOpen: false } },
+      exercises: {
+        2: { params: { devices: 8, bytes: 1e8, alpha_s: 2e-6, beta_Bps: 3.6e11 }, answers: { steps: '14' }, verdicts: { steps: 'correct' }, attempts: 1, solved: false, hints: 0, solutionOpen: false },
+        // Version 1 kept no "revealed": a solution left open before solving counts as one.
+        4: { params: null, answers: { flat: '1 ms' }, verdicts: { flat: 'incorrect' }, attempts: 1, solved: false, hints: 0, solutionOpen: true },
+      },
     };
     await page.locator('#import-file').setInputFiles({ name: 'v1.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(v1)) });
     await page.waitForFunction(() => /imported/.test(document.querySelector('#notice').textContent));
@@ -182,6 +186,9 @@ describe('progress per variant', () => {
     assert.match(await statement(page, 2), /\b8\b/);
     assert.equal((await verdicts(page, 2)).steps, 'correct');
     assert.match(await status(page, 2), /1 attempt/);
+    assert.equal(await card(page, 4).locator('[data-role="solution"]').isVisible(), true);
+    assert.match(await status(page, 4), /answers revealed/);
+    assert.equal(await masked(page, 4), 'false');
     await ctx.close();
   });
 

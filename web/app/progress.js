@@ -77,6 +77,9 @@ export function cleanRecord(doc, raw, { strict = false, lang = 'en', where = '',
     if (typeof raw[name] === 'string') rec[name] = raw[name];
     else if (raw[name] !== undefined) fail(`"${name}"`, t.fileBadValue(name, JSON.stringify(raw[name])));
   }
+  // A worked solution left open before solving has shown the answers (version-1 files kept no
+  // "revealed"): count it as a reveal, so the calculator never hides what the solution shows.
+  if (rec.solutionOpen && rec.attempts > 0 && !rec.solved) rec.revealed = true;
   if (raw.params != null) {
     if (!isObject(raw.params)) {
       fail('"params"', t.fileNotObject);
