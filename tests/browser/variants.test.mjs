@@ -382,6 +382,27 @@ describe('progress per variant', () => {
     await ctx.close();
   });
 
+  test('two pages sharing storage do not overwrite each other\'s progress', async () => {
+    const ctx = await fresh();
+    const a = await openPage(ctx, server.url, errors);
+    const b = await openPage(ctx, `${server.url}?exercise=5`, errors); // loaded before a's work
+    await solve(a, 2);
+    await answer(b, 5, { time: '1 ms' });
+    await b.reload();
+    await b.waitForSelector('html[data-ready="true"]');
+    await a.reload();
+    await a.waitForSelector('html[data-ready="true"]');
+    assert.match(await status(a, 2), /Solved/);
+    assert.match(await status(a, 5), /1 attempt/);
+    // The same record, changed in both: each change lands on what the other wrote.
+    await answer(a, 5, { time: '2 ms' });
+    await answer(b, 5, { time: '3 ms' });
+    await a.reload();
+    await a.waitForSelector('html[data-ready="true"]');
+    assert.match(await status(a, 5), /3 attempts/);
+    await ctx.close();
+  });
+
   test('no console errors on any page above', () => {
     assert.deepEqual(errors, []);
   });
