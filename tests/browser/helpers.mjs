@@ -74,3 +74,11 @@ export function verdicts(page, n) {
 export function nextFrame(page) {
   return page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
+
+/** The parameters of the variant card `n` shows, as saved (its own localStorage key). */
+export function variantParams(page, n) {
+  return page.evaluate((id) => {
+    const key = document.querySelector(`[data-exercise="${id}"]`).dataset.variant;
+    return JSON.parse(localStorage.getItem(`commlab.v2.progress.${id}.${key}`))?.params ?? null;
+  }, n);
+}

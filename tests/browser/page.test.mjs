@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import {
-  DIST, answer, engineEval, launch, nextFrame, openPage, screenshotDir, serve, verdicts,
+  DIST, answer, engineEval, launch, nextFrame, openPage, screenshotDir, serve, variantParams, verdicts,
 } from './helpers.mjs';
 
 // The lecture's own answers (P5 §11), as a student would type them.
@@ -138,7 +138,7 @@ describe('the lab page', () => {
         await card.locator('[data-action="variant"]').click();
         const text = await card.locator('[data-role="statement"]').innerText();
         if (text !== before) {
-          params = await page.evaluate((id) => JSON.parse(localStorage.getItem('commlab.progress.v1')).exercises[id].params, n);
+          params = await variantParams(page, n);
         }
       }
       assert.ok(params, `exercise ${n}: five variants all kept the lecture's statement`);
@@ -281,7 +281,7 @@ describe('the lab page', () => {
     const file = await download.path();
     const saved = JSON.parse(readFileSync(file, 'utf8'));
     assert.equal(saved.format, 'commlab-progress');
-    assert.equal(saved.exercises['2'].solved, true);
+    assert.equal(saved.exercises['2'].variants.lecture.solved, true);
     await page.locator('[data-action="reset"]').click();
     await page.locator('[data-action="reset-confirm"]').click();
     assert.match(await page.locator('#progress').innerText(), /0 of 8/);

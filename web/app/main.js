@@ -6,12 +6,14 @@ import { h } from '../util/dom.js';
 import { ask, loadEngine } from '../engine/door.js';
 import { browserLanguage, pick, strings } from '../util/i18n.js';
 import { Store } from './store.js';
+import { exportText, parseProgressFile, restoreSaved } from './progress.js';
 
 function safeStorage() {
   try {
     return globalThis.localStorage;
   } catch {
-    return { getItem() { throw new Error('blocked'); }, setItem() { throw new Error('blocked'); }, removeItem() {} };
+    const blocked = () => { throw new Error('blocked'); };
+    return { getItem: blocked, setItem: blocked, removeItem() {}, key: blocked, get length() { return blocked(); } };
   }
 }
 
@@ -66,6 +68,9 @@ export async function start(importer) {
     $('#reset-question').textContent = t.resetConfirm;
     $('[data-action="reset-confirm"]').textContent = t.resetYes;
     $('[data-action="reset-cancel"]').textContent = t.resetNo;
+    $('#leave-title').textContent = t.leaveTitle;
+    $('[data-action="leave-confirm"]').textContent = t.leaveYes;
+    $('[data-action="leave-cancel"]').textContent = t.leaveNo;
     $('#toc-title').textContent = t.contents;
     $('#show-all').textContent = t.showAll;
     $('.skip').textContent = t.skip;
@@ -73,14 +78,14 @@ export async function start(importer) {
     renderProgress();
   }
 
+  // An exercise counts as solved once any of its variants is.
+  const solvedAny = (id) => store.variants(id).some((k) => store.record(id, k)?.solved);
   function renderProgress() {
     const t = strings(lang);
     const ids = cards.map((c) => c.id);
-    const done = ids.filter((id) => store.state.exercises[id]?.solved).length;
+    const done = ids.filter(solvedAny).length;
     $('#progress').textContent = cards.length ? t.progress(done, ids.length) : '';
-    for (const a of toc.querySelectorAll('a[data-target]')) {
-      a.classList.toggle('is-solved', !!store.state.exercises[a.dataset.target]?.solved);
-    }
+    for (const a of toc.querySelectorAll('a[data-target]')) a.classList.toggle('is-solved', solvedAny(a.dataset.target));
   }
   store.onChange(renderProgress);
 
@@ -93,7 +98,7 @@ export async function start(importer) {
   // Header actions work before and without the engine.
   $('[data-action="language"]').addEventListener('click', () => {
     lang = lang === 'zh' ? 'en' : 'zh';
-    store.lang = lang;
+    store.setLang(lang);
     renderChrome();
     if (listing) renderToc(listing);
     for (const c of cards) c.setLang(lang);
@@ -101,7 +106,7 @@ export async function start(importer) {
     $('[data-action="language"]').focus();
   });
   $('[data-action="export"]').addEventListener('click', () => {
-    const blob = new Blob([store.exportText()], { type: 'application/json' });
+    const blob = new Blob([exportText(store)], { type: 'application/json' });
     const a = document.createElement('a');
     a.href = URL.createObjectURL(blob);
     a.download = `commlab-progress-${new Date().toISOString().slice(0, 10)}.json`;
@@ -115,16 +120,27 @@ export async function start(importer) {
     e.target.value = '';
     if (!file) return;
     const t = strings(lang);
+    if (!docs) {
+      say(`${t.importFailed}${t.loading}`, 'error');
+      return;
+    }
+    // The whole file is checked (every exercise, field and variant, the parameters by the
+    // engine) before anything changes; a bad file leaves the page as it was.
+    let parsed;
     try {
-      store.importText(await file.text());
+      parsed = parseProgressFile(await file.text(), docs, lang);
     } catch (err) {
       say(`${t.importFailed}${err.message}`, 'error');
       return;
     }
+    store.adopt(parsed.exercises, { persist: true, lang: parsed.lang });
     lang = store.lang ?? lang;
     renderChrome();
-    for (const c of cards) c.setLang(lang);
-    say(t.imported);
+    for (const c of cards) {
+      c.lang = lang;
+      c.reload();
+    }
+    say(strings(lang).imported);
   });
   const dialog = $('#reset-dialog');
   $('[data-action="reset"]').addEventListener('click', () => dialog.showModal());
@@ -132,15 +148,35 @@ export async function start(importer) {
   $('[data-action="reset-confirm"]').addEventListener('click', () => {
     dialog.close();
     store.reset();
-    for (const c of cards) {
-      c.calcParams = null;
-      c.revealed = false;
-      c.render();
-    }
+    for (const c of cards) c.reload();
     renderProgress();
   });
 
+  // Leaving a variant with typed but unchecked answers asks first (cards call this).
+  const leaveDialog = $('#leave-dialog');
+  function confirmLeave({ unchecked, fromLecture }) {
+    const t = strings(lang);
+    const zh = lang === 'zh';
+    $('#leave-text').textContent = `${t.leaveUnchecked(unchecked.join(zh ? '、' : ', '))}${zh ? '' : ' '}${fromLecture ? t.leaveKeptLecture : t.leaveKept}`;
+    const opener = document.activeElement;
+    return new Promise((resolve) => {
+      const done = (yes) => {
+        leaveDialog.removeEventListener('close', onClose);
+        leaveDialog.close();
+        resolve(yes);
+        if (!yes) opener?.focus?.();
+      };
+      const onClose = () => done(false); // Escape
+      leaveDialog.addEventListener('close', onClose);
+      $('[data-action="leave-confirm"]').onclick = () => done(true);
+      $('[data-action="leave-cancel"]').onclick = () => done(false);
+      leaveDialog.showModal();
+      $('[data-action="leave-cancel"]').focus();
+    });
+  }
+
   let listing = null;
+  let docs = null; // exercise id (string) -> the engine's document, for checking progress
   renderChrome();
   if (store.setAside) say(strings(lang).corruptState(store.setAside), 'error');
   else if (!store.available) say(strings(lang).storageUnavailable);
@@ -164,8 +200,16 @@ export async function start(importer) {
   status.textContent = '';
   status.hidden = true;
   renderToc(listing);
-  for (const ex of listing) {
+  docs = new Map();
+  for (const ex of list.exercises) {
     const doc = ask({ op: 'exercise.get', id: ex.id });
+    if (!doc.error) docs.set(String(ex.id), doc);
+  }
+  // Saved progress is checked like an imported file (leniently: what fails is set aside).
+  const dropped = restoreSaved(store, docs, lang);
+  if (dropped) say(dropped, 'error');
+  for (const ex of listing) {
+    const doc = docs.get(String(ex.id)) ?? ask({ op: 'exercise.get', id: ex.id });
     if (doc.error) {
       // One broken exercise shows its error in its own place; the others still load.
       main.append(h('section', { class: 'card', id: `ex${ex.id}`, dataset: { exercise: String(ex.id) } }, [
@@ -173,7 +217,7 @@ export async function start(importer) {
       ]));
       continue;
     }
-    const card = new Card(doc, store, lang);
+    const card = new Card(doc, store, lang, { confirmLeave });
     cards.push(card);
     main.append(card.root);
   }

@@ -1,149 +1,235 @@
-// Progress in localStorage: language, each exercise's parameters (a variant), typed answers,
-// verdicts, attempts, hints shown. Export and import as a JSON file (embedded pages get
-// partitioned storage); a corrupt saved state is set aside under another key, never lost.
+// Progress in localStorage, one key per (exercise, variant), so that several pages (embedded
+// frames) sharing the origin's storage never overwrite each other's work:
+//   commlab.v2.lang                      "en" | "zh"
+//   commlab.v2.current.<exercise>        the variant key the exercise shows (JSON string)
+//   commlab.v2.progress.<exercise>.<key> that variant's record (params, answers, verdicts, ...)
+// Every write reads its own key, applies the change to what it read and writes that key back
+// (read-merge-write); nothing else is rewritten. The store knows no exercise: app/progress.js
+// checks records against the engine's documents and builds the export file. A record that cannot
+// be read is set aside under commlab.corrupt.<time>.<key>, never lost. Version 1 kept everything
+// under one key, commlab.progress.v1; it is read once and moved to the per-key layout.
 
-export const STORAGE_KEY = 'commlab.progress.v1';
-const FORMAT = 'commlab-progress';
-const VERSION = 1;
+export const V1_KEY = 'commlab.progress.v1';
+const PREFIX = 'commlab.v2.';
+const LANG_KEY = `${PREFIX}lang`;
+const CURRENT = `${PREFIX}current.`;
+const PROGRESS = `${PREFIX}progress.`;
 
-function emptyState() {
-  return { format: FORMAT, version: VERSION, lang: null, exercises: {} };
-}
+const currentKey = (id) => `${CURRENT}${id}`;
+const recordKey = (id, key) => `${PROGRESS}${id}.${key}`;
 
-function isPlainObject(v) {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
-function stringMap(v, allowed) {
-  const out = {};
-  if (!isPlainObject(v)) return out;
-  for (const [k, s] of Object.entries(v)) {
-    if (typeof s === 'string' && (!allowed || allowed.includes(s))) out[k] = s;
-  }
-  return out;
-}
-
-function numberMap(v) {
-  if (!isPlainObject(v)) return null;
-  const out = {};
-  for (const [k, x] of Object.entries(v)) {
-    if (typeof x === 'number' && Number.isFinite(x)) out[k] = x;
-    else if (typeof x === 'string') out[k] = x;
-  }
-  return out;
-}
-
-/** Checks a parsed state and returns a clean copy; throws an Error saying what is wrong. */
-export function validateState(raw) {
-  if (!isPlainObject(raw)) throw new Error('not a JSON object');
-  if (raw.format !== FORMAT) throw new Error(`"format" is not "${FORMAT}"`);
-  if (raw.version !== VERSION) throw new Error(`"version" ${JSON.stringify(raw.version)} is not ${VERSION}`);
-  if (!isPlainObject(raw.exercises)) throw new Error('"exercises" is not an object');
-  const state = emptyState();
-  if (raw.lang === 'en' || raw.lang === 'zh') state.lang = raw.lang;
-  for (const [id, ex] of Object.entries(raw.exercises)) {
-    if (!/^[0-9]{1,3}$/.test(id) || !isPlainObject(ex)) throw new Error(`exercise "${id}" is malformed`);
-    state.exercises[id] = {
-      params: numberMap(ex.params),
-      answers: stringMap(ex.answers),
-      verdicts: stringMap(ex.verdicts, ['correct', 'incorrect', 'format-error']),
-      attempts: Number.isInteger(ex.attempts) && ex.attempts >= 0 ? ex.attempts : 0,
-      solved: ex.solved === true,
-      hints: Number.isInteger(ex.hints) && ex.hints >= 0 ? ex.hints : 0,
-      solutionOpen: ex.solutionOpen === true,
-    };
-  }
-  return state;
+/** An empty progress record for a variant with `params` (null: the lecture's). */
+export function emptyRecord(params = null) {
+  return {
+    params, answers: {}, verdicts: {}, messages: {}, attempts: 0, solved: false, hints: 0,
+    solutionOpen: false, revealed: false,
+  };
 }
 
 export class Store {
   constructor(storage) {
     this.storage = storage;
     this.available = true;
-    this.setAside = null; // key under which a corrupt state was kept
-    this.state = emptyState();
+    this.setAside = null; // key under which an unreadable saved state was kept
+    this.lang = null;
+    this.legacy = null; // a version-1 state still to be moved to the per-key layout
+    this.data = {}; // exercise id -> {current, variants: {key: record}}
     this.listeners = [];
+    this.clean = (id, raw) => raw; // app/progress.js installs the record check
   }
 
-  /** Reads the saved state; a corrupt one is moved aside and the page starts fresh. */
+  /** Reads the language and every saved record (checked later, with the engine: adopt()). */
   load() {
-    let text = null;
+    let keys;
     try {
-      text = this.storage.getItem(STORAGE_KEY);
+      keys = [];
+      for (let i = 0; i < this.storage.length; i++) keys.push(this.storage.key(i));
+      this.lang = this.read(LANG_KEY) ?? null;
     } catch {
       this.available = false;
       return;
     }
-    if (text == null) return;
-    try {
-      this.state = validateState(JSON.parse(text));
-    } catch {
-      const key = `${STORAGE_KEY}.corrupt.${Date.now()}`;
-      try {
-        this.storage.setItem(key, text);
-        this.storage.removeItem(STORAGE_KEY);
-        this.setAside = key;
-      } catch {
-        this.setAside = '(not saved)';
+    for (const k of keys) {
+      if (k.startsWith(CURRENT)) {
+        const v = this.read(k);
+        if (typeof v === 'string') this.entry(k.slice(CURRENT.length)).current = v;
+      } else if (k.startsWith(PROGRESS)) {
+        const rest = k.slice(PROGRESS.length);
+        const dot = rest.indexOf('.');
+        const v = this.read(k);
+        if (dot > 0 && v && typeof v === 'object') this.entry(rest.slice(0, dot)).variants[rest.slice(dot + 1)] = v;
       }
-      this.state = emptyState();
+    }
+    const old = this.storage.getItem(V1_KEY);
+    if (old != null) {
+      try {
+        const raw = JSON.parse(old);
+        if (raw?.format !== 'commlab-progress' || raw.version !== 1 || typeof raw.exercises !== 'object') throw new Error();
+        this.legacy = raw;
+        if (!this.lang && (raw.lang === 'en' || raw.lang === 'zh')) this.lang = raw.lang;
+      } catch {
+        this.setAside = this.putAside(V1_KEY, old, `${V1_KEY}.corrupt.${Date.now()}`);
+      }
     }
   }
 
-  save() {
+  /** Parsed JSON under `key`; an unreadable value is set aside and reads as undefined. */
+  read(key) {
+    const text = this.storage.getItem(key);
+    if (text == null) return undefined;
+    try {
+      return JSON.parse(text);
+    } catch {
+      this.setAside = this.putAside(key, text);
+      return undefined;
+    }
+  }
+
+  putAside(key, text, aside = `commlab.corrupt.${Date.now()}.${key}`) {
+    try {
+      this.storage.setItem(aside, text);
+      this.storage.removeItem(key);
+      return aside;
+    } catch {
+      return '(not saved)';
+    }
+  }
+
+  write(key, value) {
     if (!this.available) return;
     try {
-      this.storage.setItem(STORAGE_KEY, JSON.stringify(this.state));
+      if (value === undefined) this.storage.removeItem(key);
+      else this.storage.setItem(key, JSON.stringify(value));
     } catch {
       this.available = false;
     }
-    for (const f of this.listeners) f(this.state);
+  }
+
+  entry(id) {
+    const k = String(id);
+    this.data[k] ??= { current: null, variants: {} };
+    return this.data[k];
+  }
+
+  notify() {
+    for (const f of this.listeners) f();
   }
 
   onChange(f) {
     this.listeners.push(f);
   }
 
-  /** The saved record of exercise `id`, created empty on first use. */
-  exercise(id) {
-    const key = String(id);
-    if (!this.state.exercises[key]) {
-      this.state.exercises[key] = {
-        params: null, answers: {}, verdicts: {}, attempts: 0, solved: false, hints: 0, solutionOpen: false,
-      };
+  setLang(lang) {
+    this.lang = lang;
+    this.write(LANG_KEY, lang);
+  }
+
+  /** Replaces everything in memory with checked progress; `persist` also rewrites storage (an import). */
+  adopt(exercises, { persist = false, lang } = {}) {
+    if (persist) this.clearStorage();
+    this.data = {};
+    for (const [id, ex] of Object.entries(exercises)) {
+      const e = this.entry(id);
+      e.current = ex.current ?? null;
+      for (const [key, rec] of Object.entries(ex.variants ?? {})) e.variants[key] = rec;
+      if (persist) this.persist(id);
     }
-    return this.state.exercises[key];
+    if (lang !== undefined && lang !== null) this.setLang(lang);
+    this.notify();
   }
 
-  get lang() {
-    return this.state.lang;
+  /** Writes exercise `id`'s records and current variant, each under its own key. */
+  persist(id) {
+    const e = this.entry(id);
+    if (e.current) this.write(currentKey(id), e.current);
+    for (const [key, rec] of Object.entries(e.variants)) this.write(recordKey(id, key), rec);
   }
 
-  set lang(value) {
-    this.state.lang = value;
-    this.save();
+  /** The version-1 state has been moved over: its key goes. */
+  dropLegacy() {
+    if (this.lang) this.write(LANG_KEY, this.lang);
+    this.legacy = null;
+    this.write(V1_KEY, undefined);
   }
 
-  exportText() {
-    return `${JSON.stringify({ ...this.state, exported: new Date().toISOString() }, null, 2)}\n`;
-  }
-
-  /** Replaces the state with an exported file's; throws with the reason if it is not one. */
-  importText(text) {
-    let raw;
+  /** Removes one saved record that failed its check on restore, keeping a copy aside. */
+  setAsideRecord(id, key) {
+    const k = recordKey(id, key);
     try {
-      raw = JSON.parse(text);
-    } catch (e) {
-      throw new Error(`not JSON (${e.message})`);
-    }
-    this.state = validateState(raw);
-    this.save();
+      const text = this.storage.getItem(k);
+      if (text != null) this.putAside(k, text);
+    } catch { /* storage gone: nothing to keep */ }
+    delete this.entry(id).variants[key];
   }
 
+  /** The variant key exercise `id` shows (null: none saved). */
+  current(id) {
+    return this.data[String(id)]?.current ?? null;
+  }
+
+  setCurrent(id, key) {
+    this.entry(id).current = key;
+    this.write(currentKey(id), key);
+    this.notify();
+  }
+
+  /** The saved record of (exercise, variant), or null. */
+  record(id, key) {
+    return this.data[String(id)]?.variants[key] ?? null;
+  }
+
+  /** The variant keys of exercise `id` with a saved record. */
+  variants(id) {
+    return Object.keys(this.data[String(id)]?.variants ?? {});
+  }
+
+  /**
+   * Changes one record by read-merge-write: reads (exercise, variant)'s key, applies `change` to
+   * what it read (another page may have written since) and writes that key alone back.
+   */
+  update(id, key, change, params = null) {
+    const k = recordKey(id, key);
+    let base = null;
+    if (this.available) {
+      try {
+        const text = this.storage.getItem(k);
+        if (text != null) base = this.clean(String(id), JSON.parse(text));
+      } catch {
+        base = null;
+      }
+    }
+    const rec = base ?? this.record(id, key) ?? emptyRecord(params);
+    rec.created ??= new Date().toISOString();
+    change(rec);
+    rec.updated = new Date().toISOString();
+    this.entry(id).variants[key] = rec;
+    this.write(k, rec);
+    this.notify();
+    return rec;
+  }
+
+  /** Forgets one record (a variant left with no progress). */
+  remove(id, key) {
+    delete this.entry(id).variants[key];
+    this.write(recordKey(id, key), undefined);
+    this.notify();
+  }
+
+  clearStorage() {
+    if (!this.available) return;
+    try {
+      const keys = [];
+      for (let i = 0; i < this.storage.length; i++) keys.push(this.storage.key(i));
+      for (const k of keys) if (k.startsWith(CURRENT) || k.startsWith(PROGRESS)) this.storage.removeItem(k);
+    } catch {
+      this.available = false;
+    }
+  }
+
+  /** Erases every exercise's progress (the language stays). */
   reset() {
-    const lang = this.state.lang;
-    this.state = emptyState();
-    this.state.lang = lang;
-    this.save();
+    this.clearStorage();
+    this.data = {};
+    this.notify();
   }
 }

@@ -1,5 +1,5 @@
 // The answer form of a card: one field per answer, checked by the engine (exercise.check);
-// verdicts and attempts are saved per exercise.
+// verdicts, their messages and attempts are saved per (exercise, variant).
 
 import { pick } from '../util/i18n.js';
 import { ask } from '../engine/door.js';
@@ -37,16 +37,21 @@ export const answersMixin = {
       const verdict = saved.verdicts[a.id];
       if (verdict) this.markField(input, verdict);
       input.addEventListener(a.choices?.length ? 'change' : 'input', () => {
-        this.saved.answers[a.id] = input.value;
-        delete this.saved.verdicts[a.id];
+        const hadVerdict = !!this.saved.verdicts[a.id];
+        this.change((r) => {
+          r.answers[a.id] = input.value;
+          delete r.verdicts[a.id];
+          delete r.messages[a.id];
+        });
         input.removeAttribute('data-verdict');
         input.removeAttribute('aria-invalid');
         this.verdictOf(a.id).textContent = '';
-        this.store.save();
+        if (hadVerdict) this.renderVariants();
       });
-      // A saved verdict shows its word again (the engine's message is not saved).
+      // A saved verdict shows its message again (saved in both languages, as the engine gave it).
       const verdictText = h('p', {
-        class: 'verdict', id: `${fid}-verdict`, 'aria-live': 'polite', text: verdict ? t.verdict[verdict] : '',
+        class: 'verdict', id: `${fid}-verdict`, 'aria-live': 'polite',
+        text: verdict ? (pick(saved.messages?.[a.id], lang) || t.verdict[verdict]) : '',
         dataset: verdict ? { verdict } : {},
       });
       return h('div', { class: 'answer' }, [
@@ -62,12 +67,22 @@ export const answersMixin = {
     this.solutionButton = h('button', { type: 'button', 'data-action': 'solution', text: t.solution });
     const variant = h('button', { type: 'button', 'data-action': 'variant', text: t.variant });
     const lecture = h('button', { type: 'button', 'data-action': 'default', text: t.lectureValues });
+    this.lectureButton = lecture;
     this.summary = h('p', { class: 'summary', 'aria-live': 'polite', 'data-role': 'summary' });
+    this.solutionNote = h('p', { class: 'note', id: `${pre}-solution-note`, text: t.solutionReveals, hidden: true });
+    this.solutionButton.setAttribute('aria-describedby', this.solutionNote.id);
+    this.variantSelect = h('select', { id: `${pre}-variants`, 'data-role': 'variants' });
+    this.variantPicker = h('div', { class: 'variant-picker', hidden: true }, [
+      h('label', { for: this.variantSelect.id, text: t.yourVariants }), this.variantSelect,
+    ]);
+    this.variantSelect.addEventListener('change', () => this.pickVariant(this.variantSelect.value));
 
     const form = h('form', { class: 'answers', novalidate: true, 'aria-labelledby': `${pre}-answers-title ${pre}-title` }, [
       h('h3', { id: `${pre}-answers-title`, text: t.answers }),
       ...fields,
       h('div', { class: 'actions' }, [check, this.hintButton, this.solutionButton, variant, lecture]),
+      this.solutionNote,
+      this.variantPicker,
       this.summary,
     ]);
     form.addEventListener('submit', (e) => {
@@ -77,7 +92,7 @@ export const answersMixin = {
     this.hintButton.addEventListener('click', () => this.nextHint());
     this.solutionButton.addEventListener('click', () => this.toggleSolution());
     variant.addEventListener('click', () => this.newVariant());
-    lecture.addEventListener('click', () => this.setParams(null));
+    lecture.addEventListener('click', () => this.lectureValues());
     return form;
   },
 
@@ -97,7 +112,6 @@ export const answersMixin = {
 
   check() {
     const t = this.t();
-    const saved = this.saved;
     const answers = {};
     for (const a of this.doc.answers) {
       const text = this.inputOf(a.id).value.trim();
@@ -114,29 +128,38 @@ export const answersMixin = {
     }
     this.showError(null);
     let judged = false;
+    const verdicts = {};
+    const messages = {};
     for (const a of this.doc.answers) {
       const input = this.inputOf(a.id);
       const out = this.verdictOf(a.id);
       const v = res.verdicts?.[a.id];
       if (!(a.id in answers) || !v) {
-        delete saved.verdicts[a.id];
         input.removeAttribute('data-verdict');
         input.removeAttribute('aria-invalid');
         out.textContent = a.id in answers ? '' : t.empty;
         continue;
       }
       this.markField(input, v.verdict);
-      saved.verdicts[a.id] = v.verdict;
-      const message = pick(v.message, this.lang);
-      out.textContent = message || t.verdict[v.verdict];
+      verdicts[a.id] = v.verdict;
+      if (v.message) messages[a.id] = v.message;
+      out.textContent = pick(v.message, this.lang) || t.verdict[v.verdict];
       out.dataset.verdict = v.verdict;
       if (v.verdict !== 'format-error') judged = true;
     }
-    if (judged) saved.attempts += 1;
-    const allCorrect = this.doc.answers.every((a) => saved.verdicts[a.id] === 'correct');
-    if (allCorrect) saved.solved = true;
+    const allCorrect = this.doc.answers.every((a) => verdicts[a.id] === 'correct');
+    this.change((r) => {
+      for (const a of this.doc.answers) {
+        if (a.id in answers) r.answers[a.id] = this.inputOf(a.id).value;
+        if (verdicts[a.id]) r.verdicts[a.id] = verdicts[a.id];
+        else delete r.verdicts[a.id];
+        if (messages[a.id]) r.messages[a.id] = messages[a.id];
+        else delete r.messages[a.id];
+      }
+      if (judged) r.attempts += 1;
+      if (allCorrect) r.solved = true;
+    });
     this.summary.textContent = allCorrect ? t.allCorrect : '';
-    this.store.save();
     this.renderStatus();
     this.updateCalculator();
   },

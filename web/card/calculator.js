@@ -1,26 +1,32 @@
 // The live calculator of a card: the exercise's parameters as number fields and sliders, the
 // engine's answers for them, and the exercise's extra view. At the exercise's own values the
-// results are its answers, so they stay masked until the student has tried.
+// results are its answers, so they stay masked until the variant is solved or revealed.
 
 import { pick } from '../util/i18n.js';
 import { h } from '../util/dom.js';
 import { fromDisplay, inputText, shownUnit, toDisplay } from '../util/units.js';
 import { extraView } from '../views/extra.js';
 import { choiceValue, errorText } from './common.js';
+import { sameParams } from './variant.js';
 
-/** Slider scale for a numeric parameter: logarithmic over wide positive ranges. */
-function sliderScale(param) {
+/**
+ * Slider scale for a numeric parameter: logarithmic over wide positive ranges. The slider's
+ * position of `own` (the exercise's value, display unit) gives back exactly `own`, so a slider
+ * moved away and back lands on the exercise's value, not on a neighbour of it.
+ */
+function sliderScale(param, own) {
   const min = toDisplay(param.min, param.unit);
   const max = toDisplay(param.max, param.unit);
   const log = min > 0 && max / min >= 100;
   const steps = param.kind === 'integer' && !log ? Math.max(1, Math.round(max - min)) : 1000;
   return {
     steps,
-    toSlider: (v) => {
+    toSlider(v) {
       const t = log ? Math.log(v / min) / Math.log(max / min) : (v - min) / (max - min);
       return Math.round(Math.min(1, Math.max(0, t)) * steps);
     },
-    fromSlider: (s) => {
+    fromSlider(s) {
+      if (Number.isFinite(own) && s === this.toSlider(own)) return own;
       const t = s / steps;
       const v = log ? min * (max / min) ** t : min + t * (max - min);
       return param.kind === 'integer' ? Math.round(v) : Number(v.toPrecision(3));
@@ -58,7 +64,7 @@ export const calculatorMixin = {
         datalist = h('datalist', { id: `${fid}-nice` }, p.nice.map((v) => h('option', { value: inputText(toDisplay(v, p.unit)) })));
         num.setAttribute('list', datalist.id);
       }
-      const scale = sliderScale(p);
+      const scale = sliderScale(p, Number(inputText(toDisplay(this.params[p.id], p.unit))));
       const slider = h('input', {
         type: 'range', min: '0', max: String(scale.steps), step: '1', 'data-slider': p.id,
         'aria-label': `${pick(p.label, lang)}${unit ? ` (${unit})` : ''}`,
@@ -123,15 +129,15 @@ export const calculatorMixin = {
       this.calcError.textContent = `${this.t().engineError}${errorText(res.error)}`;
       return;
     }
-    // At the exercise's own values the results are its answers: kept back until a first check.
+    // At the exercise's own values (compared as displayed) the results are its answers: kept
+    // back until this variant is solved or its answers are explicitly revealed. A wrong check
+    // does not show them.
     const s = this.saved;
-    const atExercise = this.doc.params.every((p) => String(this.calcParams[p.id]) === String(this.params[p.id]));
-    if (atExercise && !this.revealed && s.attempts === 0 && !s.solved) {
+    const atExercise = sameParams(this.doc, this.calcParams, this.params);
+    this.calcOut.dataset.masked = String(atExercise && !s.solved && !s.revealed);
+    if (atExercise && !s.solved && !s.revealed) {
       const reveal = h('button', { type: 'button', 'data-action': 'reveal', text: this.t().reveal });
-      reveal.addEventListener('click', () => {
-        this.revealed = true;
-        this.updateCalculator();
-      });
+      reveal.addEventListener('click', () => this.reveal());
       this.calcOut.replaceChildren(h('p', { class: 'masked', text: this.t().calcHidden }), reveal);
       return;
     }

@@ -10,13 +10,23 @@ import { prettyUnits } from '../util/units.js';
 import { answersMixin } from './answers.js';
 import { calculatorMixin } from './calculator.js';
 import { errorText } from './common.js';
+import { LECTURE, fullParams, variantKey } from './variant.js';
+
+// What an exercise with no saved record shows: nothing typed, nothing solved.
+const NOTHING = Object.freeze({
+  params: null, answers: {}, verdicts: {}, messages: {}, attempts: 0, solved: false, hints: 0,
+  solutionOpen: false, revealed: false,
+});
 
 export class Card {
-  constructor(doc, store, lang) {
+  /** `confirmLeave({unchecked, fromLecture})` resolves true when the student agrees to leave. */
+  constructor(doc, store, lang, { confirmLeave = async () => true } = {}) {
     this.doc = doc;
     this.id = doc.id;
     this.store = store;
     this.lang = lang;
+    this.confirmLeave = confirmLeave;
+    this.variant = this.savedVariant();
     this.calcParams = null;
     this.frame = 0;
     this.root = h('section', {
@@ -26,15 +36,25 @@ export class Card {
     this.render();
   }
 
-  get saved() {
-    return this.store.exercise(this.id);
+  /** The variant the store says this exercise shows, if it has a record (else the lecture's). */
+  savedVariant() {
+    const key = this.store.current(this.id);
+    return key && key !== LECTURE && this.store.record(this.id, key) ? key : LECTURE;
   }
 
-  /** The exercise's parameters in base units: the saved variant or the lecture's. */
+  /** The shown variant's progress (read only: change it through change()). */
+  get saved() {
+    return this.store.record(this.id, this.variant) ?? NOTHING;
+  }
+
+  /** Changes the shown variant's record (read-merge-write of its own storage key). */
+  change(fn) {
+    return this.store.update(this.id, this.variant, fn, this.variant === LECTURE ? null : this.params);
+  }
+
+  /** The exercise's parameters in base units: the shown variant's or the lecture's. */
   get params() {
-    const out = {};
-    for (const p of this.doc.params) out[p.id] = this.saved.params?.[p.id] ?? p.default;
-    return out;
+    return fullParams(this.doc, this.saved.params);
   }
 
   /** exercise.solve for `params`, remembering the last answer (statement and calculator share it). */
@@ -47,7 +67,16 @@ export class Card {
   }
 
   get isVariant() {
-    return this.doc.params.some((p) => this.params[p.id] !== p.default);
+    return this.variant !== LECTURE;
+  }
+
+  /** Shows the store's current variant again (after an import or a reset). */
+  reload() {
+    this.variant = this.savedVariant();
+    this.calcParams = null;
+    const open = this.calc?.open ?? true;
+    this.render();
+    this.calc.open = open;
   }
 
   t() {
@@ -85,6 +114,7 @@ export class Card {
     const id = this.id;
     const saved = this.saved;
     const pre = `ex${id}`;
+    this.root.dataset.variant = this.variant;
 
     const title = h('h2', { id: `${pre}-title` }, [
       h('span', { class: 'num', text: `${t.exercise} ${id}` }),
@@ -118,10 +148,15 @@ export class Card {
   }
 
   renderStatement() {
-    // The engine fills the statement with the parameters written in their units.
-    const res = this.solve(this.params);
-    if (res.error) this.showError(res.error);
-    const text = res.error ? pick(this.doc.statement, this.lang) : pick(res.statement, this.lang);
+    // The engine fills the statement with the parameters written in their units. Restored and
+    // imported parameters were checked by the engine; should it refuse them anyway, the card
+    // says so and shows the lecture's statement, never a template with {placeholders}.
+    let res = this.solve(this.params);
+    if (res.error) {
+      this.showError(res.error);
+      res = this.solve(fullParams(this.doc, null));
+    }
+    const text = res.error ? '' : pick(res.statement, this.lang);
     renderParagraphs(this.statement, prettyUnits(text));
     this.variantNote.hidden = !this.isVariant;
   }
@@ -130,12 +165,37 @@ export class Card {
     const t = this.t();
     const s = this.saved;
     const parts = [];
-    if (s.solved) parts.push(`✓ ${t.solved}`);
-    if (s.attempts) parts.push(t.attempts(s.attempts));
-    this.status.textContent = parts.join(' · ');
+    if (s.solved) parts.push(h('span', { class: 'ok', text: `✓ ${t.solved}` }));
+    if (s.revealed) parts.push(h('span', { class: 'revealed', text: t.revealed }));
+    if (s.attempts) parts.push(h('span', { text: t.attempts(s.attempts) }));
+    this.status.replaceChildren(...parts.flatMap((x, i) => (i ? [' · ', x] : [x])));
     this.root.classList.toggle('is-solved', s.solved);
     this.solutionButton.disabled = s.attempts === 0;
     this.solutionButton.title = s.attempts === 0 ? t.solutionLocked : '';
+    // The worked solution shows the answers: say so while opening it would reveal them.
+    this.solutionNote.hidden = s.attempts === 0 || s.solved || s.revealed;
+    this.lectureButton.disabled = !this.isVariant;
+    this.renderVariants();
+  }
+
+  /** The picker of this exercise's saved variants (shown once there is more than one). */
+  renderVariants() {
+    const t = this.t();
+    const keys = this.store.variants(this.id).filter((k) => k !== LECTURE);
+    if (this.isVariant && !keys.includes(this.variant)) keys.push(this.variant);
+    const created = (k) => this.store.record(this.id, k)?.created ?? '';
+    keys.sort((a, b) => created(a).localeCompare(created(b)));
+    const option = (key, name) => {
+      const r = this.store.record(this.id, key) ?? NOTHING;
+      const state = t.variantState(r.solved, r.revealed, r.attempts);
+      return h('option', { value: key, text: state ? `${name} (${state})` : name });
+    };
+    this.variantSelect.replaceChildren(
+      option(LECTURE, t.lectureValues),
+      ...keys.map((k, i) => option(k, t.variantName(i + 1))),
+    );
+    this.variantSelect.value = this.variant;
+    this.variantPicker.hidden = keys.length === 0;
   }
 
   renderHints() {
@@ -149,8 +209,7 @@ export class Card {
   }
 
   nextHint() {
-    this.saved.hints += 1;
-    this.store.save();
+    this.change((r) => { r.hints += 1; });
     this.renderHints();
     this.hintList.lastElementChild?.setAttribute('tabindex', '-1');
     this.hintList.lastElementChild?.focus();
@@ -158,16 +217,28 @@ export class Card {
 
   toggleSolution() {
     if (this.solutionBox.hidden) {
-      this.saved.solutionOpen = true;
+      // The solution lists the answers: opened before solving, it counts as revealing them.
+      this.change((r) => {
+        r.solutionOpen = true;
+        if (!r.solved) r.revealed = true;
+      });
       this.openSolution();
+      this.renderStatus();
+      this.updateCalculator();
       this.solutionBox.focus();
     } else {
-      this.saved.solutionOpen = false;
+      this.change((r) => { r.solutionOpen = false; });
       this.solutionBox.hidden = true;
       this.solutionButton.textContent = this.t().solution;
       this.solutionButton.setAttribute('aria-expanded', 'false');
     }
-    this.store.save();
+  }
+
+  /** Records an explicit reveal of this variant's answers. */
+  reveal() {
+    this.change((r) => { r.revealed = true; });
+    this.renderStatus();
+    this.updateCalculator();
   }
 
   openSolution() {
@@ -193,32 +264,71 @@ export class Card {
     this.solutionButton.setAttribute('aria-expanded', 'true');
   }
 
-  newVariant() {
-    const seed = crypto.getRandomValues(new Uint32Array(1))[0];
-    const res = ask({ op: 'exercise.variant', id: this.id, seed });
-    if (res.error) {
-      this.showError(res.error);
+  async newVariant() {
+    if (!(await this.mayLeave())) return;
+    for (let i = 0; i < 5; i++) {
+      const seed = crypto.getRandomValues(new Uint32Array(1))[0];
+      const res = ask({ op: 'exercise.variant', id: this.id, seed });
+      if (res.error) {
+        this.showError(res.error);
+        return;
+      }
+      const key = variantKey(this.doc, res.params);
+      // A fresh variant: not the one shown, nor one already worked on.
+      if (key === this.variant || this.store.record(this.id, key)) continue;
+      this.show(key, fullParams(this.doc, res.params), '[data-action="variant"]');
       return;
     }
-    this.setParams(res.params);
   }
 
-  /** Switches the exercise to `params` (null: the lecture's); clears answers and verdicts. */
-  setParams(params) {
+  /** Back to the lecture's values (its own saved progress comes back with it). */
+  async lectureValues() {
+    if (!this.isVariant || !(await this.mayLeave())) return;
+    this.show(LECTURE, null, '[data-action="variant"]');
+  }
+
+  /** Switches to a saved variant chosen in the picker. */
+  async pickVariant(key) {
+    if (key === this.variant) return;
+    if (!(await this.mayLeave())) {
+      this.variantSelect.value = this.variant;
+      return;
+    }
+    this.show(key, null, '[data-role="variants"]');
+  }
+
+  /** Answers typed but not checked (labels), which leaving the variant sets aside. */
+  uncheckedAnswers() {
     const s = this.saved;
-    s.params = params ? { ...params } : null;
-    s.answers = {};
-    s.verdicts = {};
-    s.attempts = 0;
-    s.hints = 0;
-    s.solutionOpen = false;
+    return this.doc.answers.filter((a) => (s.answers[a.id] ?? '').trim() && !s.verdicts[a.id])
+      .map((a) => pick(a.label, this.lang));
+  }
+
+  /** Asks before leaving a variant with unchecked typed answers; true to go on. */
+  async mayLeave() {
+    const unchecked = this.uncheckedAnswers();
+    if (!unchecked.length) return true;
+    return this.confirmLeave({ unchecked, fromLecture: !this.isVariant, lang: this.lang });
+  }
+
+  /** True when a record holds nothing worth keeping. */
+  static isEmpty(r) {
+    return !r || (!r.solved && !r.revealed && !r.attempts && !r.hints
+      && !Object.values(r.answers ?? {}).some((x) => String(x).trim()));
+  }
+
+  /** Shows variant `key` (its saved progress, or a fresh record with `params`). */
+  show(key, params, focus) {
+    const left = this.variant;
+    if (left !== LECTURE && Card.isEmpty(this.store.record(this.id, left))) this.store.remove(this.id, left);
+    if (key !== LECTURE && !this.store.record(this.id, key)) this.store.update(this.id, key, () => {}, params);
+    this.store.setCurrent(this.id, key);
+    this.variant = key;
     this.calcParams = null;
-    this.revealed = false;
-    this.store.save();
     const open = this.calc.open;
     this.render();
     this.calc.open = open;
-    this.root.querySelector('[data-action="variant"]').focus();
+    this.root.querySelector(focus)?.focus();
   }
 
 

@@ -1,0 +1,235 @@
+// Progress records checked against the engine's exercise documents: the export file (one JSON
+// document, version 2; version-1 files still import), the import check (the whole file before
+// anything is applied: every exercise known, every field's type, every variant's parameters
+// accepted by the engine) and the lenient check of what was saved in this browser.
+
+import { ask } from '../engine/door.js';
+import { pick, strings } from '../util/i18n.js';
+import { LECTURE, fullParams, variantKey } from '../card/variant.js';
+import { emptyRecord } from './store.js';
+
+export const FORMAT = 'commlab-progress';
+export const VERSION = 2;
+const VERDICTS = ['correct', 'incorrect', 'format-error'];
+const FIELDS = ['params', 'answers', 'verdicts', 'messages', 'attempts', 'solved', 'hints', 'solutionOpen',
+  'revealed', 'created', 'updated'];
+
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** A problem found in a file: where (exercise, field) and what, in the page's words. */
+class Problem extends Error {}
+
+/** The engine's complaint about `params` for exercise `id`, or null when it solves them. */
+export function paramsError(id, params) {
+  const res = ask({ op: 'exercise.solve', id: Number(id), params });
+  return res.error ? res.error.message : null;
+}
+
+/**
+ * Checks one record. strict: the first problem throws a Problem naming the field; else bad
+ * fields are dropped. Returns a clean record with every field present.
+ */
+export function cleanRecord(doc, raw, { strict = false, lang = 'en', where = '', engine = true } = {}) {
+  const t = strings(lang);
+  const fail = (field, what) => {
+    if (strict) throw new Problem(`${where}${field}: ${what}`);
+  };
+  const rec = emptyRecord();
+  if (!isObject(raw)) {
+    fail(t.fileRecord, t.fileNotObject);
+    return rec;
+  }
+  for (const k of Object.keys(raw)) if (!FIELDS.includes(k)) fail(`"${k}"`, t.fileUnknownField);
+  const answerOf = (k) => doc.answers.find((a) => a.id === k);
+  const answerName = (k) => t.fileAnswer(pick(answerOf(k)?.label, lang) || k, k);
+  const map = (name, check) => {
+    const out = {};
+    const v = raw[name];
+    if (v === undefined) return out;
+    if (!isObject(v)) {
+      fail(`"${name}"`, t.fileNotObject);
+      return out;
+    }
+    for (const [k, x] of Object.entries(v)) {
+      if (!answerOf(k)) fail(`"${name}"`, t.fileUnknownAnswer(k));
+      else if (!check(x)) fail(answerName(k), t.fileBadValue(name, JSON.stringify(x)));
+      else out[k] = x;
+    }
+    return out;
+  };
+  rec.answers = map('answers', (x) => typeof x === 'string' && x.length <= 200);
+  rec.verdicts = map('verdicts', (x) => VERDICTS.includes(x));
+  rec.messages = map('messages', (x) => typeof x === 'string'
+    || (isObject(x) && Object.entries(x).every(([l, s]) => (l === 'en' || l === 'zh') && typeof s === 'string')));
+  for (const name of ['attempts', 'hints']) {
+    const v = raw[name];
+    if (v === undefined) continue;
+    if (Number.isInteger(v) && v >= 0) rec[name] = v;
+    else fail(`"${name}"`, t.fileNotCount(JSON.stringify(v)));
+  }
+  for (const name of ['solved', 'solutionOpen', 'revealed']) {
+    const v = raw[name];
+    if (v === undefined) continue;
+    if (typeof v === 'boolean') rec[name] = v;
+    else fail(`"${name}"`, t.fileNotBoolean(JSON.stringify(v)));
+  }
+  for (const name of ['created', 'updated']) {
+    if (typeof raw[name] === 'string') rec[name] = raw[name];
+    else if (raw[name] !== undefined) fail(`"${name}"`, t.fileBadValue(name, JSON.stringify(raw[name])));
+  }
+  // A worked solution left open before solving has shown the answers (version-1 files kept no
+  // "revealed"): count it as a reveal, so the calculator never hides what the solution shows.
+  if (rec.solutionOpen && rec.attempts > 0 && !rec.solved) rec.revealed = true;
+  if (raw.params != null) {
+    if (!isObject(raw.params)) {
+      fail('"params"', t.fileNotObject);
+    } else {
+      const params = {};
+      let ok = true;
+      for (const [k, v] of Object.entries(raw.params)) {
+        const p = doc.params.find((q) => q.id === k);
+        if (!p) {
+          fail('"params"', t.fileUnknownParam(k));
+          ok = false;
+          continue;
+        }
+        const want = p.kind === 'choice' ? 'string' : 'number';
+        if (typeof v !== want || (want === 'number' && !Number.isFinite(v))) {
+          fail(t.fileParam(pick(p.label, lang), k), t.fileBadValue(k, JSON.stringify(v)));
+          ok = false;
+          continue;
+        }
+        params[k] = v;
+      }
+      if (ok && engine) {
+        const err = paramsError(doc.id, fullParams(doc, params));
+        if (err) {
+          const named = doc.params.find((p) => err.includes(`'${p.id}'`) || err.includes(`.${p.id}'`));
+          fail(named ? t.fileParam(pick(named.label, lang), named.id) : '"params"', err);
+          ok = false;
+        }
+      }
+      if (ok) rec.params = variantKey(doc, params) === LECTURE ? null : fullParams(doc, params);
+      else if (!strict) return null; // a variant the engine refuses cannot be shown at all
+    }
+  }
+  return rec;
+}
+
+function exerciseName(doc, lang) {
+  return strings(lang).fileExercise(doc.id, pick(doc.title, lang));
+}
+
+/**
+ * Checks one exercise's saved progress {current, variants}: each record's key is recomputed from
+ * its parameters. strict: throws a Problem; else drops what fails (returning what was dropped).
+ */
+function cleanExercise(doc, raw, { strict, lang }) {
+  const t = strings(lang);
+  const where = `${exerciseName(doc, lang)}: `;
+  const out = { current: null, variants: {} };
+  const dropped = [];
+  if (!isObject(raw) || !isObject(raw.variants ?? {})) {
+    if (strict) throw new Problem(`${where}${t.fileNotObject}`);
+    return { out, dropped };
+  }
+  const keys = {};
+  for (const [key, rec] of Object.entries(raw.variants ?? {})) {
+    const clean = cleanRecord(doc, rec, { strict, lang, where: `${where}${key === LECTURE ? t.fileLecture : t.fileVariant(key)}, ` });
+    if (!clean) {
+      dropped.push(key);
+      continue;
+    }
+    const k = variantKey(doc, clean.params);
+    keys[key] = k;
+    out.variants[k] = clean;
+  }
+  const cur = raw.current;
+  if (cur != null && typeof cur !== 'string') {
+    if (strict) throw new Problem(`${where}"current": ${t.fileBadValue('current', JSON.stringify(cur))}`);
+  } else if (cur != null) {
+    if (keys[cur]) out.current = keys[cur];
+    else if (cur === LECTURE) out.current = LECTURE;
+    else if (strict) throw new Problem(`${where}"current": ${t.fileNoSuchVariant(cur)}`);
+  }
+  return { out, dropped };
+}
+
+/** A version-1 exercise entry (one record, its params the variant) as a version-2 one. */
+function fromV1(raw) {
+  if (!isObject(raw)) return raw;
+  const key = raw.params ? 'v1' : LECTURE;
+  return { current: key, variants: { [key]: raw } };
+}
+
+/**
+ * Reads an export file whole; returns {lang, exercises} or throws an Error whose message names
+ * the exercise and the field at fault (in `lang`). Nothing is applied here.
+ */
+export function parseProgressFile(text, docs, lang) {
+  const t = strings(lang);
+  let raw;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`${t.fileNotProgress} ${t.fileNotJson(e.message)}`);
+  }
+  if (!isObject(raw) || raw.format !== FORMAT) throw new Error(t.fileNotProgress);
+  if (raw.version !== 1 && raw.version !== VERSION) throw new Error(t.fileVersion(JSON.stringify(raw.version)));
+  if (!isObject(raw.exercises)) throw new Error(`"exercises": ${t.fileNotObject}`);
+  if (raw.lang != null && raw.lang !== 'en' && raw.lang !== 'zh') throw new Error(`"lang": ${t.fileBadValue('lang', JSON.stringify(raw.lang))}`);
+  const exercises = {};
+  for (const [id, ex] of Object.entries(raw.exercises)) {
+    const doc = docs.get(id);
+    if (!doc) throw new Error(t.fileUnknownExercise(id, [...docs.keys()].join(', ')));
+    const entry = raw.version === 1 ? fromV1(ex) : ex;
+    exercises[id] = cleanExercise(doc, entry, { strict: true, lang }).out;
+  }
+  return { lang: raw.lang ?? null, exercises };
+}
+
+/**
+ * Checks what this browser saved (and moves a version-1 state over): a record the engine refuses
+ * is set aside, never shown. Returns the words for a notice, or null when all was well.
+ */
+export function restoreSaved(store, docs, lang) {
+  const t = strings(lang);
+  // A record read back before each write: its types checked, its parameters were checked on load.
+  store.clean = (id, raw) => (docs.get(id) ? cleanRecord(docs.get(id), raw, { engine: false }) : raw);
+  const legacy = store.legacy;
+  // Version 1 fills in only exercises the per-key layout does not have yet.
+  const source = { ...store.data };
+  for (const [id, ex] of Object.entries(legacy?.exercises ?? {})) if (!source[id]) source[id] = { ...fromV1(ex), legacy: true };
+  const exercises = {};
+  const problems = [];
+  for (const [id, ex] of Object.entries(source)) {
+    const doc = docs.get(id);
+    if (!doc) {
+      exercises[id] = ex; // another build's exercise: kept as it is
+      continue;
+    }
+    const { out, dropped } = cleanExercise(doc, ex, { strict: false, lang });
+    for (const key of dropped) {
+      if (!ex.legacy) store.setAsideRecord(id, key);
+      problems.push(exerciseName(doc, lang));
+    }
+    exercises[id] = out;
+  }
+  store.adopt(exercises);
+  if (legacy) {
+    for (const [id, ex] of Object.entries(source)) if (ex.legacy) store.persist(id);
+    store.dropLegacy();
+  }
+  return problems.length ? t.restoreDropped(problems.join('; ')) : null;
+}
+
+/** The export file: one JSON document holding every (exercise, variant) record. */
+export function exportText(store) {
+  const exercises = {};
+  for (const [id, ex] of Object.entries(store.data)) {
+    if (!Object.keys(ex.variants).length && !ex.current) continue;
+    exercises[id] = { current: ex.current ?? LECTURE, variants: ex.variants };
+  }
+  const doc = { format: FORMAT, version: VERSION, lang: store.lang, exported: new Date().toISOString(), exercises };
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}
