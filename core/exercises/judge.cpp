@@ -203,8 +203,8 @@ json judge_answer(const json& def, const json& exact, const json& typed, const j
   if (!p) {
     if (is_about(def))
       if (const auto r = parse_range(def, text)) return judge_range(def, exact.get<double>(), r->first, r->second);
-    return verdict("format-error", message("Expected: " + lower_first(what_to_type_en(def)) + ".",
-                                           "格式不对：" + what_to_type_zh(def) + "。"));
+    return verdict("format-error", message("Expected " + lower_first(what_to_type_en(def)) + ".",
+                                           "应" + what_to_type_zh(def) + "。"));
   }
   std::vector<Reading> readings = {{p->value, p->factor, false}};
   if (p->alt_factor > 0) readings.push_back({p->typed * p->alt_factor, p->alt_factor, true});

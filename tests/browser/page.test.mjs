@@ -17,20 +17,20 @@ const LECTURE = {
   1: { n_half: '720 KB', time: '2.18 us', fraction: '8%' },
   2: { bytes_sent: '150 MB', steps: '6', time: '429 us' },
   3: { ring: '162 us', recursive_doubling: '45.6 us', rabenseifner: '52 us', binary_tree: '91.2 us', best: 'recursive_doubling' },
-  4: { hierarchical: '9.61 ms', flat: '48.75 ms', speedup: '5.07' },
+  4: { hierarchical: '9.61 ms', flat: '48.75 ms', speedup: '5.07', speedup_doubled: 'about 6-7x' },
   5: { bytes_per_gpu: '18.8 GB', time: '57 ms' },
   6: { microbatches: '8', token_interval: '8.7 ms' },
-  7: { threshold: '2163', tokens_per_device: '16384', hidden: 'yes' },
+  7: { threshold: '2163', tokens_per_device: '16384', hidden: 'yes', short_hidden: 'no' },
   8: { kv_bytes: '10.7 GB', one_nic: '268 ms', eight_nics: '33.6 ms', layerwise: '0.42 ms' },
 };
 const WRONG = {
   1: { n_half: '360 KB', time: '3.5 us', fraction: '50%' },
   2: { bytes_sent: '100 MB', steps: '3', time: '300 us' },
   3: { ring: '150 us', recursive_doubling: '25 us', rabenseifner: '60 us', binary_tree: '45.6 us', best: 'ring' },
-  4: { hierarchical: '12 ms', flat: '30 ms', speedup: '9' },
+  4: { hierarchical: '12 ms', flat: '30 ms', speedup: '9', speedup_doubled: '3x' },
   5: { bytes_per_gpu: '9.4 GB', time: '30 ms' },
   6: { microbatches: '4', token_interval: '1.1 ms' },
-  7: { threshold: '240', tokens_per_device: '131072', hidden: 'no' },
+  7: { threshold: '240', tokens_per_device: '131072', hidden: 'no', short_hidden: 'yes' },
   8: { kv_bytes: '5 GB', one_nic: '100 ms', eight_nics: '268 ms', layerwise: '4.2 ms' },
 };
 
@@ -122,7 +122,7 @@ describe('the lab page', () => {
     await page.waitForSelector('html[data-ready="true"]');
     assert.deepEqual(await verdicts(page, 2), allOf(2, 'correct'));
     assert.equal(await page.locator('[data-exercise="2"] [data-answer="time"]').inputValue(), '429 us');
-    assert.deepEqual(await verdicts(page, 4), { hierarchical: 'correct', flat: 'incorrect', speedup: null });
+    assert.deepEqual(await verdicts(page, 4), { hierarchical: 'correct', flat: 'incorrect', speedup: null, speedup_doubled: null });
     assert.match(await page.locator('#progress').innerText(), /1 of 8 solved/);
     await ctx.close();
   });
