@@ -122,7 +122,11 @@ const json* find_def(const json& list, const std::string& id) {
 json message(const std::string& en, const std::string& zh) { return {{"en", en}, {"zh", zh}}; }
 
 // A unit as prose shows it: the request vocabulary says "us", a reader sees "µs".
-std::string shown(const std::string& unit) { return unit == "us" ? "\xC2\xB5s" : unit; }
+std::string shown(const std::string& unit) {
+  if (unit == "us") return "\xC2\xB5s";
+  if (unit == "x") return "\xC3\x97";
+  return unit;
+}
 
 }  // namespace detail
 

@@ -35,7 +35,7 @@ std::vector<std::string> choices_of(const json& def);
 const json* find_def(const json& list, const std::string& id);
 /// A text in both languages.
 json message(const std::string& en, const std::string& zh);
-/// A unit as prose shows it: the request vocabulary says "us", a reader sees "µs".
+/// A unit as prose shows it: the request vocabulary says "us" and "x", a reader sees "µs" and "×".
 std::string shown(const std::string& unit);
 
 }  // namespace commlab::detail

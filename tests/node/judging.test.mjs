@@ -21,3 +21,10 @@ test('every typed answer of the judging table gets the teacher\'s verdict in was
     if (c.message_has_zh) assert.ok(v.message.zh.includes(c.message_has_zh), `${where} / ${v.message.zh}`);
   }
 });
+
+test('the README prints the judging rule exactly as the page does, in both languages', async () => {
+  const lab = await loadCommlab();
+  const readme = readFileSync(`${root}README.md`, 'utf8');
+  const time = lab.evaluate({ op: 'exercise.get', id: 2 }).answers.find((a) => a.id === 'time');
+  for (const lang of ['en', 'zh']) assert.ok(readme.includes(`> ${time.rule[lang]}\n`), `README lacks the ${lang} rule: ${time.rule[lang]}`);
+});
