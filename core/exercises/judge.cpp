@@ -137,7 +137,9 @@ std::optional<std::pair<Parsed, Parsed>> parse_range(const json& def, const std:
 
 json judge_range(const json& def, double e, const Parsed& lo, const Parsed& hi) {
   const double tol = tolerance(def);
-  const std::string read = quoted(lo, def) + " - " + quoted(hi, def);
+  Parsed lo_shown = lo;  // "6-7x": both ends in the unit typed after the second
+  if (lo_shown.unit.empty()) lo_shown.unit = hi.unit;
+  const std::string read = quoted(lo_shown, def) + " - " + quoted(hi, def);
   // As wide as the lecture's "about 6-7x" and no wider: a range may not span more than 1.5 : 1.
   if (hi.value > 1.5 * lo.value)
     return verdict("incorrect", message("Read the range " + read + ": too wide to count (at most 1.5 : 1).",
