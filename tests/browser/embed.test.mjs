@@ -262,7 +262,12 @@ describe('embedded in a course page of another site', () => {
         const page = await openCourse(ctx);
         await answerIn(frameOf(page, 3), LECTURE3);
         await page.waitForTimeout(300);
-        await page.screenshot({ path: join(dir, `embed-${name}-${scheme}.png`), fullPage: true });
+        // Frames from another site paint only inside the viewport: make it as tall as the page.
+        const height = await page.evaluate(() => document.documentElement.scrollHeight);
+        await page.setViewportSize({ width: viewport.width, height });
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await page.waitForTimeout(300);
+        await page.screenshot({ path: join(dir, `embed-${name}-${scheme}.png`) });
         await ctx.close();
       }
     }

@@ -31,6 +31,7 @@ export async function start(importer) {
   const framed = window.parent !== window;
   const embedded = only !== null && (framed || query.get('embed') === '1');
   if (only !== null) document.body.classList.add(embedded ? 'embed' : 'single');
+  if (embedded) document.documentElement.classList.add('embed'); // the host's background shows
   if (embedded) buildEmbedChrome();
 
   const cards = [];
