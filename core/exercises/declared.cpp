@@ -188,14 +188,23 @@ bool truthy(const json& v) {
   return true;
 }
 
+// An expression's value; a problem names the expression's path in the file.
+double expression_at(const std::string& text, const json& scope, const std::string& path) {
+  try {
+    return eval_expression(text, scope);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(path + ": " + e.what());
+  }
+}
+
 // One declared figure: an expression, a request's field, a text, or the name of the smallest.
 json compute(const json& spec, const json& scope, const std::string& path) {
   if (spec.is_number()) return spec;
-  if (spec.is_string()) return eval_expression(spec.get<std::string>(), scope);
+  if (spec.is_string()) return expression_at(spec.get<std::string>(), scope, path);
   if (!spec.is_object()) throw std::invalid_argument(path + ": must be an expression, a request or a text");
   if (spec.contains("expr")) {
     if (!spec.at("expr").is_string()) throw std::invalid_argument(path + ".expr: must be a string");
-    return eval_expression(spec.at("expr").get<std::string>(), scope);
+    return expression_at(spec.at("expr").get<std::string>(), scope, path);
   }
   if (spec.contains("request")) {
     const json& req = spec.at("request");
