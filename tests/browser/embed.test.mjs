@@ -109,7 +109,7 @@ after(async () => {
   await lab?.close();
 });
 
-describe('embedded in a course page of another site', () => {
+describe('embedded in a course page', () => {
   test('two exercises keep their work across reloads; a reset stays in its frame; the host hears it all', async (t) => {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
     let page = await openCourse(ctx);
@@ -251,6 +251,46 @@ describe('embedded in a course page of another site', () => {
     assert.equal(a.newVariant, false);
     assert.equal(a.maskedBefore, 'true');
     assert.equal(a.maskedAfter, 'false');
+    assert.ok(errors.length === 0, errors.join('\n'));
+  });
+
+  test('frames of the lab\'s own origin follow each other through storage events; a reset stays in its exercise', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+    const open = async (n) => {
+      const p = await ctx.newPage();
+      p.on('pageerror', (err) => errors.push(`${n}: ${err.message}`));
+      await p.goto(`${lab.url}?exercise=${n}&embed=1`);
+      await p.waitForSelector('html[data-ready="true"]');
+      return p;
+    };
+    const a = await open(3);
+    const b = await open(3);
+    const c = await open(6);
+    await answerIn(a, LECTURE3);
+    // b shows a's work without a reload: the storage event carried it.
+    await b.waitForFunction(() => document.querySelector('[data-answer="ring"]').dataset.verdict === 'correct');
+    assert.match(await b.locator('[data-role="status"]').innerText(), /Solved/);
+    await answerIn(c, WRONG6);
+    // A reset in b erases exercise 3 in a too, and leaves exercise 6 alone.
+    await b.locator('[data-action="reset"]').click();
+    await b.locator('[data-action="reset-confirm"]').click();
+    await a.waitForFunction(() => !document.querySelector('[data-answer="ring"]').dataset.verdict);
+    assert.equal(await a.locator('[data-answer="ring"]').inputValue(), '');
+    await c.reload();
+    await c.waitForSelector('html[data-ready="true"]');
+    assert.equal(await c.locator('[data-answer="microbatches"]').getAttribute('data-verdict'), 'incorrect');
+    // An older record arriving late never replaces a newer one.
+    const send = (updated) => c.evaluate((when) => {
+      const key = 'commlab.v2.progress.6.lecture';
+      const now = JSON.parse(localStorage.getItem(key));
+      const other = { ...now, answers: { microbatches: '1' }, verdicts: {}, messages: {}, updated: when };
+      window.dispatchEvent(new StorageEvent('storage', { key, newValue: JSON.stringify(other), storageArea: localStorage }));
+    }, updated);
+    await send('2000-01-01T00:00:00.000Z');
+    assert.equal(await c.locator('[data-answer="microbatches"]').inputValue(), '4');
+    await send('2999-01-01T00:00:00.000Z'); // a newer one is taken
+    assert.equal(await c.locator('[data-answer="microbatches"]').inputValue(), '1');
+    await ctx.close();
     assert.ok(errors.length === 0, errors.join('\n'));
   });
 
