@@ -98,6 +98,9 @@ before(async () => {
     '/options': coursePage(`<div data-commlab-exercise="2" data-seed="42" data-lang="zh" data-calculator="off" data-reveal="never" data-hints="off"></div>
 <div data-commlab-exercise="1" data-reveal="after-attempt"></div>`),
     '/foreign': coursePage(`<div data-commlab-exercise="3"></div>`),
+    // A hand-made frame without embed.js: nobody keeps the progress for it.
+    '/plain': `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">${RECORDER}
+<iframe src="${lab.url}index.html?exercise=6&embed=1" style="width:100%;height:1400px;border:0"></iframe>`,
   };
   host = await courseSite(pages);
   browser = await launch();
@@ -252,6 +255,20 @@ describe('embedded in a course page', () => {
     assert.equal(a.maskedBefore, 'true');
     assert.equal(a.maskedAfter, 'false');
     assert.ok(errors.length === 0, errors.join('\n'));
+  });
+
+  test('a frame with no storage and a host that keeps nothing says so, and export still works', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1000, height: 900 }, acceptDownloads: true });
+    const page = await openCourse(ctx, '/plain', 0);
+    const frame = frameOf(page, 6);
+    await frame.waitForSelector('html[data-ready="true"]');
+    await answerIn(frame, WRONG6);
+    await frame.waitForFunction(() => /cannot save/.test(document.querySelector('#notice').textContent), null, { timeout: 5000 });
+    assert.equal(await frame.locator('#notice').isVisible(), true);
+    const [download] = await Promise.all([page.waitForEvent('download'), frame.locator('[data-action="export"]').click()]);
+    const file = JSON.parse(await (await import('node:fs/promises')).readFile(await download.path(), 'utf8'));
+    assert.equal(file.exercises['6'].variants.lecture.answers.microbatches, '4');
+    await ctx.close();
   });
 
   test('frames of the lab\'s own origin follow each other through storage events; a reset stays in its exercise', async () => {
