@@ -1,11 +1,13 @@
 // The command-line door to the engine: eval one request, a batch on stdin, or a demo table.
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
 
 #include "api/api.hpp"
+#include "exercises/exercises.hpp"
 #include "demos/demo_table.hpp"
 
 using nlohmann::json;
@@ -20,6 +22,10 @@ const char* kUsage =
     "  commlab eval < requests      one request per line (NDJSON), one answer per line\n"
     "  commlab demo <id> [--json]   a lecture table with the lecture's figure beside the engine's;\n"
     "                               id is 01..05 or all\n"
+    "  commlab exercise lint FILE.. check exercise files (schema, both languages, placeholders,\n"
+    "                               default answers, variants); each problem names its path\n"
+    "  commlab --exercise FILE ...  add an exercise written as JSON before the command\n"
+    "                               (e.g. commlab --exercise 09.json eval '{\"op\":\"exercise.solve\",\"id\":9}')\n"
     "  commlab ops                  the request ops\n"
     "  commlab links                the link catalogue\n";
 
@@ -104,12 +110,65 @@ int run_demo(const std::string& id, bool as_json) {
   return s.at("differs").get<int>() == 0 ? 0 : 1;
 }
 
+bool read_file(const std::string& path, std::string* text) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream s;
+  s << in.rdbuf();
+  *text = s.str();
+  return true;
+}
+
+std::string base_name(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// commlab exercise lint FILE...: every problem, "FILE: path: what", exit 1 if any.
+int lint(int argc, char** argv, int first) {
+  if (first >= argc) {
+    std::cerr << "commlab exercise lint: give one or more exercise files\n";
+    return 2;
+  }
+  int bad = 0;
+  for (int i = first; i < argc; ++i) {
+    std::string text;
+    if (!read_file(argv[i], &text)) {
+      std::cerr << argv[i] << ": cannot be read\n";
+      ++bad;
+      continue;
+    }
+    const std::vector<std::string> problems = commlab::lint_exercise(base_name(argv[i]), text);
+    for (const std::string& p : problems) std::cerr << argv[i] << ": " << p << "\n";
+    if (problems.empty()) std::cout << argv[i] << ": ok\n";
+    bad += problems.empty() ? 0 : 1;
+  }
+  return bad ? 1 : 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   commlab::add_demo_op();  // the lecture's tables: native only
   std::ios::sync_with_stdio(false);
+  // --exercise FILE (repeatable): exercises written as JSON, added before the command runs.
+  while (argc > 2 && std::string(argv[1]) == "--exercise") {
+    std::string text;
+    if (!read_file(argv[2], &text)) {
+      std::cerr << "commlab: " << argv[2] << " cannot be read\n";
+      return 2;
+    }
+    const json out = commlab::evaluate(json{{"op", "exercise.load"}, {"text", text}, {"file", base_name(argv[2])}});
+    if (out.contains("error")) {
+      std::cerr << "commlab: " << out["error"]["message"].get<std::string>() << "\n";
+      return 2;
+    }
+    argv[2] = argv[0];
+    argv += 2;
+    argc -= 2;
+  }
   const std::string cmd = argc > 1 ? argv[1] : "help";
+  if (cmd == "exercise" && argc > 2 && std::string(argv[2]) == "lint") return lint(argc, argv, 3);
   if (cmd == "eval") {
     if (argc > 2) {
       const std::string out = commlab::evaluate(std::string(argv[2]));

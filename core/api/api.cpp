@@ -4,6 +4,7 @@
 
 #include "base/error.hpp"
 #include "api/ops.hpp"
+#include "exercises/declared.hpp"
 
 namespace commlab {
 
@@ -34,10 +35,18 @@ std::vector<OpInfo>& ops() {
       {"exercise.solve", op_exercise_solve, "an exercise's answers and filled worked solution for given params"},
       {"exercise.check", op_exercise_check, "verdicts on typed answers: correct, incorrect or format-error"},
       {"exercise.variant", op_exercise_variant, "fresh params for an exercise, deterministic for a seed"},
+      {"exercise.load", op_exercise_load, "adds an exercise document (JSON, answers declared as requests) for this session"},
+      {"exercise.lint", op_exercise_lint, "every problem of an exercise document, each naming its path in the file"},
+      {"link.match", op_link_match, "the catalogue link whose effective figures are alpha_s and beta_Bps, if any"},
   };
   return table;
 }
 }  // namespace
+
+// Exercises whose answers are declared as requests (exercises/declared.hpp) are answered through
+// this API; the exercises layer sits below it, so the api installs itself as their evaluator.
+[[maybe_unused]] const bool kEvaluatorInstalled =
+    (set_request_evaluator([](const json& request) { return evaluate(request); }), true);
 
 const std::vector<OpInfo>& op_table() { return ops(); }
 

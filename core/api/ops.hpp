@@ -45,6 +45,9 @@ json op_exercise_get(Request& r);
 json op_exercise_solve(Request& r);
 json op_exercise_check(Request& r);
 json op_exercise_variant(Request& r);
+json op_exercise_load(Request& r);
+json op_exercise_lint(Request& r);
+json op_link_match(Request& r);
 
 /// JSON form of a collective cost, shared by the ops that report one.
 json cost_json(const struct CollectiveCost& c);

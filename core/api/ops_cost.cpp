@@ -26,6 +26,20 @@ json link_json(const Link& l) {
 }
 }  // namespace
 
+// A statement names a catalogue link only when alpha and beta are its effective figures
+// (SPEC "Variants"); exercises written as data ask this.
+json op_link_match(Request& r) {
+  const double alpha_s = r.number("alpha_s", Range{0, 1, false, "s"});
+  const double beta_Bps = r.number("beta_Bps", Range{0, 1e16, false, "B/s"});
+  r.finish();
+  for (const LinkSpec& spec : link_catalogue()) {
+    const Link e = effective_link(spec);
+    if (std::fabs(e.alpha_s - alpha_s) <= 1e-9 * e.alpha_s && std::fabs(e.beta_Bps - beta_Bps) <= 1e-9 * e.beta_Bps)
+      return {{"id", spec.id}, {"label", spec.label}};
+  }
+  return {{"id", nullptr}, {"label", nullptr}};
+}
+
 json op_links(Request& r) {
   const double eff = r.number_or("efficiency", kDefaultEfficiency, Range{0, 1, true, ""});
   r.finish();

@@ -63,3 +63,37 @@ json op_exercise_variant(Request& r) {
 }
 
 }  // namespace commlab
+
+namespace commlab {
+
+// An exercise written only in JSON, added for this session (the page, a test, the CLI's
+// --exercise FILE): {"op":"exercise.load","doc":{...}} or "text" with the file's text.
+json op_exercise_load(Request& r) {
+  const std::string file = r.has("file") ? r.raw("file").get<std::string>() : std::string("loaded.json");
+  json doc;
+  if (r.has("doc")) {
+    doc = r.raw("doc");
+  } else {
+    const json& text = r.raw("text");
+    if (!text.is_string()) throw RequestError("invalid_type", "field 'text': must be the exercise file's text");
+    try {
+      doc = json::parse(text.get<std::string>());
+    } catch (const json::exception& e) {
+      throw RequestError("invalid_exercise", "exercises/" + file + ": not valid JSON: " + e.what());
+    }
+  }
+  r.finish();
+  const Exercise& ex = load_exercise(file, doc);
+  return {{"id", ex.id}, {"title", ex.doc.at("title")}};
+}
+
+json op_exercise_lint(Request& r) {
+  const std::string file = r.has("file") ? r.raw("file").get<std::string>() : std::string("exercise.json");
+  const json& text = r.raw("text");
+  if (!text.is_string()) throw RequestError("invalid_type", "field 'text': must be the exercise file's text");
+  r.finish();
+  const std::vector<std::string> problems = lint_exercise(file, text.get<std::string>());
+  return {{"ok", problems.empty()}, {"problems", problems}};
+}
+
+}  // namespace commlab

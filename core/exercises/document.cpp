@@ -2,6 +2,7 @@
 #include "exercises/exercises.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <set>
@@ -9,6 +10,7 @@
 #include "base/error.hpp"
 #include "base/quantity.hpp"
 #include "base/request.hpp"
+#include "exercises/declared.hpp"
 #include "exercises/internal.hpp"
 #include "exercises/templates.hpp"
 
@@ -18,11 +20,12 @@ using namespace detail;
 
 namespace {
 
-// One solver per exercise id. A new exercise is a JSON file plus, at most, one line here
-// (and its function in exercise_solvers.hpp).
+// One solver per exercise id whose answers are not declared in its file ("compute"): what
+// requests cannot express. A new exercise is a JSON file; C++ (one line here, its function in
+// solvers.hpp) only when it needs that.
 const std::map<int, ExerciseSolver>& solver_table() {
   static const std::map<int, ExerciseSolver> table = {
-      {1, solve_exercise_1}, {2, solve_exercise_2}, {3, solve_exercise_3}, {4, solve_exercise_4},
+      {3, solve_exercise_3}, {4, solve_exercise_4},
       {5, solve_exercise_5}, {6, solve_exercise_6}, {7, solve_exercise_7}, {8, solve_exercise_8},
   };
   return table;
@@ -72,14 +75,15 @@ void check_answer_def(const std::string& file, const json& a, size_t i) {
     bad_doc(file, at + ".tolerance_rel' must be a positive number");
 }
 
-Exercise load_one(const ExerciseSource& src) {
-  const std::string file = src.file;
-  json doc;
+json parse_doc(const std::string& file, const std::string& text) {
   try {
-    doc = json::parse(src.text);
+    return json::parse(text);
   } catch (const json::exception& e) {
     bad_doc(file, std::string("not valid JSON: ") + e.what());
   }
+}
+
+Exercise load_one(const std::string& file, const json& doc) {
   if (!doc.is_object() || !doc.contains("id") || !doc.at("id").is_number_integer())
     bad_doc(file, "field 'id' must be an integer");
   for (const char* f : {"title", "statement", "solution"})
@@ -92,8 +96,14 @@ Exercise load_one(const ExerciseSource& src) {
     bad_doc(file, "field 'hints' needs en and zh arrays");
   for (size_t i = 0; i < doc.at("params").size(); ++i) check_param_def(file, doc.at("params")[i], i);
   for (size_t i = 0; i < doc.at("answers").size(); ++i) check_answer_def(file, doc.at("answers")[i], i);
-  // "solver": N lets a new exercise reuse exercise N's solver with other defaults: JSON only.
   const int id = doc.at("id");
+  // "compute": answers declared as requests and arithmetic over the params: JSON only.
+  if (doc.contains("compute")) {
+    if (doc.contains("solver")) bad_doc(file, "fields 'compute' and 'solver' exclude each other");
+    check_compute(file, doc);
+    return Exercise{id, doc, [doc](const json& params) { return solve_declared(doc, params); }};
+  }
+  // "solver": N lets a new exercise reuse exercise N's solver with other defaults: JSON only.
   if (doc.contains("solver") && !doc.at("solver").is_number_integer())
     bad_doc(file, "field 'solver' must be an exercise number");
   const int solver_id = doc.value("solver", id);
@@ -103,14 +113,12 @@ Exercise load_one(const ExerciseSource& src) {
   return Exercise{id, doc, solver->second};
 }
 
-}  // namespace
-
-const std::vector<Exercise>& exercises() {
-  static const std::vector<Exercise> all = [] {
+std::vector<Exercise>& registry() {
+  static std::vector<Exercise> all = [] {
     std::vector<Exercise> list;
     std::set<int> ids;
     for (const ExerciseSource& src : exercise_sources()) {
-      Exercise ex = load_one(src);
+      Exercise ex = load_one(src.file, parse_doc(src.file, src.text));
       if (!ids.insert(ex.id).second)
         bad_doc(src.file, "exercise id " + std::to_string(ex.id) + " is used twice");
       list.push_back(std::move(ex));
@@ -120,6 +128,153 @@ const std::vector<Exercise>& exercises() {
   }();
   return all;
 }
+
+bool built_in(int id) {
+  for (const ExerciseSource& src : exercise_sources()) {
+    try {
+      if (json::parse(src.text).value("id", 0) == id) return true;
+    } catch (const json::exception&) {
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+const std::vector<Exercise>& exercises() { return registry(); }
+
+const Exercise& load_exercise(const std::string& file, const json& doc) {
+  Exercise ex = load_one(file, doc);
+  const int id = ex.id;
+  if (built_in(id))
+    bad_doc(file, "field 'id': exercise " + std::to_string(id) + " is built in; give the new exercise another number");
+  std::vector<Exercise>& list = registry();
+  for (Exercise& old : list)
+    if (old.id == id) {
+      old = std::move(ex);
+      return old;
+    }
+  list.push_back(std::move(ex));
+  std::sort(list.begin(), list.end(), [](const Exercise& a, const Exercise& b) { return a.id < b.id; });
+  for (const Exercise& e : list)
+    if (e.id == id) return e;
+  return list.back();
+}
+
+namespace {
+
+// "{name}" placeholders left in a filled text (names nothing): "{values.lnk_note}".
+std::vector<std::string> unbound_placeholders(const std::string& text) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while ((i = text.find('{', i)) != std::string::npos) {
+    const size_t close = text.find('}', i);
+    if (close == std::string::npos) break;
+    const std::string name = text.substr(i + 1, close - i - 1);
+    bool word = !name.empty();
+    for (char c : name) word = word && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == ':');
+    if (word) out.push_back("{" + name + "}");
+    i = close;
+  }
+  return out;
+}
+
+// A figure a constraint names ("values.x", "params.x", "answers.x") exists in a solution.
+bool names_figure(const json& solved, const json& ref) {
+  if (ref.is_number()) return true;
+  if (!ref.is_string()) return false;
+  const std::string name = ref.get<std::string>();
+  const size_t dot = name.find('.');
+  if (dot == std::string::npos) return false;
+  const std::string part = name.substr(0, dot);
+  return solved.contains(part) && solved.at(part).is_object() && solved.at(part).contains(name.substr(dot + 1)) &&
+         solved.at(part).at(name.substr(dot + 1)).is_number();
+}
+
+}  // namespace
+
+std::vector<std::string> lint_exercise(const std::string& file, const std::string& text) {
+  std::vector<std::string> problems;
+  const std::string prefix = "exercises/" + file + ": ";
+  auto said = [&](const std::string& message) {
+    // bad_doc says "exercises/<file>: field 'x' ..."; the path alone reads better in a list.
+    problems.push_back(message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message);
+  };
+  Exercise ex{0, json(), nullptr};
+  try {
+    ex = load_one(file, parse_doc(file, text));
+  } catch (const RequestError& e) {
+    said(e.what());
+    return problems;
+  }
+  const json& doc = ex.doc;
+  // Schema beyond what loading checks: texts of the hints in both languages, labels of choices.
+  for (const char* lang : {"en", "zh"}) {
+    const json& list = doc.at("hints").at(lang);
+    for (size_t i = 0; i < list.size(); ++i)
+      if (!list[i].is_string() || list[i].get<std::string>().empty())
+        said(std::string("hints.") + lang + "[" + std::to_string(i) + "]: must be a non-empty text");
+  }
+  if (doc.at("hints").at("en").size() != doc.at("hints").at("zh").size())
+    said("hints: en and zh must have as many hints");
+  json defaults, solved;
+  try {
+    defaults = resolve_params(ex, json::object());
+    solved = solve_exercise(ex, defaults);
+  } catch (const RequestError& e) {
+    said(std::string("default answers cannot be computed: ") + e.what());
+    return problems;
+  }
+  for (const char* part : {"statement", "solution"})
+    for (const char* lang : {"en", "zh"})
+      for (const std::string& p : unbound_placeholders(solved.at(part).at(lang).get<std::string>()))
+        said(std::string(part) + "." + lang + ": placeholder " + p + " names no param, answer or value");
+  for (const json& def : doc.at("answers")) {
+    const std::string id = def.at("id");
+    const json& v = solved.at("answers").at(id);
+    if (v.is_number() && !std::isfinite(v.get<double>()))
+      said("compute.answers." + id + ": the lecture's params give " + show_value(v));
+    if (v.is_string() && is_choice_answer(def)) {
+      const auto c = choices_of(def);
+      if (std::find(c.begin(), c.end(), v.get<std::string>()) == c.end())
+        said("compute.answers." + id + ": gives '" + v.get<std::string>() + "', not one of its choices");
+    }
+  }
+  const json variant = doc.value("variant", json::object());
+  const json constraints = variant.value("constraints", json::array());
+  bool constraints_ok = true;
+  for (size_t i = 0; i < constraints.size(); ++i) {
+    const std::string at = "variant.constraints[" + std::to_string(i) + "]";
+    const json& c = constraints[i];
+    if (!c.is_object() || !c.contains("op") || !c.at("op").is_string() ||
+        std::string("< <= > >=").find(c.at("op").get<std::string>()) == std::string::npos) {
+      said(at + ".op: must be <, <=, > or >=");
+      constraints_ok = false;
+      continue;
+    }
+    for (const char* side : {"left", "right"})
+      if (!names_figure(solved, c.value(side, json()))) {
+        said(at + "." + side + ": " + show_value(c.value(side, json())) +
+             " names no figure (params.x, values.x or answers.x, or a number)");
+        constraints_ok = false;
+      }
+  }
+  if (!constraints_ok) return problems;
+  // Variants: several seeds must draw fresh params, each within the constraints.
+  int fresh = 0;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    try {
+      const json p = variant_params(ex, seed);
+      if (p != defaults) ++fresh;
+    } catch (const RequestError& e) {
+      said("variant: seed " + std::to_string(seed) + ": " + e.what());
+      break;
+    }
+  }
+  if (fresh == 0) said("variant: no seed draws params other than the lecture's within the constraints (params' min, max, nice)");
+  return problems;
+}
+
 
 const Exercise& find_exercise(const json& id, const std::string& field) {
   std::vector<std::string> ids;

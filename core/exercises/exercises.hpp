@@ -10,6 +10,7 @@
 // {values.x}, each optionally with a display unit: {values.wire_time_s:us}.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -27,7 +28,7 @@ struct ExerciseSource {
 };
 const std::vector<ExerciseSource>& exercise_sources();
 
-using ExerciseSolver = ExerciseSolution (*)(const json& params);
+using ExerciseSolver = std::function<ExerciseSolution(const json& params)>;
 
 /// A parsed, checked exercise document and its solver.
 struct Exercise {
@@ -39,6 +40,14 @@ struct Exercise {
 /// Every exercise, by id; parsed and checked once. Throws RequestError ("invalid_exercise")
 /// naming the file and field when a document is malformed or has no solver.
 const std::vector<Exercise>& exercises();
+/// Adds an exercise document at run time (request op exercise.load, `commlab --exercise FILE`):
+/// checked as a compiled-in one, its answers declared in "compute" (or "solver": N). A built-in
+/// id is refused; an id loaded before is replaced. Throws RequestError naming the path in the file.
+const Exercise& load_exercise(const std::string& file, const json& doc);
+/// Everything wrong with an exercise file, each problem naming its path in the file
+/// ("answers[1].label: needs en and zh"): schema, both languages, every placeholder bound,
+/// default answers computable, variants within the declared constraints. Empty when it is fine.
+std::vector<std::string> lint_exercise(const std::string& file, const std::string& text);
 /// Throws RequestError naming `field` and listing the ids when there is no such exercise.
 const Exercise& find_exercise(const json& id, const std::string& field = "id");
 

@@ -1,12 +1,15 @@
 // Page start-up: language, saved progress, the engine, the cards; `#ex3` scrolls to a card and
-// `?exercise=3` shows that card alone (for embedding).
+// `?exercise=3` shows that card alone. Inside a frame (or with `&embed=1`) it is an embedded
+// exercise: no page header, a small footer, and the host protocol of app/frame.js.
 
 import { Card } from '../card/card.js';
 import { h } from '../util/dom.js';
 import { ask, loadEngine } from '../engine/door.js';
 import { browserLanguage, pick, strings } from '../util/i18n.js';
 import { Store } from './store.js';
-import { exportText, parseProgressFile, restoreSaved } from './progress.js';
+import { exportText, parseExerciseState, parseProgressFile, restoreSaved } from './progress.js';
+import { embedOptions, listenToHost, reportHeight, tellHost } from './frame.js';
+import { fullParams, variantKey } from '../card/variant.js';
 
 function safeStorage() {
   try {
@@ -17,28 +20,19 @@ function safeStorage() {
   }
 }
 
-// Inside an iframe, the host learns the page's height whenever it changes, so it can size the
-// frame: {type: 'commlab:height', exercise, height}. The height is not secret: any origin may hear.
-function reportHeight(exercise) {
-  let last = -1;
-  const post = () => {
-    const height = Math.ceil(document.documentElement.scrollHeight);
-    if (height === last) return;
-    last = height;
-    window.parent.postMessage({ type: 'commlab:height', exercise, height }, '*');
-  };
-  new ResizeObserver(post).observe(document.body);
-  post();
-}
-
 export async function start(importer) {
   const $ = (sel) => document.querySelector(sel);
   const store = new Store(safeStorage());
   store.load();
-  let lang = store.lang ?? browserLanguage();
   const query = new URLSearchParams(location.search);
+  const options = embedOptions(query);
+  let lang = options.lang ?? store.lang ?? browserLanguage();
   const only = query.has('exercise') ? Number(query.get('exercise')) : null;
-  if (only !== null) document.body.classList.add('embed');
+  const framed = window.parent !== window;
+  const embedded = only !== null && (framed || query.get('embed') === '1');
+  if (only !== null) document.body.classList.add(embedded ? 'embed' : 'single');
+  if (embedded) document.documentElement.classList.add('embed'); // the host's background shows
+  if (embedded) buildEmbedChrome();
 
   const cards = [];
   const main = $('#exercises');
@@ -73,6 +67,15 @@ export async function start(importer) {
     $('[data-action="leave-cancel"]').textContent = t.leaveNo;
     $('#toc-title').textContent = t.contents;
     $('#show-all').textContent = t.showAll;
+    if (embedded) {
+      $('[data-action="reset"]').textContent = t.resetExercise;
+      $('#reset-question').textContent = t.resetExerciseConfirm;
+      const full = $('[data-action="open-full"]');
+      full.textContent = t.openFull;
+      full.setAttribute('aria-label', t.openFullLabel);
+      full.href = `./?lang=${lang}#ex${only}`;
+      $('.embed-foot').setAttribute('aria-label', t.embedTools);
+    }
     $('.skip').textContent = t.skip;
     $('.tools').setAttribute('aria-label', t.tools);
     renderProgress();
@@ -95,14 +98,31 @@ export async function start(importer) {
     ])));
   }
 
-  // Header actions work before and without the engine.
-  $('[data-action="language"]').addEventListener('click', () => {
-    lang = lang === 'zh' ? 'en' : 'zh';
-    store.setLang(lang);
+  // An embedded exercise: the header's language, export and reset buttons move to a footer
+  // with a link that opens the full lab in a new tab; nothing navigates the frame away.
+  function buildEmbedChrome() {
+    const foot = h('footer', { class: 'embed-foot', role: 'group' }, [
+      $('[data-action="language"]'), $('[data-action="export"]'), $('[data-action="reset"]'),
+      h('a', { 'data-action': 'open-full', target: '_blank', rel: 'noopener', href: './' }),
+    ]);
+    document.body.insertBefore(foot, $('#reset-dialog'));
+    $('.page-head').hidden = true;
+    $('.toc').hidden = true;
+    $('.skip').hidden = true;
+  }
+
+  function switchLanguage(to, { remember = true } = {}) {
+    lang = to;
+    if (remember) store.setLang(lang);
     renderChrome();
     if (listing) renderToc(listing);
     for (const c of cards) c.setLang(lang);
     renderProgress();
+  }
+
+  // Header actions work before and without the engine.
+  $('[data-action="language"]').addEventListener('click', () => {
+    switchLanguage(lang === 'zh' ? 'en' : 'zh');
     $('[data-action="language"]').focus();
   });
   $('[data-action="export"]').addEventListener('click', () => {
@@ -145,8 +165,18 @@ export async function start(importer) {
   const dialog = $('#reset-dialog');
   $('[data-action="reset"]').addEventListener('click', () => dialog.showModal());
   $('[data-action="reset-cancel"]').addEventListener('click', () => dialog.close());
+  // The full page resets everything; an embedded exercise resets itself only.
+  function resetEmbedded() {
+    store.resetExercise(only);
+    for (const c of cards) c.reload();
+    renderProgress();
+  }
   $('[data-action="reset-confirm"]').addEventListener('click', () => {
     dialog.close();
+    if (embedded) {
+      resetEmbedded();
+      return;
+    }
     store.reset();
     for (const c of cards) c.reload();
     renderProgress();
@@ -179,7 +209,7 @@ export async function start(importer) {
   let docs = null; // exercise id (string) -> the engine's document, for checking progress
   renderChrome();
   if (store.setAside) say(strings(lang).corruptState(store.setAside), 'error');
-  else if (!store.available) say(strings(lang).storageUnavailable);
+  else if (!store.available && !embedded) say(strings(lang).storageUnavailable);
   status.textContent = strings(lang).loading;
 
   try {
@@ -217,7 +247,16 @@ export async function start(importer) {
       ]));
       continue;
     }
-    const card = new Card(doc, store, lang, { confirmLeave });
+    // seed=N: the variant that seed draws, the same for a whole class.
+    let fixed = null;
+    if (options.seed !== null) {
+      const v = ask({ op: 'exercise.variant', id: ex.id, seed: options.seed });
+      if (!v.error) fixed = { key: variantKey(doc, v.params), params: fullParams(doc, v.params) };
+    }
+    const card = new Card(doc, store, lang, {
+      confirmLeave, fixed, calculator: options.calculator, hints: options.hints, reveal: options.reveal,
+      onEvent: (type, detail) => { if (embedded) tellHost({ type: `commlab:${type}`, exercise: ex.id, ...detail }); },
+    });
     cards.push(card);
     main.append(card.root);
   }
@@ -225,9 +264,61 @@ export async function start(importer) {
     say(`${strings(lang).engineError}exercise ${query.get('exercise')} does not exist`, 'error');
   }
   renderProgress();
+  // Other pages of this origin (frames of the same course page) change their own keys: take
+  // what is newer, show it. A reset elsewhere removes keys, and that shows too.
+  window.addEventListener('storage', (e) => {
+    if (e.storageArea !== store.storage) return;
+    const id = store.external(e.key, e.newValue);
+    if (id === null) return;
+    for (const c of cards) if (id === '*' || String(c.id) === id) c.reload();
+    renderProgress();
+  });
+  if (embedded) startEmbedded();
   document.documentElement.dataset.ready = 'true';
   performance.mark('commlab-ready');
-  if (window.parent !== window) reportHeight(only);
+  if (framed && !embedded) reportHeight(only, [document.body], () => main);
+  // The host protocol. The host may keep the progress (the frame's storage is often blocked or
+  // partitioned): it hears every change as commlab:state and answers ready with commlab:restore.
+  function startEmbedded() {
+    const card = cards[0];
+    let restored = false;
+    let lastState = null;
+    const postState = () => {
+      const state = JSON.stringify(store.snapshot(only));
+      if (state === lastState) return;
+      lastState = state;
+      tellHost({ type: 'commlab:state', exercise: only, state: JSON.parse(state) });
+    };
+    store.onChange((id) => { if (id === null || id === String(only)) postState(); });
+    listenToHost({
+      'commlab:set-lang': (m) => {
+        if ((m.lang === 'en' || m.lang === 'zh') && m.lang !== lang) switchLanguage(m.lang, { remember: false });
+      },
+      'commlab:reset': (m) => {
+        if (m.exercise == null || Number(m.exercise) === only) resetEmbedded();
+      },
+      'commlab:restore': (m) => {
+        if (Number(m.exercise) !== only || !card) return;
+        restored = true;
+        let state;
+        try {
+          state = parseExerciseState(card.doc, m.state, lang);
+        } catch (err) {
+          say(strings(lang).restoreRefused(err.message), 'error');
+          return;
+        }
+        if (store.merge(only, state)) card.reload();
+        postState();
+      },
+    });
+    reportHeight(only, [main, notice, $('.embed-foot')], () => $('.embed-foot'));
+    tellHost({ type: 'commlab:ready', exercise: only, lang });
+    // Without its own storage and without a host that keeps progress, the frame says so.
+    if (!store.available) {
+      setTimeout(() => { if (!restored) say(strings(lang).storageNone, 'error'); }, 1500);
+    }
+  }
+
   const target = location.hash && document.getElementById(location.hash.slice(1));
   if (target) target.scrollIntoView();
 }

@@ -233,3 +233,17 @@ export function exportText(store) {
   const doc = { format: FORMAT, version: VERSION, lang: store.lang, exported: new Date().toISOString(), exercises };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
+
+/**
+ * Checks one exercise's progress as a host page sends it back ({current, variants}, what the
+ * frame posted): like an imported file, every record, field and variant; throws an Error naming
+ * the field at fault (in `lang`). null or an empty object is no progress.
+ */
+export function parseExerciseState(doc, raw, lang) {
+  if (raw == null) return { current: null, variants: {} };
+  try {
+    return cleanExercise(doc, raw, { strict: true, lang }).out;
+  } catch (e) {
+    throw new Error(e.message);
+  }
+}

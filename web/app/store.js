@@ -111,10 +111,12 @@ export class Store {
     return this.data[k];
   }
 
-  notify() {
-    for (const f of this.listeners) f();
+  /** Tells the listeners that exercise `id` changed (null: any, or all of them). */
+  notify(id = null) {
+    for (const f of this.listeners) f(id === null ? null : String(id));
   }
 
+  /** `f(id)` runs after every change; `id` is the exercise changed (null: possibly all). */
   onChange(f) {
     this.listeners.push(f);
   }
@@ -170,7 +172,7 @@ export class Store {
   setCurrent(id, key) {
     this.entry(id).current = key;
     this.write(currentKey(id), key);
-    this.notify();
+    this.notify(id);
   }
 
   /** The saved record of (exercise, variant), or null. */
@@ -204,7 +206,7 @@ export class Store {
     rec.updated = new Date().toISOString();
     this.entry(id).variants[key] = rec;
     this.write(k, rec);
-    this.notify();
+    this.notify(id);
     return rec;
   }
 
@@ -212,7 +214,7 @@ export class Store {
   remove(id, key) {
     delete this.entry(id).variants[key];
     this.write(recordKey(id, key), undefined);
-    this.notify();
+    this.notify(id);
   }
 
   clearStorage() {
@@ -224,6 +226,89 @@ export class Store {
     } catch {
       this.available = false;
     }
+  }
+
+  /**
+   * Another page of this origin changed `key` (a `storage` event; key null: storage cleared).
+   * A record is taken only when it is not older than the one held here, so a late event never
+   * brings back an older state. Returns the exercise id touched, '*' for all, or null.
+   */
+  external(key, newValue) {
+    if (key === null) {
+      this.data = {};
+      this.load();
+      this.notify();
+      return '*';
+    }
+    if (!key.startsWith(PROGRESS)) return null;
+    const rest = key.slice(PROGRESS.length);
+    const dot = rest.indexOf('.');
+    if (dot <= 0) return null;
+    const id = rest.slice(0, dot);
+    const vkey = rest.slice(dot + 1);
+    if (newValue == null) {
+      delete this.entry(id).variants[vkey];
+      this.notify(id);
+      return id;
+    }
+    let rec;
+    try {
+      rec = this.clean(id, JSON.parse(newValue));
+    } catch {
+      return null;
+    }
+    if (!rec || typeof rec !== 'object') return null;
+    const held = this.record(id, vkey);
+    if (held?.updated && rec.updated && rec.updated < held.updated) return null;
+    this.entry(id).variants[vkey] = rec;
+    this.notify(id);
+    return id;
+  }
+
+  /**
+   * Takes exercise `id`'s progress held elsewhere (the host page, for a frame without storage):
+   * each variant's record where it is newer than the one held here (or new), written to its own
+   * key when storage works; the shown variant when none is chosen here.
+   */
+  merge(id, ex) {
+    const e = this.entry(id);
+    let changed = false;
+    for (const [key, rec] of Object.entries(ex.variants ?? {})) {
+      const held = e.variants[key];
+      if (held && (!rec.updated || (held.updated && held.updated >= rec.updated))) continue;
+      e.variants[key] = rec;
+      this.write(recordKey(id, key), rec);
+      changed = true;
+    }
+    if (!e.current && ex.current) {
+      e.current = ex.current;
+      this.write(currentKey(id), ex.current);
+      changed = true;
+    }
+    if (changed) this.notify(id);
+    return changed;
+  }
+
+  /** Exercise `id`'s progress as one object {current, variants} (what a host keeps). */
+  snapshot(id) {
+    const e = this.data[String(id)];
+    return { current: e?.current ?? null, variants: { ...(e?.variants ?? {}) } };
+  }
+
+  /** Erases exercise `id`'s progress alone: its records and shown variant (an embedded reset). */
+  resetExercise(id) {
+    const k = String(id);
+    if (this.available) {
+      try {
+        const keys = [];
+        for (let i = 0; i < this.storage.length; i++) keys.push(this.storage.key(i));
+        for (const key of keys) if (key === currentKey(k) || key.startsWith(`${PROGRESS}${k}.`)) this.storage.removeItem(key);
+      } catch {
+        this.available = false;
+      }
+    }
+    this.data[k] = { current: null, variants: {} };
+    this.notify(k);
   }
 
   /** Erases every exercise's progress (the language stays). */

@@ -148,7 +148,8 @@ export const answersMixin = {
       if (v.verdict !== 'format-error') judged = true;
     }
     const allCorrect = this.doc.answers.every((a) => verdicts[a.id] === 'correct');
-    this.change((r) => {
+    const wasSolved = this.saved.solved;
+    const rec = this.change((r) => {
       for (const a of this.doc.answers) {
         if (a.id in answers) r.answers[a.id] = this.inputOf(a.id).value;
         if (verdicts[a.id]) r.verdicts[a.id] = verdicts[a.id];
@@ -162,5 +163,8 @@ export const answersMixin = {
     this.summary.textContent = allCorrect ? t.allCorrect : '';
     this.renderStatus();
     this.updateCalculator();
+    // What an embedding host hears (SPEC "Embedding in a course site").
+    this.onEvent('checked', { variant: this.variant, verdicts, all_correct: allCorrect, attempts: rec.attempts });
+    if (allCorrect && !wasSolved) this.onEvent('solved', { variant: this.variant, attempts: rec.attempts, revealed: !!rec.revealed });
   },
 };

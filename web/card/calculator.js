@@ -132,13 +132,21 @@ export const calculatorMixin = {
     // At the exercise's own values (compared as displayed) the results are its answers: kept
     // back until this variant is solved or its answers are explicitly revealed. A wrong check
     // does not show them.
+    // An embedding host may say when they show: after the first attempt, or never by a reveal
+    // (reveal=never: no reveal button and no worked solution; solving still shows them).
     const s = this.saved;
     const atExercise = sameParams(this.doc, this.calcParams, this.params);
-    this.calcOut.dataset.masked = String(atExercise && !s.solved && !s.revealed);
-    if (atExercise && !s.solved && !s.revealed) {
-      const reveal = h('button', { type: 'button', 'data-action': 'reveal', text: this.t().reveal });
-      reveal.addEventListener('click', () => this.reveal());
-      this.calcOut.replaceChildren(h('p', { class: 'masked', text: this.t().calcHidden }), reveal);
+    const mode = this.options?.reveal ?? 'after-solve';
+    const shown = s.solved || (mode !== 'never' && s.revealed) || (mode === 'after-attempt' && s.attempts > 0);
+    this.calcOut.dataset.masked = String(atExercise && !shown);
+    if (atExercise && !shown) {
+      const parts = [h('p', { class: 'masked', text: this.t().calcHidden })];
+      if (mode !== 'never') {
+        const reveal = h('button', { type: 'button', 'data-action': 'reveal', text: this.t().reveal });
+        reveal.addEventListener('click', () => this.reveal());
+        parts.push(reveal);
+      }
+      this.calcOut.replaceChildren(...parts);
       return;
     }
     const list = h('dl', { class: 'results' });

@@ -19,14 +19,26 @@ const NOTHING = Object.freeze({
 });
 
 export class Card {
-  /** `confirmLeave({unchecked, fromLecture})` resolves true when the student agrees to leave. */
-  constructor(doc, store, lang, { confirmLeave = async () => true } = {}) {
+  /**
+   * `confirmLeave({unchecked, fromLecture})` resolves true when the student agrees to leave.
+   * Options an embedding host sets (SPEC "Embedding in a course site"): `fixed` {key, params}
+   * shows that variant only (a class's seed); `calculator` false hides the calculator; `hints`
+   * false hides the hints; `reveal` 'never' | 'after-attempt' | 'after-solve'. `onEvent(type,
+   * detail)` hears 'checked' and 'solved'.
+   */
+  constructor(doc, store, lang, {
+    confirmLeave = async () => true, fixed = null, calculator = true, hints = true, reveal = 'after-solve',
+    onEvent = () => {},
+  } = {}) {
     this.doc = doc;
     this.id = doc.id;
     this.store = store;
     this.lang = lang;
     this.confirmLeave = confirmLeave;
-    this.variant = this.savedVariant();
+    this.fixed = fixed;
+    this.options = { calculator, hints, reveal };
+    this.onEvent = onEvent;
+    this.variant = this.fixed ? this.fixed.key : this.savedVariant();
     this.calcParams = null;
     this.frame = 0;
     this.root = h('section', {
@@ -54,7 +66,7 @@ export class Card {
 
   /** The exercise's parameters in base units: the shown variant's or the lecture's. */
   get params() {
-    return fullParams(this.doc, this.saved.params);
+    return fullParams(this.doc, this.store.record(this.id, this.variant)?.params ?? this.fixed?.params ?? null);
   }
 
   /** exercise.solve for `params`, remembering the last answer (statement and calculator share it). */
@@ -72,7 +84,7 @@ export class Card {
 
   /** Shows the store's current variant again (after an import or a reset). */
   reload() {
-    this.variant = this.savedVariant();
+    this.variant = this.fixed ? this.fixed.key : this.savedVariant();
     this.calcParams = null;
     const open = this.calc?.open ?? true;
     this.render();
@@ -135,15 +147,25 @@ export class Card {
       class: 'solution', 'data-role': 'solution', 'aria-labelledby': `${pre}-sol-title`, hidden: true,
     });
 
+    const body = h('div', { class: 'card-body' }, [this.form, this.calc]);
+    // Embedding options: what the host turned off is not built into the page at all.
+    if (!this.options.calculator) {
+      this.calc.hidden = true;
+      body.classList.add('no-calc');
+    }
+    if (!this.options.hints) this.hintButton.hidden = true;
+    if (this.options.reveal === 'never') this.solutionButton.hidden = true;
+    if (this.fixed) {
+      for (const b of this.form.querySelectorAll('[data-action="variant"], [data-action="default"]')) b.hidden = true;
+    }
     this.root.replaceChildren(
-      head, this.statement, this.variantNote, this.errorBox,
-      h('div', { class: 'card-body' }, [this.form, this.calc]),
+      head, this.statement, this.variantNote, this.errorBox, body,
       this.hintList, this.solutionBox,
     );
     this.renderStatement();
     this.renderHints();
     this.renderStatus();
-    if (saved.solutionOpen && saved.attempts > 0) this.openSolution();
+    if (saved.solutionOpen && saved.attempts > 0 && this.options.reveal !== 'never') this.openSolution();
     this.updateCalculator();
   }
 
@@ -173,7 +195,7 @@ export class Card {
     this.solutionButton.disabled = s.attempts === 0;
     this.solutionButton.title = s.attempts === 0 ? t.solutionLocked : '';
     // The worked solution shows the answers: say so while opening it would reveal them.
-    this.solutionNote.hidden = s.attempts === 0 || s.solved || s.revealed;
+    this.solutionNote.hidden = s.attempts === 0 || s.solved || s.revealed || this.options.reveal === 'never';
     this.lectureButton.disabled = !this.isVariant;
     this.renderVariants();
   }
@@ -195,13 +217,13 @@ export class Card {
       ...keys.map((k, i) => option(k, t.variantName(i + 1))),
     );
     this.variantSelect.value = this.variant;
-    this.variantPicker.hidden = keys.length === 0;
+    this.variantPicker.hidden = keys.length === 0 || !!this.fixed;
   }
 
   renderHints() {
     const t = this.t();
     const hints = pick(this.doc.hints, this.lang) || [];
-    const shown = Math.min(this.saved.hints, hints.length);
+    const shown = this.options.hints ? Math.min(this.saved.hints, hints.length) : 0;
     this.hintList.replaceChildren(...hints.slice(0, shown).map((x) => h('li', {}, [renderRich(x)])));
     this.hintList.hidden = shown === 0;
     this.hintButton.disabled = shown >= hints.length;

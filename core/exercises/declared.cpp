@@ -1,0 +1,315 @@
+// Exercises as data: the "compute" section of an exercise file (declared.hpp).
+//   "compute": {
+//     "values": [{"id": "time_s", "request": {"op": "allreduce", "devices": "$devices", ...},
+//                 "field": "time_s"},
+//                {"id": "share", "expr": "2 * ($devices - 1) / $devices"},
+//                {"id": "note", "text": {"en": " ({label})", "zh": "（{label}）"}, "if": "label"}],
+//     "answers": {"time": "$time_s", "best": {"argmin": ["ring", "tree"]}}}
+// A "$name" names a param or a figure computed above it; answers may also name values.
+#include "exercises/declared.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <stdexcept>
+#include <utility>
+
+#include "base/error.hpp"
+#include "exercises/internal.hpp"
+
+namespace commlab {
+
+using json = nlohmann::json;
+using namespace detail;
+
+namespace {
+
+RequestEvaluator& evaluator() {
+  static RequestEvaluator f;
+  return f;
+}
+
+// Recursive descent over the expression text; names resolve in `scope` (numbers only).
+class Parser {
+ public:
+  Parser(const std::string& text, const json& scope) : s_(text), scope_(scope) {}
+
+  double parse() {
+    const double v = sum();
+    skip();
+    if (i_ != s_.size()) fail("unexpected '" + s_.substr(i_, 1) + "'");
+    return v;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const {
+    throw std::invalid_argument("expression \"" + s_ + "\": " + what);
+  }
+  void skip() {
+    while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
+  }
+  bool eat(char c) {
+    skip();
+    if (i_ < s_.size() && s_[i_] == c) {
+      ++i_;
+      return true;
+    }
+    return false;
+  }
+  double sum() {
+    double v = product();
+    for (;;) {
+      if (eat('+')) v += product();
+      else if (eat('-')) v -= product();
+      else return v;
+    }
+  }
+  double product() {
+    double v = unary();
+    for (;;) {
+      if (eat('*')) v *= unary();
+      else if (eat('/')) v /= unary();
+      else return v;
+    }
+  }
+  double unary() {
+    if (eat('-')) return -unary();
+    const double base = primary();
+    if (eat('^')) return std::pow(base, unary());
+    return base;
+  }
+  std::string word() {
+    const size_t start = i_;
+    while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_')) ++i_;
+    return s_.substr(start, i_ - start);
+  }
+  double primary() {
+    skip();
+    if (i_ >= s_.size()) fail("ends too early");
+    if (eat('(')) {
+      const double v = sum();
+      if (!eat(')')) fail("a '(' is not closed");
+      return v;
+    }
+    if (eat('$')) {
+      const std::string name = word();
+      if (name.empty()) fail("'$' names nothing");
+      if (!scope_.contains(name)) fail("$" + name + " is not bound (a param, or a figure computed above)");
+      const json& v = scope_.at(name);
+      if (v.is_boolean()) return v.get<bool>() ? 1 : 0;
+      if (!v.is_number()) fail("$" + name + " is not a number");
+      return v.get<double>();
+    }
+    const char c = s_[i_];
+    if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') {
+      size_t used = 0;
+      double v = 0;
+      try {
+        v = std::stod(s_.substr(i_), &used);
+      } catch (const std::exception&) {
+        fail("bad number");
+      }
+      i_ += used;
+      return v;
+    }
+    const std::string f = word();
+    if (f.empty()) fail("unexpected '" + std::string(1, c) + "'");
+    if (!eat('(')) fail("function " + f + " needs '('");
+    std::vector<double> args{sum()};
+    while (eat(',')) args.push_back(sum());
+    if (!eat(')')) fail("function " + f + ": ')' missing");
+    auto one = [&](double (*g)(double)) {
+      if (args.size() != 1) fail("function " + f + " takes one argument");
+      return g(args[0]);
+    };
+    if (f == "min" || f == "max") {
+      double v = args[0];
+      for (double a : args) v = f == "min" ? std::min(v, a) : std::max(v, a);
+      return v;
+    }
+    if (f == "ceil") return one([](double x) { return std::ceil(x); });
+    if (f == "floor") return one([](double x) { return std::floor(x); });
+    if (f == "round") return one([](double x) { return std::round(x); });
+    if (f == "log2") return one([](double x) { return std::log2(x); });
+    if (f == "sqrt") return one([](double x) { return std::sqrt(x); });
+    if (f == "abs") return one([](double x) { return std::fabs(x); });
+    fail("unknown function " + f + " (allowed: min, max, ceil, floor, round, log2, sqrt, abs)");
+  }
+
+  const std::string& s_;
+  const json& scope_;
+  size_t i_ = 0;
+};
+
+// Every "$name" string in a request replaced by its value; `path` names where for errors.
+json bind_names(const json& j, const json& scope, const std::string& path) {
+  if (j.is_string()) {
+    const std::string s = j.get<std::string>();
+    if (s.empty() || s[0] != '$') return j;
+    const std::string name = s.substr(1);
+    if (!scope.contains(name))
+      throw std::invalid_argument(path + ": " + s + " is not bound (a param, or a figure computed above)");
+    return scope.at(name);
+  }
+  if (j.is_object()) {
+    json out = json::object();
+    for (auto it = j.begin(); it != j.end(); ++it) out[it.key()] = bind_names(it.value(), scope, path + "." + it.key());
+    return out;
+  }
+  if (j.is_array()) {
+    json out = json::array();
+    for (size_t i = 0; i < j.size(); ++i) out.push_back(bind_names(j[i], scope, path + "[" + std::to_string(i) + "]"));
+    return out;
+  }
+  return j;
+}
+
+// Replaces {name} in a text by the string value of `name` (a figure computed above).
+std::string fill_names(const std::string& text, const json& scope) {
+  std::string out;
+  size_t i = 0;
+  while (i < text.size()) {
+    const size_t open = text.find('{', i), close = text.find('}', open == std::string::npos ? i : open);
+    if (open == std::string::npos || close == std::string::npos) break;
+    const std::string name = text.substr(open + 1, close - open - 1);
+    out += text.substr(i, open - i);
+    if (scope.contains(name) && scope.at(name).is_string()) out += scope.at(name).get<std::string>();
+    else if (scope.contains(name) && scope.at(name).is_number()) out += num(scope.at(name).get<double>());
+    else out += "{" + name + "}";
+    i = close + 1;
+  }
+  return out + text.substr(i);
+}
+
+bool truthy(const json& v) {
+  if (v.is_null()) return false;
+  if (v.is_boolean()) return v.get<bool>();
+  if (v.is_number()) return v.get<double>() != 0;
+  if (v.is_string()) return !v.get<std::string>().empty();
+  return true;
+}
+
+// An expression's value; a problem names the expression's path in the file.
+double expression_at(const std::string& text, const json& scope, const std::string& path) {
+  try {
+    return eval_expression(text, scope);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(path + ": " + e.what());
+  }
+}
+
+// One declared figure: an expression, a request's field, a text, or the name of the smallest.
+json compute(const json& spec, const json& scope, const std::string& path) {
+  if (spec.is_number()) return spec;
+  if (spec.is_string()) return expression_at(spec.get<std::string>(), scope, path);
+  if (!spec.is_object()) throw std::invalid_argument(path + ": must be an expression, a request or a text");
+  if (spec.contains("expr")) {
+    if (!spec.at("expr").is_string()) throw std::invalid_argument(path + ".expr: must be a string");
+    return expression_at(spec.at("expr").get<std::string>(), scope, path);
+  }
+  if (spec.contains("request")) {
+    const json& req = spec.at("request");
+    if (!req.is_object() || !req.contains("op") || !req.at("op").is_string())
+      throw std::invalid_argument(path + ".request: must be a request object with an \"op\"");
+    const std::string op = req.at("op");
+    if (op.rfind("exercise.", 0) == 0)
+      throw std::invalid_argument(path + ".request.op: an exercise cannot ask for " + op);
+    if (!spec.contains("field") || !spec.at("field").is_string())
+      throw std::invalid_argument(path + ".field: must name the response field to take");
+    if (!evaluator()) throw std::invalid_argument(path + ": no request evaluator is installed");
+    const json res = evaluator()(bind_names(req, scope, path + ".request"));
+    if (res.contains("error"))
+      throw std::invalid_argument(path + ".request: the engine refused it: " +
+                                  res.at("error").value("message", std::string("?")));
+    const std::string field = spec.at("field");
+    if (!res.contains(field))
+      throw std::invalid_argument(path + ".field: the response has no field '" + field + "'");
+    return res.at(field);
+  }
+  if (spec.contains("text")) {
+    const json& t = spec.at("text");
+    if (!is_text_pair(t)) throw std::invalid_argument(path + ".text: needs en and zh");
+    if (spec.contains("if") && !truthy(bind_names(json("$" + spec.at("if").get<std::string>()), scope, path + ".if")))
+      return {{"en", ""}, {"zh", ""}};
+    return {{"en", fill_names(t.at("en"), scope)}, {"zh", fill_names(t.at("zh"), scope)}};
+  }
+  if (spec.contains("argmin")) {
+    const json& names = spec.at("argmin");
+    if (!names.is_array() || names.empty()) throw std::invalid_argument(path + ".argmin: must list names");
+    std::string best;
+    double best_v = 0;
+    for (size_t i = 0; i < names.size(); ++i) {
+      const std::string n = names[i].is_string() ? names[i].get<std::string>() : "";
+      const json v = bind_names(json("$" + n), scope, path + ".argmin[" + std::to_string(i) + "]");
+      if (!v.is_number()) throw std::invalid_argument(path + ".argmin[" + std::to_string(i) + "]: not a number");
+      if (best.empty() || v.get<double>() < best_v) {
+        best = n;
+        best_v = v.get<double>();
+      }
+    }
+    return best;
+  }
+  throw std::invalid_argument(path + ": must hold \"expr\", \"request\", \"text\" or \"argmin\"");
+}
+
+// Runs the section; a problem throws std::invalid_argument naming its path in the file.
+ExerciseSolution run(const json& doc, const json& params) {
+  const json& c = doc.at("compute");
+  json scope = params;
+  ExerciseSolution s;
+  s.values = json::object();
+  s.answers = json::object();
+  const json values = c.value("values", json::array());
+  if (!values.is_array()) throw std::invalid_argument("compute.values: must be an array");
+  for (size_t i = 0; i < values.size(); ++i) {
+    const std::string at = "compute.values[" + std::to_string(i) + "]";
+    const json& v = values[i];
+    if (!v.is_object() || !v.contains("id") || !v.at("id").is_string())
+      throw std::invalid_argument(at + ".id: must be a string");
+    const std::string id = v.at("id");
+    const json x = compute(v, scope, at);
+    s.values[id] = x;
+    scope[id] = x;
+  }
+  const json& answers = c.value("answers", json::object());
+  if (!answers.is_object()) throw std::invalid_argument("compute.answers: must be an object");
+  for (const json& def : doc.at("answers")) {
+    const std::string id = def.at("id");
+    if (!answers.contains(id)) throw std::invalid_argument("compute.answers." + id + ": missing: how is this answer computed?");
+    s.answers[id] = compute(answers.at(id), scope, "compute.answers." + id);
+    scope[id] = s.answers[id];
+  }
+  for (auto it = answers.begin(); it != answers.end(); ++it)
+    if (!find_def(doc.at("answers"), it.key()))
+      throw std::invalid_argument("compute.answers." + it.key() + ": no answer with this id in 'answers'");
+  return s;
+}
+
+}  // namespace
+
+void set_request_evaluator(RequestEvaluator f) { evaluator() = std::move(f); }
+
+double eval_expression(const std::string& text, const json& scope) { return Parser(text, scope).parse(); }
+
+void check_compute(const std::string& file, const json& doc) {
+  if (!doc.at("compute").is_object()) bad_doc(file, "field 'compute' must be an object");
+  // Binding is checked by running the section at the lecture's params: every name must then
+  // resolve and every request must be one the engine accepts.
+  json params = json::object();
+  for (const json& p : doc.at("params")) params[p.at("id").get<std::string>()] = p.at("default");
+  if (!evaluator()) return;  // checked again when solved
+  try {
+    run(doc, params);
+  } catch (const std::invalid_argument& e) {
+    bad_doc(file, e.what());
+  }
+}
+
+ExerciseSolution solve_declared(const json& doc, const json& params) {
+  try {
+    return run(doc, params);
+  } catch (const std::invalid_argument& e) {
+    throw RequestError("invalid_exercise", "exercise " + std::to_string(doc.at("id").get<int>()) + ", " + e.what());
+  }
+}
+
+}  // namespace commlab
