@@ -85,3 +85,10 @@ test('failAll settles every pending ask with the error (a worker that died)', as
   assert.equal((await a)[0].error.code, 'worker_failed');
   assert.equal((await b)[0].error.code, 'worker_failed');
 });
+
+test('answers sent as the engine\'s JSON text arrive as objects', async () => {
+  const { client } = channel((r) => lab.evaluateText(JSON.stringify(r)));
+  const req = { op: 'allreduce', algorithm: 'auto', devices: 64, bytes: 1e6, link: 'ib_ndr' };
+  const [out] = await client.ask([req]);
+  assert.deepEqual(out, lab.evaluate(req));
+});

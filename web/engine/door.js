@@ -50,7 +50,7 @@ function startWorker() {
   try {
     const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
     client = createClient((m) => worker.postMessage(m));
-    worker.onmessage = (e) => client.receive(e.data);
+    worker.onmessage = (e) => { const t0 = performance.now(); client.receive(e.data); performance.measure('commlab-worker-message', { start: t0, end: performance.now() }); };
     worker.onerror = (e) => {
       e.preventDefault?.();
       workerState = 'off';

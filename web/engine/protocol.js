@@ -2,7 +2,9 @@
 // Client to worker: {type: 'ask', id, requests: [..]} and {type: 'cancel', id}.
 // Worker to client: {type: 'answer', id, responses: [..]}, {type: 'cancelled', id} or
 // {type: 'failed', id, error: {code, message}}. A request still queued when its cancel arrives
-// never runs; one already running finishes, and its answer is dropped by the client.
+// never runs; one already running finishes, and its answer is dropped by the client. A response
+// may travel as JSON text (the worker sends the engine's text): the client parses only the
+// answers still wanted, so superseded ones cost the page nothing.
 
 /** The worker side: `evaluate(request)` answers one request; `post(message)` sends back. */
 export function createServer(evaluate, post, defer = (f) => setTimeout(f, 0)) {
@@ -59,7 +61,7 @@ export function createClient(post) {
     if (!p) return;
     pending.delete(id);
     if (p.key != null && latest.get(p.key) === id) latest.delete(p.key);
-    p.resolve(value);
+    p.resolve(Array.isArray(value) ? value.map((r) => (typeof r === 'string' ? JSON.parse(r) : r)) : value);
   }
   return {
     ask(requests, key = null) {

@@ -11,7 +11,8 @@ self.onmessage = (e) => {
   else early.push(e.data);
 };
 ready.then((lab) => {
-  receive = createServer((r) => lab.evaluate(r), (m) => self.postMessage(m));
+  // Text out: the page parses only the answers it still wants (protocol.js).
+  receive = createServer((r) => lab.evaluateText(JSON.stringify(r)), (m) => self.postMessage(m));
   for (const m of early.splice(0)) receive(m);
 }, (err) => {
   const fail = (m) => self.postMessage({ type: 'failed', id: m?.id ?? null, error: { code: 'not_loaded', message: String(err?.message ?? err) } });

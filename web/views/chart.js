@@ -28,7 +28,7 @@ function logFilter(every) {
   return (u, splits) => splits.map((v) => (decade(v) && Math.round(Math.log10(v)) % every === 0 ? v : null));
 }
 
-function plot(box, spec) {
+function plot(box, spec, holder) {
   const width = Math.max(280, Math.min(760, box.clientWidth || 640));
   const narrow = width < 480;
   const opts = {
@@ -46,6 +46,7 @@ function plot(box, spec) {
     cursor: { drag: { x: false, y: false } },
     hooks: {
       drawClear: [(u) => {
+        const spec = holder.spec;
         const { ctx } = u;
         const top = u.bbox.top;
         const hgt = u.bbox.height;
@@ -57,6 +58,7 @@ function plot(box, spec) {
         }
       }],
       draw: [(u) => {
+        const spec = holder.spec;
         const { ctx } = u;
         ctx.save();
         for (const m of spec.marks ?? []) {
@@ -88,17 +90,21 @@ function plot(box, spec) {
   return u;
 }
 
+// Same axes and series: new data into the existing chart (no rebuild while a slider moves).
+const shape = (spec) => JSON.stringify([spec.logY, spec.xLabel, spec.yLabel, spec.series.map((s) => s.label)]);
+
+// The values as a table, built when first opened (and rebuilt when open).
 function table(t, xs, series, xFormat, yFormat, rawKey) {
-  return h('details', { class: 'chart-table' }, [
-    h('summary', { text: t.chartTable }),
-    h('table', {}, [
+  const details = h('details', { class: 'chart-table' }, [h('summary', { text: t.chartTable })]);
+  const build = () => details.append(h('table', {}, [
       h('thead', {}, h('tr', {}, [h('th', { scope: 'col', text: t.size }), ...series.map((s) => h('th', { scope: 'col', text: s.label }))])),
       h('tbody', {}, xs.map((x, i) => h('tr', { 'data-x': String(x) }, [
         h('th', { scope: 'row', text: xFormat(x) }),
         ...series.map((s) => h('td', { [`data-${rawKey}`]: String(s.values[i]), 'data-series': s.id, text: s.values[i] == null ? '–' : yFormat(s.values[i]) })),
       ]))),
-    ]),
-  ]);
+  ]));
+  details.addEventListener('toggle', () => { if (details.open && !details.querySelector('table')) build(); });
+  return details;
 }
 
 function chartShell(view, title, caption) {
@@ -110,6 +116,7 @@ function chartShell(view, title, caption) {
   root.append(cap, box, extra, tbl);
   let u = null;
   let last = null;
+  const holder = { spec: null };
   const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(() => {
     if (!u || !last) return;
     const w = Math.max(280, Math.min(760, box.clientWidth));
@@ -119,9 +126,16 @@ function chartShell(view, title, caption) {
   return {
     root, extra, tbl,
     draw(spec) {
+      const t0 = performance.now();
+      const same = u && last && shape(last) === shape(spec) && box.isConnected && box.firstChild;
       last = spec;
-      u?.destroy();
-      u = plot(box, spec);
+      holder.spec = spec;
+      if (same) u.setData([spec.xs, ...spec.series.map((s) => s.values)]);
+      else {
+        u?.destroy();
+        u = plot(box, spec, holder);
+      }
+      performance.measure('commlab-chart-draw', { start: t0, end: performance.now() });
       return u;
     },
   };
@@ -149,6 +163,8 @@ export function createCrossover(lang, key = 'crossover') {
       shell.root.setAttribute('aria-busy', 'true');
       const out = await askMany(reqs, key);
       if (!out || mine !== asked) return false;
+      await new Promise((r) => requestAnimationFrame(r));
+      if (mine !== asked) return false;
       shell.root.removeAttribute('aria-busy');
       const n = xs.length;
       const err = out.find((r) => r.error);

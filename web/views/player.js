@@ -40,6 +40,7 @@ export function simulateRequest(s, extra = {}) {
 
 /**
  * Replays the traced messages: for every step, how many inputs each cell of each buffer sums.
+ * Presentation of the engine's trace: the messages and their order are the engine's.
  * Returns {cells, counts: [step][buffer * cells + cell]} (step 0 = before the first).
  */
 function replay(res, drawnBuffers) {
@@ -52,18 +53,29 @@ function replay(res, drawnBuffers) {
   }
   const cells = Math.min(den, MAX_CELLS);
   const n = drawnBuffers;
-  // Sets as bit arrays of k inputs (k <= 64 here), one per (buffer, cell).
-  let sets = Array.from({ length: n * cells }, (_, i) => {
-    const set = new Uint8Array(k);
-    const d = Math.floor(i / cells);
-    const c = i % cells;
-    const own = d < k;
-    if (res.collective === 'broadcast') { if (d === (res.root ?? 0)) set.fill(1); }
-    else if (res.collective === 'allgather') { if (own && Math.floor((c * k) / cells) === d) set[d] = 1; }
-    else if (own) set[d] = 1;
-    return set;
-  });
-  const count = () => Uint16Array.from(sets, (s) => s.reduce((a, b) => a + b, 0));
+  // Each (buffer, cell) holds the set of inputs it sums as 64 bits in two words (k <= 64 here).
+  let sets = new Uint32Array(n * cells * 2);
+  const add = (i, input) => { sets[2 * i + (input >> 5)] |= 1 << (input & 31); };
+  for (let d = 0; d < n; ++d) {
+    for (let c = 0; c < cells; ++c) {
+      const i = d * cells + c;
+      if (res.collective === 'broadcast') {
+        if (d === (res.root ?? 0)) for (let x = 0; x < k; ++x) add(i, x);
+      } else if (res.collective === 'allgather') {
+        if (d < k && Math.floor((c * k) / cells) === d) add(i, d);
+      } else if (d < k) add(i, d);
+    }
+  }
+  const pop = (x) => {
+    x -= (x >>> 1) & 0x55555555;
+    x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+    return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+  };
+  const count = () => {
+    const out = new Uint16Array(n * cells);
+    for (let i = 0; i < out.length; ++i) out[i] = pop(sets[2 * i]) + pop(sets[2 * i + 1]);
+    return out;
+  };
   const counts = [count()];
   const range = (c) => {
     const a = Math.floor((c[0] / c[2]) * cells + 1e-9);
@@ -71,7 +83,7 @@ function replay(res, drawnBuffers) {
     return [a, Math.min(b, cells)];
   };
   for (const st of steps) {
-    const next = sets.map((s) => s.slice());
+    const next = sets.slice(); // messages of one step read the buffers as they were before it
     for (const m of st.trace ?? []) {
       if (m.src >= n || m.dst >= n) continue;
       const [sa, sb] = range(m.chunk);
@@ -79,10 +91,15 @@ function replay(res, drawnBuffers) {
       for (let c = sa; c < sb; ++c) {
         const dc = da + (c - sa);
         if (dc >= cells) break;
-        const from = sets[m.src * cells + c];
-        const to = next[m.dst * cells + dc];
-        if (m.op === 'reduce') for (let i = 0; i < k; ++i) to[i] |= from[i];
-        else to.set(from);
+        const from = 2 * (m.src * cells + c);
+        const to = 2 * (m.dst * cells + dc);
+        if (m.op === 'reduce') {
+          next[to] |= sets[from];
+          next[to + 1] |= sets[from + 1];
+        } else {
+          next[to] = sets[from];
+          next[to + 1] = sets[from + 1];
+        }
       }
     }
     sets = next;
@@ -340,19 +357,20 @@ export function createPlayer(lang, { key = 'player', heading = true } = {}) {
     const max = Math.max(...steps.map((s) => s.time_s));
     const chart = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'player-svg', role: 'img', 'aria-label': t.aggregated(res.devices) });
     const bw = (W - 20) / steps.length;
+    // One path for all bars (thousands of steps); the step table holds each value.
+    let d = '';
     steps.forEach((s, i) => {
       const hgt = max > 0 ? (s.time_s / max) * (H - 30) : 0;
-      const bar = svg('rect', { x: 10 + i * bw, y: H - 20 - hgt, width: Math.max(0.5, bw - (bw > 3 ? 1 : 0)), height: hgt, class: 'agg-bar' });
-      bar.append(svg('title', {}, `${t.stepOf(i + 1, steps.length)}: ${formatTime(s.time_s)}, ${s.messages}`));
-      chart.append(bar);
+      d += `M${(10 + i * bw).toFixed(2)} ${H - 20}v${(-hgt).toFixed(2)}h${Math.max(0.5, bw - (bw > 3 ? 1 : 0)).toFixed(2)}v${hgt.toFixed(2)}z`;
     });
+    chart.append(svg('path', { d, class: 'agg-bar' }));
     chart.append(svg('text', { x: 10, y: H - 5, class: 'axis' }, `${t.colStep} 1 → ${steps.length}`));
     stage.replaceChildren(chart);
     legend.replaceChildren();
   }
 
   function drawTable() {
-    const rows = res.schedule.steps.slice(0, 400).map((s, i) => {
+    const rows = res.schedule.steps.slice(0, 200).map((s, i) => {
       const msgs = s.trace ?? [];
       const text = msgs.slice(0, 12).map((m) => t.msgText(m, m.op === 'reduce' ? t.reduce : t.copy)).join(', ')
         + (s.messages > 12 ? ` ${t.moreMessages(s.messages - Math.min(12, msgs.length))}` : '');
@@ -365,6 +383,8 @@ export function createPlayer(lang, { key = 'player', heading = true } = {}) {
     ]);
     tableBox.replaceChildren(h('summary', { text: t.stepTable }), table);
   }
+  // The step table is built when opened, and rebuilt for a new schedule while open.
+  tableBox.addEventListener('toggle', () => { if (tableBox.open && res && !tableBox.querySelector('table')) drawTable(); });
 
   let asked = 0;
   return {
@@ -380,6 +400,9 @@ export function createPlayer(lang, { key = 'player', heading = true } = {}) {
       if (small) reqs.push(simulateRequest({ ...settings, bytes: 64 * k * 16 }, { mode: 'data', trace_limit: 0 }));
       const out = await askMany(reqs, key);
       if (!out || mine !== asked) return false;
+      // Draw in a frame of its own, apart from the task that received and parsed the answer.
+      await new Promise((r) => requestAnimationFrame(r));
+      if (mine !== asked) return false;
       stop();
       root.removeAttribute('aria-busy');
       if (out[0].error) {
@@ -388,6 +411,7 @@ export function createPlayer(lang, { key = 'player', heading = true } = {}) {
         root.dataset.steps = '0';
         return false;
       }
+      const t0 = performance.now();
       res = out[0];
       const n = res.schedule.steps.length;
       root.dataset.steps = String(res.steps);
@@ -401,8 +425,10 @@ export function createPlayer(lang, { key = 'player', heading = true } = {}) {
         drawAggregated();
       }
       note.textContent = small ? (out[1]?.verified ? t.verified(res.devices) : t.notVerified) : t.aggregated(res.devices);
-      drawTable();
+      tableBox.replaceChildren(h('summary', { text: t.stepTable }));
+      if (tableBox.open) drawTable();
       show(0);
+      performance.measure('commlab-player-draw', { start: t0, end: performance.now() });
       return true;
     },
     stop,
