@@ -144,6 +144,12 @@ describe('views', () => {
     assert.equal(await get2('[data-setting="topology"]'), 'ring');
     assert.equal(await get2('[data-setting="algorithm"]'), 'rabenseifner');
     assert.equal(await again.locator('[data-role="share"]').getAttribute('href'), new URL(url).search);
+    // The NCCL chart: every (algorithm, protocol) pair's time is the engine's.
+    await again.waitForSelector('[data-view="nccl"][data-devices="20"]');
+    await again.locator('[data-view="nccl"] .chart-table summary').click();
+    const row = await again.locator('[data-view="nccl"] tr[data-x="1000"] td').evaluateAll((tds) => tds.map((td) => [td.dataset.series, Number(td.dataset.timeS)]));
+    const nccl = await engineEval(again, { op: 'nccl', devices: 20, bytes: 1000, link: { alpha_s: 1e-5, beta_Bps: 4e10 } });
+    assert.deepEqual(row, nccl.candidates.map((c) => [`${c.algorithm}/${c.protocol}`, c.time_s]));
     const ring = await engineEval(again, { op: 'simulate', algorithm: 'rabenseifner', devices: 20, bytes: 65536, topology: 'ring', link: { alpha_s: 1e-5, beta_Bps: 4e10 }, mode: 'accounting' });
     await waitSteps(again, '', ring.steps);
     await ctx.close();
@@ -243,10 +249,16 @@ describe('views', () => {
       const w = viewport.width;
       const ctx = await fresh(viewport);
       const shots = [
-        ['ex1', '?exercise=1', async (p) => { await p.locator('[data-param="bytes"]').fill('128'); await p.waitForSelector('[data-view="bandwidth"] canvas'); }],
+        ['ex1', '?exercise=1', async (p) => {
+          await p.locator('[data-param="bytes"]').fill('128');
+          await p.waitForSelector('[data-view="bandwidth"][data-link="own"] canvas');
+          await p.locator('[data-role="link-picker"]').selectOption('ib_ndr');
+          await p.waitForSelector('[data-view="bandwidth"][data-link="ib_ndr"]');
+        }],
         ['ex2', '?exercise=2', async (p) => { await p.locator('[data-param="devices"]').fill('6'); await waitSteps(p, '', 10); for (let i = 0; i < 3; i++) await p.locator('[data-action="step-forward"]').click(); }],
         ['ex3', '?exercise=3', async (p) => { await p.locator('[data-param="devices"]').fill('12'); await p.waitForSelector('[data-view="crossover"][data-devices="12"]'); await p.locator('[data-action="step-forward"]').click(); }],
         ['ex4', '?exercise=4', async (p) => { await p.locator('[data-param="nodes"]').fill('3'); await waitSteps(p, '[data-visual-of="4"] .player:first-of-type'.replace(' .player:first-of-type', ''), 2 * 7 + 2 * 2); }],
+        ['ex7', '?exercise=7', async (p) => { await p.locator('[data-param="devices"]').fill('16'); await p.waitForSelector('[data-view="ring-attention"] canvas'); }],
         ['explore', '?view=explore&algorithm=double_binary_tree&devices=10&bytes=4000000', async (p) => { await p.waitForSelector('[data-view="schedule"]:not([data-steps="0"])'); await p.locator('[data-action="step-forward"]').click(); await p.locator('[data-action="step-forward"]').click(); }],
         ['explore-two-level', '?view=explore&algorithm=hierarchical&devices=16&gpus_per_node=4&topology=two_level&bytes=1000000&link=ib_ndr', async (p) => { await p.waitForSelector('[data-view="schedule"]:not([data-steps="0"])'); for (let i = 0; i < 4; i++) await p.locator('[data-action="step-forward"]').click(); }],
         ['explore-1024', '?view=explore&devices=1024&bytes=1000000', async (p) => waitSteps(p, '', 2046)],

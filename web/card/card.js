@@ -133,7 +133,7 @@ export class Card {
     this.calc = this.buildCalculator();
     // The engine's pictures at the calculator's parameters, full width below form and calculator.
     this.visual = exerciseVisual(id, lang);
-    this.visualBox = h('section', { class: 'visuals', 'data-role': 'visuals', 'aria-label': t.calculator, hidden: true },
+    this.visualBox = h('div', { class: 'visuals', 'data-role': 'visuals', hidden: true },
       this.visual ? [this.visual.root] : []);
     this.hintList = h('ol', { class: 'hints', 'aria-label': t.hints, 'data-role': 'hints' });
     this.solutionBox = h('section', {

@@ -94,10 +94,10 @@ function plot(box, spec, holder) {
 const shape = (spec) => JSON.stringify([spec.logY, spec.xLabel, spec.yLabel, spec.series.map((s) => s.label)]);
 
 // The values as a table, built when first opened (and rebuilt when open).
-function table(t, xs, series, xFormat, yFormat, rawKey) {
+function table(t, xs, series, xFormat, yFormat, rawKey, xLabel = t.size) {
   const details = h('details', { class: 'chart-table' }, [h('summary', { text: t.chartTable })]);
   const build = () => details.append(h('table', {}, [
-      h('thead', {}, h('tr', {}, [h('th', { scope: 'col', text: t.size }), ...series.map((s) => h('th', { scope: 'col', text: s.label }))])),
+      h('thead', {}, h('tr', {}, [h('th', { scope: 'col', text: xLabel }), ...series.map((s) => h('th', { scope: 'col', text: s.label }))])),
       h('tbody', {}, xs.map((x, i) => h('tr', { 'data-x': String(x) }, [
         h('th', { scope: 'row', text: xFormat(x) }),
         ...series.map((s) => h('td', { [`data-${rawKey}`]: String(s.values[i]), 'data-series': s.id, text: s.values[i] == null ? '–' : yFormat(s.values[i]) })),
@@ -200,29 +200,137 @@ export function createCrossover(lang, key = 'crossover') {
 export function createBandwidth(lang, key = 'bandwidth') {
   const t = viewStrings(lang);
   const shell = chartShell('bandwidth', t.bandwidth, t.bandwidthCaption);
+  // The link picker: which link's n½ is marked (the exercise's own link first).
+  const picker = h('select', { 'aria-label': t.link, 'data-role': 'link-picker' });
+  shell.root.insertBefore(h('label', { class: 'view-pick' }, [h('span', { text: `${t.link} ` }), picker]), shell.root.children[1]);
+  let asked = 0;
+  let lastArgs = null;
+  picker.addEventListener('change', () => lastArgs && update(lastArgs));
+  async function update(args) {
+    lastArgs = args;
+    const { alpha_s, beta_Bps } = args;
+    const mine = ++asked;
+    const xs = sizes(4);
+    const links = (await askMany([{ op: 'links' }], `${key}-links`))?.[0]?.links ?? [];
+    const own = alpha_s != null ? { alpha_s, beta_Bps } : null;
+    const entries = links.map((l) => ({ id: l.id, label: l.label, link: l.id }));
+    if (own) entries.unshift({ id: 'own', label: t.thisLink, link: own });
+    if (picker.options.length !== entries.length) {
+      const keep = picker.value;
+      picker.replaceChildren(...entries.map((e) => h('option', { value: e.id, text: e.label })));
+      if (entries.some((e) => e.id === keep)) picker.value = keep;
+    }
+    const reqs = [];
+    for (const e of entries) for (const x of xs) reqs.push({ op: 'transfer', link: e.link, bytes: x });
+    for (const e of entries) reqs.push({ op: 'transfer', link: e.link, bytes: 1 });
+    const out = await askMany(reqs, key);
+    if (!out || mine !== asked) return false;
+    await new Promise((r) => requestAnimationFrame(r));
+    if (mine !== asked) return false;
+    const n = xs.length;
+    const series = entries.map((e, i) => ({ id: e.id, label: e.label, values: out.slice(i * n, (i + 1) * n).map((r) => r.bandwidth_fraction) }));
+    const halves = out.slice(entries.length * n).map((r) => r.n_half_bytes);
+    const focus = Math.max(0, entries.findIndex((e) => e.id === picker.value));
+    const marks = [{ x: halves[focus], y: 0.5, label: `${entries[focus].label}: n½ ${formatBytes(halves[focus])}` }];
+    shell.draw({ xs, series, xLabel: t.size, yLabel: t.fraction, logY: false, yRange: [0, 1], xFormat: formatBytes, yFormat: (v) => `${Math.round(v * 100)}%`, marks });
+    shell.root.dataset.link = entries[focus].id;
+    shell.extra.textContent = entries.map((e, i) => `${e.label}: n½ = ${formatBytes(halves[i])}`).join(' · ');
+    shell.tbl.replaceChildren(table(t, xs, series, formatBytes, (v) => `${(v * 100).toPrecision(3)}%`, 'fraction'));
+    return true;
+  }
+  return { root: shell.root, update };
+}
+
+/**
+ * NCCL's (algorithm, protocol) pairs: time against size from the engine's `nccl` op (one request
+ * a size answers every pair), its choice shaded, `bytes` marked.
+ */
+export function createNccl(lang, key = 'nccl') {
+  const t = viewStrings(lang);
+  const shell = chartShell('nccl', t.nccl, t.ncclCaption);
   let asked = 0;
   return {
     root: shell.root,
-    async update({ link, bytes, alpha_s, beta_Bps }) {
+    async update({ devices, link, bytes }) {
       const mine = ++asked;
       const xs = sizes(4);
-      const links = (await askMany([{ op: 'links' }], `${key}-links`))?.[0]?.links ?? [];
-      const own = alpha_s != null ? { alpha_s, beta_Bps } : null;
-      const entries = links.map((l) => ({ id: l.id, label: l.label, link: l.id }));
-      if (own) entries.push({ id: 'own', label: t.thisLink, link: own });
-      const reqs = [];
-      for (const e of entries) for (const x of xs) reqs.push({ op: 'transfer', link: e.link, bytes: x });
-      for (const e of entries) reqs.push({ op: 'transfer', link: e.link, bytes: 1 });
+      const reqs = xs.map((x) => ({ op: 'nccl', devices, bytes: x, link }));
+      if (bytes) reqs.push({ op: 'nccl', devices, bytes, link });
       const out = await askMany(reqs, key);
       if (!out || mine !== asked) return false;
+      await new Promise((r) => requestAnimationFrame(r));
+      if (mine !== asked) return false;
+      const err = out.find((r) => r.error);
+      if (err) {
+        shell.extra.textContent = err.error.message;
+        return false;
+      }
+      const pairs = out[0].candidates.map((c) => `${c.algorithm}/${c.protocol}`);
+      const name = (p) => `${t.algorithms[p.split('/')[0]] ?? p.split('/')[0]} · ${p.split('/')[1]}`;
+      const series = pairs.map((p, i) => ({ id: p, label: name(p), values: out.slice(0, xs.length).map((r) => r.candidates[i]?.time_s ?? null) }));
       const n = xs.length;
-      const series = entries.map((e, i) => ({ id: e.id, label: e.label, values: out.slice(i * n, (i + 1) * n).map((r) => r.bandwidth_fraction) }));
-      const halves = out.slice(entries.length * n).map((r) => r.n_half_bytes);
-      const focus = own ? entries.length - 1 : Math.max(0, entries.findIndex((e) => e.id === link));
-      const marks = [{ x: halves[focus], y: 0.5, label: `n½ ${formatBytes(halves[focus])}` }];
-      shell.draw({ xs, series, xLabel: t.size, yLabel: t.fraction, logY: false, yRange: [0, 1], xFormat: formatBytes, yFormat: (v) => `${Math.round(v * 100)}%`, marks });
-      shell.extra.textContent = entries.map((e, i) => `${e.label}: n½ = ${formatBytes(halves[i])}`).join(' · ');
-      shell.tbl.replaceChildren(table(t, xs, series, formatBytes, (v) => `${(v * 100).toPrecision(3)}%`, 'fraction'));
+      const bands = [];
+      for (let i = 0; i < n; ++i) {
+        const w = `${out[i].algorithm}/${out[i].protocol}`;
+        const from = i === 0 ? xs[0] : Math.sqrt(xs[i - 1] * xs[i]);
+        const to = i === n - 1 ? xs[n - 1] : Math.sqrt(xs[i] * xs[i + 1]);
+        if (bands.length && bands[bands.length - 1].name === w) bands[bands.length - 1].to = to;
+        else bands.push({ from, to, index: Math.max(0, pairs.indexOf(w)), name: w });
+      }
+      const point = bytes ? out[out.length - 1] : null;
+      shell.draw({
+        xs, series, xLabel: t.size, yLabel: t.time, logY: true, xFormat: formatBytes, yFormat: formatTime, bands,
+        marks: point ? [{ x: bytes, y: point.time_s, label: name(`${point.algorithm}/${point.protocol}`) }] : [],
+      });
+      shell.root.dataset.devices = String(devices);
+      shell.extra.textContent = `${t.winner}: ${bands.map((b) => `${name(b.name)} ${formatBytes(b.from)}–${formatBytes(b.to)}`).join(' · ')}`;
+      shell.tbl.replaceChildren(table(t, xs, series, formatBytes, formatTime, 'time-s'));
+      return true;
+    },
+  };
+}
+
+/**
+ * Ring attention (P5 §6.5): a step's compute and its KV transfer against tokens per device, from
+ * the engine's `ring_attention` op over prompts of 64 to 65,536 tokens a device; the threshold
+ * where compute hides the transfer marked, and the calculator's point.
+ */
+export function createRingAttention(lang, key = 'ring-attention') {
+  const t = viewStrings(lang);
+  const shell = chartShell('ring-attention', t.ringAttention, t.ringAttentionCaption);
+  let asked = 0;
+  return {
+    root: shell.root,
+    async update({ devices, link, prompt_tokens: prompt }) {
+      const mine = ++asked;
+      const per = [];
+      for (let e = 6; e <= 16; e += 0.25) per.push(Math.round(2 ** e));
+      const reqs = per.map((n) => ({ op: 'ring_attention', devices, prompt_tokens: n * devices, link }));
+      reqs.push({ op: 'ring_attention', devices, prompt_tokens: prompt, link });
+      const out = await askMany(reqs, key);
+      if (!out || mine !== asked) return false;
+      await new Promise((r) => requestAnimationFrame(r));
+      if (mine !== asked) return false;
+      const err = out.find((r) => r.error);
+      if (err) {
+        shell.extra.textContent = err.error.message;
+        return false;
+      }
+      const xs = out.slice(0, per.length).map((r) => r.tokens_per_device);
+      const series = [
+        { id: 'compute', label: t.computeStep, values: out.slice(0, per.length).map((r) => r.compute_time_s) },
+        { id: 'transfer', label: t.transferStep, values: out.slice(0, per.length).map((r) => r.transfer_time_s) },
+      ];
+      const own = out[out.length - 1];
+      const tokens = (v) => `${Number(v.toPrecision(3))}`;
+      shell.draw({
+        xs, series, xLabel: t.tokensPerDevice, yLabel: t.time, logY: true, xFormat: tokens, yFormat: formatTime,
+        bands: [{ from: xs[0], to: own.threshold_tokens, index: 1 }, { from: own.threshold_tokens, to: xs[xs.length - 1], index: 2 }],
+        marks: [{ x: own.threshold_tokens, label: `${t.threshold} ${tokens(own.threshold_tokens)}` },
+          { x: own.tokens_per_device, y: own.compute_time_s, label: '' }],
+      });
+      shell.extra.textContent = t.ringAttentionNote(tokens(own.threshold_tokens), tokens(own.threshold_with_alpha_tokens));
+      shell.tbl.replaceChildren(table(t, xs, series, tokens, formatTime, 'time-s', t.tokensPerDevice));
       return true;
     },
   };

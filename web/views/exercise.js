@@ -6,7 +6,10 @@
 import { h } from '../util/dom.js';
 import { viewStrings } from '../util/i18n.js';
 import { createPlayer } from './player.js';
-import { createBandwidth, createCrossover } from './chart.js';
+import { timeline } from './gantt.js';
+import { askMany } from '../engine/door.js';
+import { formatTime } from '../util/units.js';
+import { createBandwidth, createCrossover, createRingAttention } from './chart.js';
 
 const ALGOS = ['ring', 'recursive_doubling', 'rabenseifner', 'binary_tree', 'double_binary_tree'];
 
@@ -61,6 +64,71 @@ export function exerciseVisual(id, lang) {
         return Promise.all([hier.update({ ...s, algorithm: 'hierarchical' }), flat.update({ ...s, algorithm: 'ring' })]);
       },
     };
+  }
+  if (id === 6) {
+    // Pipeline decode (P5 §6.3): the engine's timeline for a micro-batch count picked here.
+    const range = h('input', { type: 'range', min: '1', max: '16', step: '1', value: '0', 'data-role': 'microbatches', 'aria-label': t.microbatches });
+    const shown = h('output', { class: 'unit' });
+    const box = h('div');
+    let last = null;
+    let chosen = null;
+    let asked = 0;
+    const draw = async () => {
+      const mine = ++asked;
+      const p = last;
+      const req = { op: 'pipeline', stages: p.stages, stage_time_s: p.stage_time_s, transfer_time_s: p.transfer_time_s, tokens: 2 };
+      if (chosen) req.microbatches = chosen;
+      const [out] = (await askMany([req], `ex${id}-pipeline`)) ?? [];
+      if (!out || mine !== asked) return;
+      if (out.error) { box.replaceChildren(h('p', { class: 'card-error', text: out.error.message })); return; }
+      range.max = String(Math.max(16, 2 * p.stages));
+      range.value = String(out.microbatches);
+      shown.textContent = String(out.microbatches);
+      const bars = out.timeline.filter((e) => e.stage < 64).map((e) => ({
+        row: e.stage, start: e.start_s, end: e.end_s, cls: e.kind === 'transfer' ? 'transfer' : `mb${e.microbatch % 8}${e.token ? ' later' : ''}`,
+        title: `${t.stageName(e.stage)} · ${e.kind === 'transfer' ? t.transfer : t.compute} · ${t.microbatchName(e.microbatch)} · token ${e.token}`,
+      }));
+      box.replaceChildren(timeline(lang, {
+        title: t.pipelineTitle, caption: t.pipelineCaption,
+        rows: Array.from({ length: Math.min(64, p.stages) }, (_, i) => ({ label: t.stageName(i) })), bars,
+        legend: [{ cls: 'mb0', label: t.compute }, { cls: 'transfer', label: t.transfer }],
+        note: t.pipelineNote(out.microbatches, formatTime(out.token_interval_s), Math.round(out.utilisation * 100), out.microbatches_to_fill),
+      }));
+    };
+    range.addEventListener('input', () => { chosen = Number(range.value); if (last) draw(); });
+    root.append(h('label', { class: 'view-pick' }, [h('span', { text: `${t.microbatches} ` }), range, shown]), box);
+    return { root, update: (p) => { last = p; return draw(); } };
+  }
+  if (id === 8) {
+    // Layer-by-layer KV transfer (P5 §7.3): 80 layers of compute with each layer's KV sent behind
+    // it; a second panel on the end of the axis shows the exposed tail.
+    const box = h('div');
+    root.append(box);
+    let asked = 0;
+    return {
+      root,
+      update: async (p) => {
+        const mine = ++asked;
+        const [out] = (await askMany([{ op: 'kv_transfer', tokens: p.prompt_tokens, nics: p.nics, link: p.link }], `ex${id}-kv`)) ?? [];
+        if (!out || mine !== asked) return;
+        if (out.error) { box.replaceChildren(h('p', { class: 'card-error', text: out.error.message })); return; }
+        const tl = out.timeline;
+        const rows = [{ label: t.compute }, { label: t.transfer }];
+        const bars = tl.intervals.map((e) => ({ row: e.stream === 'comm' ? 1 : 0, start: e.start_s, end: e.end_s, cls: e.stream === 'comm' ? 'transfer' : `mb${e.index % 2}`, title: `${t.layerName(e.index)} · ${e.stream === 'comm' ? t.transfer : t.compute}` }));
+        const lastCompute = tl.intervals.filter((e) => e.stream === 'compute').slice(-2)[0];
+        box.replaceChildren(timeline(lang, {
+          title: t.kvTitle, caption: t.kvCaption, rows, bars,
+          legend: [{ cls: 'mb0', label: t.compute }, { cls: 'transfer', label: t.transfer }],
+          zoom: { from: lastCompute.start_s, to: tl.total_s, title: t.kvZoom(formatTime(tl.exposed_comm_s)) },
+          note: t.kvNote(formatTime(tl.compute_end_s), formatTime(tl.total_s), formatTime(tl.exposed_comm_s)),
+        }));
+      },
+    };
+  }
+  if (id === 7) {
+    const chart = createRingAttention(lang, `ex${id}-ring-attention`);
+    root.append(chart.root);
+    return { root, update: (p) => chart.update({ devices: p.devices, link: p.link, prompt_tokens: p.prompt_tokens }) };
   }
   return null;
 }

@@ -6,7 +6,7 @@ import { h } from '../util/dom.js';
 import { viewStrings } from '../util/i18n.js';
 import { formatBytes, inputText } from '../util/units.js';
 import { createPlayer } from './player.js';
-import { createCrossover } from './chart.js';
+import { createCrossover, createNccl } from './chart.js';
 
 /** Schedule algorithms of each collective, as the engine names them (core/steps/schedule.cpp). */
 export const ALGORITHMS = {
@@ -83,6 +83,7 @@ export function createExplore(lang, settings, links, onChange) {
   const root = h('section', { class: 'explore card', 'data-view': 'explore', 'aria-labelledby': 'explore-title' });
   const player = createPlayer(lang, { key: 'explore-player' });
   const chart = createCrossover(lang, 'explore-crossover');
+  const nccl = createNccl(lang, 'explore-nccl');
   const field = (label, control, id) => h('div', { class: 'param' }, [h('label', { for: id, text: label }), control]);
 
   const collective = h('select', { id: 'x-collective', 'data-setting': 'collective' }, Object.keys(ALGORITHMS).map((c) => h('option', { value: c, text: t.collectives[c] })));
@@ -140,7 +141,9 @@ export function createExplore(lang, settings, links, onChange) {
   function run() {
     player.update(playerSettings(s));
     chart.root.hidden = s.collective !== 'allreduce';
+    nccl.root.hidden = s.collective !== 'allreduce';
     if (s.collective === 'allreduce') chart.update({ devices: s.devices, link: s.link ?? { alpha_s: s.alpha_s, beta_Bps: s.beta_Bps }, bytes: s.bytes });
+    if (!nccl.root.hidden) nccl.update({ devices: s.devices, link: s.link ?? { alpha_s: s.alpha_s, beta_Bps: s.beta_Bps }, bytes: s.bytes });
   }
 
   collective.addEventListener('change', () => { s.collective = collective.value; s.algorithm = ALGORITHMS[s.collective][0]; changed(); });
@@ -196,6 +199,7 @@ export function createExplore(lang, settings, links, onChange) {
     h('p', {}, [share]),
     player.root,
     chart.root,
+    nccl.root,
   );
   fill();
   run();

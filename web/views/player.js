@@ -114,6 +114,7 @@ function layout(res, H) {
   const t = res.topology ?? { kind: 'switch' };
   const pos = [];
   const groups = [];
+  let gap = 0; // room per device along a row, for its buffer strip
   if (t.kind === 'two_level') {
     const N = t.nodes;
     const G = t.gpus_per_node;
@@ -126,6 +127,7 @@ function layout(res, H) {
       const y0 = 10 + Math.floor(n / cols) * bh;
       groups.push({ x: x0 + 4, y: y0 + 4, w: bw - 8, h: bh - 8, node: n });
       const gc = Math.ceil(Math.sqrt(G));
+      gap = bw / gc;
       const gr = Math.ceil(G / gc);
       for (let g = 0; g < G; ++g) {
         pos.push({ x: x0 + ((g % gc) + 0.5) * (bw / gc), y: y0 + 14 + (Math.floor(g / gc) + 0.5) * ((bh - 18) / gr) });
@@ -138,8 +140,9 @@ function layout(res, H) {
       pos.push({ x: W / 2 + R * Math.cos(a), y: H / 2 + R * Math.sin(a) });
     }
     pos.push({ x: W / 2, y: H / 2 }); // the switch (node k for in-switch reduction)
+    gap = 96;
   }
-  return { pos, groups };
+  return { pos, groups, gap };
 }
 
 function shade(count, k) {
@@ -273,7 +276,7 @@ export function createPlayer(lang, { key = 'player', heading = true } = {}) {
     const k = res.devices;
     const two = res.topology?.kind === 'two_level';
     const H = two ? Math.max(260, Math.ceil(res.topology.nodes / 4) * 150) : (k <= 16 ? 400 : 460);
-    const { pos, groups } = layout(res, H);
+    const { pos, groups, gap } = layout(res, H);
     const id = `p${Math.random().toString(36).slice(2, 8)}`;
     const r = k <= 8 ? 16 : k <= 16 ? 12 : k <= 32 ? 8 : 6;
     const chart = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'player-svg', role: 'img', 'aria-label': `${t.player}: ${t.algorithms[res.algorithm] ?? res.algorithm}, ${k}` });
@@ -305,7 +308,7 @@ export function createPlayer(lang, { key = 'player', heading = true } = {}) {
     const cells = [];
     const fills = [];
     const deviceNodes = [];
-    const cw = Math.min(12, 96 / rep.cells);
+    const cw = Math.min(12, Math.max(2, gap - 6) / rep.cells);
     for (let d = 0; d < k; ++d) {
       const p = pos[d];
       const g = svg('g', { class: 'device', 'data-device': String(d) });
