@@ -258,6 +258,13 @@ describe('views', () => {
         ['ex2', '?exercise=2', async (p) => { await p.locator('[data-param="devices"]').fill('6'); await waitSteps(p, '', 10); for (let i = 0; i < 3; i++) await p.locator('[data-action="step-forward"]').click(); }],
         ['ex3', '?exercise=3', async (p) => { await p.locator('[data-param="devices"]').fill('12'); await p.waitForSelector('[data-view="crossover"][data-devices="12"]'); await p.locator('[data-action="step-forward"]').click(); }],
         ['ex4', '?exercise=4', async (p) => { await p.locator('[data-param="nodes"]').fill('3'); await waitSteps(p, '[data-visual-of="4"] .player:first-of-type'.replace(' .player:first-of-type', ''), 2 * 7 + 2 * 2); }],
+        ['ex6', '?exercise=6', async (p) => {
+          await p.locator('[data-param="stages"]').fill('4');
+          await p.waitForSelector('[data-view="timeline"] [data-role="timeline-note"]');
+          await p.locator('[data-role="microbatches"]').fill('6');
+          await p.waitForFunction(() => /^6 micro-batches/.test(document.querySelector('[data-role="timeline-note"]')?.textContent ?? ''));
+        }],
+        ['ex8', '?exercise=8', async (p) => { await p.locator('[data-param="nics"]').fill('4'); await p.waitForSelector('[data-view="timeline"] [data-role="timeline-note"]'); }],
         ['ex7', '?exercise=7', async (p) => { await p.locator('[data-param="devices"]').fill('16'); await p.waitForSelector('[data-view="ring-attention"] canvas'); }],
         ['explore', '?view=explore&algorithm=double_binary_tree&devices=10&bytes=4000000', async (p) => { await p.waitForSelector('[data-view="schedule"]:not([data-steps="0"])'); await p.locator('[data-action="step-forward"]').click(); await p.locator('[data-action="step-forward"]').click(); }],
         ['explore-two-level', '?view=explore&algorithm=hierarchical&devices=16&gpus_per_node=4&topology=two_level&bytes=1000000&link=ib_ndr', async (p) => { await p.waitForSelector('[data-view="schedule"]:not([data-steps="0"])'); for (let i = 0; i < 4; i++) await p.locator('[data-action="step-forward"]').click(); }],

@@ -36,7 +36,11 @@ function plot(box, spec, holder) {
     height: width < 480 ? 260 : 320,
     scales: { x: { distr: 3, log: 10 }, y: spec.logY ? { distr: 3, log: 10 } : { range: spec.yRange ?? [0, 1] } },
     axes: [
-      { label: spec.xLabel, filter: logFilter(narrow ? 3 : 1), values: (u, ticks) => ticks.map((v) => (v == null ? '' : spec.xFormat(v))), stroke: '#333', grid: { stroke: '#e6e6e6', filter: logFilter(1) }, ticks: { filter: logFilter(1) } },
+      {
+        label: spec.xLabel, values: (u, ticks) => ticks.map((v) => (v == null ? '' : spec.xFormat(v))), stroke: '#333',
+        ...(spec.xSplits ? { splits: () => spec.xSplits, grid: { stroke: '#e6e6e6' } }
+          : { filter: logFilter(narrow ? 3 : 1), grid: { stroke: '#e6e6e6', filter: logFilter(1) }, ticks: { filter: logFilter(1) } }),
+      },
       { label: spec.yLabel, ...(spec.logY ? { filter: logFilter(1), grid: { stroke: '#e6e6e6', filter: logFilter(1) }, ticks: { filter: logFilter(1) } } : { grid: { stroke: '#e6e6e6' } }), values: (u, ticks) => ticks.map((v) => (v == null ? '' : spec.yFormat(v))), stroke: '#333', size: 64 },
     ],
     series: [
@@ -322,9 +326,10 @@ export function createRingAttention(lang, key = 'ring-attention') {
         { id: 'transfer', label: t.transferStep, values: out.slice(0, per.length).map((r) => r.transfer_time_s) },
       ];
       const own = out[out.length - 1];
-      const tokens = (v) => `${Number(v.toPrecision(3))}`;
+      const tokens = (v) => `${Math.round(v)}`;
       shell.draw({
         xs, series, xLabel: t.tokensPerDevice, yLabel: t.time, logY: true, xFormat: tokens, yFormat: formatTime,
+        xSplits: [64, 256, 1024, 4096, 16384, 65536],
         bands: [{ from: xs[0], to: own.threshold_tokens, index: 1 }, { from: own.threshold_tokens, to: xs[xs.length - 1], index: 2 }],
         marks: [{ x: own.threshold_tokens, label: `${t.threshold} ${tokens(own.threshold_tokens)}` },
           { x: own.tokens_per_device, y: own.compute_time_s, label: '' }],

@@ -115,11 +115,10 @@ export function exerciseVisual(id, lang) {
         const tl = out.timeline;
         const rows = [{ label: t.compute }, { label: t.transfer }];
         const bars = tl.intervals.map((e) => ({ row: e.stream === 'comm' ? 1 : 0, start: e.start_s, end: e.end_s, cls: e.stream === 'comm' ? 'transfer' : `mb${e.index % 2}`, title: `${t.layerName(e.index)} · ${e.stream === 'comm' ? t.transfer : t.compute}` }));
-        const lastCompute = tl.intervals.filter((e) => e.stream === 'compute').slice(-2)[0];
         box.replaceChildren(timeline(lang, {
           title: t.kvTitle, caption: t.kvCaption, rows, bars,
           legend: [{ cls: 'mb0', label: t.compute }, { cls: 'transfer', label: t.transfer }],
-          zoom: { from: lastCompute.start_s, to: tl.total_s, title: t.kvZoom(formatTime(tl.exposed_comm_s)) },
+          zoom: { from: tl.compute_end_s - 2 * tl.exposed_comm_s, to: tl.total_s, title: t.kvZoom(formatTime(tl.exposed_comm_s)) },
           note: t.kvNote(formatTime(tl.compute_end_s), formatTime(tl.total_s), formatTime(tl.exposed_comm_s)),
         }));
       },

@@ -50,12 +50,15 @@ function panel(t, rows, bars, from, to, title) {
     s.append(rect);
   }
   const axisY = top + rows.length * row;
-  s.append(svg('line', { x1: left, x2: W - right, y1: axisY, y2: axisY, class: 'axis-line' }));
   const scale = to - from >= 1 ? [1, 's'] : to - from >= 1e-3 ? [1e-3, 'ms'] : [1e-6, 'µs'];
-  for (const v of ticks(from, to)) {
+  s.append(svg('line', { x1: left, x2: W - right, y1: axisY, y2: axisY, class: 'axis-line' }));
+  const marks = ticks(from, to);
+  const step = marks.length > 1 ? marks[1] - marks[0] : to - from;
+  const decimals = Math.max(0, -Math.floor(Math.log10(step / scale[0]) + 1e-9));
+  for (const v of marks) {
     const tx = x(v);
     s.append(svg('line', { x1: tx, x2: tx, y1: axisY, y2: axisY + 4, class: 'axis-line' }));
-    s.append(svg('text', { x: tx, y: axisY + 15, 'text-anchor': 'middle', class: 'tick' }, `${Number((v / scale[0]).toPrecision(4))}`));
+    s.append(svg('text', { x: tx, y: axisY + 15, 'text-anchor': 'middle', class: 'tick' }, (v / scale[0]).toFixed(decimals)));
   }
   s.append(svg('text', { x: W - right, y: axisY + 30, 'text-anchor': 'end', class: 'axis-title' }, `${t.timeAxis} (${scale[1]})`));
   return s;
