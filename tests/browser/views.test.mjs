@@ -94,6 +94,7 @@ describe('views', () => {
     await page.locator('[data-exercise="3"] [data-param="devices"]').fill('12');
     await page.waitForFunction(() => document.querySelector('[data-exercise="3"] [data-view="crossover"]')?.dataset.devices === '12', null, { timeout: 20000 });
     await page.locator('[data-exercise="3"] [data-view="crossover"] .chart-table summary').click();
+    await page.waitForSelector('[data-exercise="3"] [data-view="crossover"] tr[data-x]'); // built on the toggle event
     const rows = await page.locator('[data-exercise="3"] [data-view="crossover"] tr[data-x]').evaluateAll((trs) => trs.map((tr) => ({
       x: Number(tr.dataset.x),
       cells: [...tr.querySelectorAll('td')].map((td) => [td.dataset.series, Number(td.dataset.timeS)]),
@@ -147,6 +148,7 @@ describe('views', () => {
     // The NCCL chart: every (algorithm, protocol) pair's time is the engine's.
     await again.waitForSelector('[data-view="nccl"][data-devices="20"]');
     await again.locator('[data-view="nccl"] .chart-table summary').click();
+    await again.waitForSelector('[data-view="nccl"] tr[data-x="1000"]');
     const row = await again.locator('[data-view="nccl"] tr[data-x="1000"] td').evaluateAll((tds) => tds.map((td) => [td.dataset.series, Number(td.dataset.timeS)]));
     const nccl = await engineEval(again, { op: 'nccl', devices: 20, bytes: 1000, link: { alpha_s: 1e-5, beta_Bps: 4e10 } });
     assert.deepEqual(row, nccl.candidates.map((c) => [`${c.algorithm}/${c.protocol}`, c.time_s]));
@@ -258,6 +260,7 @@ describe('views', () => {
         ['ex2', '?exercise=2', async (p) => { await p.locator('[data-param="devices"]').fill('6'); await waitSteps(p, '', 10); for (let i = 0; i < 3; i++) await p.locator('[data-action="step-forward"]').click(); }],
         ['ex3', '?exercise=3', async (p) => { await p.locator('[data-param="devices"]').fill('12'); await p.waitForSelector('[data-view="crossover"][data-devices="12"]'); await p.locator('[data-action="step-forward"]').click(); }],
         ['ex4', '?exercise=4', async (p) => { await p.locator('[data-param="nodes"]').fill('3'); await waitSteps(p, '[data-visual-of="4"] .player:first-of-type'.replace(' .player:first-of-type', ''), 2 * 7 + 2 * 2); }],
+        ['ex5', '?exercise=5', async (p) => { await p.locator('[data-param="tokens"]').fill('8192'); await p.waitForSelector('[data-view="timeline"] [data-role="timeline-note"]'); }],
         ['ex6', '?exercise=6', async (p) => {
           await p.locator('[data-param="stages"]').fill('4');
           await p.waitForSelector('[data-view="timeline"] [data-role="timeline-note"]');

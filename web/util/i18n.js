@@ -200,6 +200,10 @@ export function pick(text, lang) {
 // The words of the views (schedule player, charts, Explore) in both languages.
 const VIEW_STRINGS = {
   en: {
+    inTurn: 'in turn', inChunks: (n) => `${n} chunks`, allreduces: 'two all-reduces',
+    tpTitle: 'One layer of TP prefill: compute against its two all-reduces',
+    tpCaption: 'The engine’s intervals for one layer (Llama-3-70B’s layer with this hidden size and value size): compute then both all-reduces, and the same in four chunks where each chunk’s all-reduces run while the next chunk computes.',
+    tpNote: (a, b, saved, n) => `A layer takes ${a} in turn and ${b} in four chunks; over ${n} layers that saves ${saved}.`,
     timeAxis: 'time', timelineTable: 'The intervals as a table', colRow: 'Row', colWhat: 'What', colStart: 'Start', colEnd: 'End',
     microbatches: 'Micro-batches', compute: 'compute', transfer: 'transfer',
     stageName: (i) => `stage ${i + 1}`, microbatchName: (m) => `micro-batch ${m + 1}`, layerName: (i) => `layer ${i + 1}`,
@@ -233,7 +237,7 @@ const VIEW_STRINGS = {
     stepTable: 'The steps as a table',
     colStep: 'Step', colPhase: 'Phase', colMessages: 'Messages', colTime: 'Step time', colTotal: 'Running total',
     moreMessages: (n) => `… and ${n} more`,
-    aggregated: (k) => `${k} devices: too many to draw one by one, so each step is a bar (its time; the label gives its message count).`,
+    aggregated: (k) => `${k} devices: too many to draw one by one, so each step is a bar as tall as its time; the step table lists each step’s time and messages.`,
     device: (i) => `device ${i}`,
     switchName: 'switch',
     nodeName: (n) => `node ${n}`,
@@ -268,6 +272,10 @@ const VIEW_STRINGS = {
     },
   },
   zh: {
+    inTurn: '依次', inChunks: (n) => `${n} 块`, allreduces: '两次 all-reduce',
+    tpTitle: 'TP 预填充的一层：计算与两次 all-reduce',
+    tpCaption: '引擎给出的一层区间（Llama-3-70B 的层，隐藏维度取本题值）：先计算再做两次 all-reduce；以及分成四块，每块的 all-reduce 与下一块的计算重叠。',
+    tpNote: (a, b, saved, n) => `一层依次执行需 ${a}，分四块需 ${b}；${n} 层共节省 ${saved}。`,
     timeAxis: '时间', timelineTable: '以表格列出各区间', colRow: '行', colWhat: '内容', colStart: '开始', colEnd: '结束',
     microbatches: '微批数', compute: '计算', transfer: '传输',
     stageName: (i) => `第 ${i + 1} 段`, microbatchName: (m) => `微批 ${m + 1}`, layerName: (i) => `第 ${i + 1} 层`,
@@ -308,7 +316,7 @@ const VIEW_STRINGS = {
     stepTable: '以表格列出各步',
     colStep: '步', colPhase: '阶段', colMessages: '消息', colTime: '本步时间', colTotal: '累计时间',
     moreMessages: (n) => `……另有 ${n} 条`,
-    aggregated: (k) => `${k} 个设备：太多，无法逐个画出，每一步画成一条柱（其时间；标签给出消息数）。`,
+    aggregated: (k) => `${k} 个设备：太多，无法逐个画出，每一步画成一条柱，高度为其时间；各步的时间和消息数见步骤表。`,
     device: (i) => `设备 ${i}`,
     switchName: '交换机',
     nodeName: (n) => `节点 ${n}`,

@@ -82,7 +82,10 @@ function plot(box, spec, holder) {
           }
           ctx.fillStyle = '#222';
           ctx.font = `${12 * devicePixelRatio}px system-ui, sans-serif`;
-          ctx.fillText(m.label, x + 4 * devicePixelRatio, u.bbox.top + 14 * devicePixelRatio);
+          // The label beside the line, on its left when it would run past the plot.
+          const w = ctx.measureText(m.label).width;
+          const lx = x + 4 * devicePixelRatio + w > u.bbox.left + u.bbox.width ? x - 4 * devicePixelRatio - w : x + 4 * devicePixelRatio;
+          ctx.fillText(m.label, Math.max(u.bbox.left, lx), u.bbox.top + 14 * devicePixelRatio);
         }
         ctx.restore();
       }],

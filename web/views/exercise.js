@@ -65,6 +65,36 @@ export function exerciseVisual(id, lang) {
       },
     };
   }
+  if (id === 5) {
+    // TP prefill (P5 §7.2): one layer's compute and its two all-reduces, in turn and in four
+    // chunks that overlap, from the engine's `overlap` op at the calculator's parameters.
+    const box = h('div');
+    root.append(box);
+    let asked = 0;
+    return {
+      root,
+      update: async (p) => {
+        const mine = ++asked;
+        const model = { id: 'llama3_70b', hidden: p.hidden, activation_bytes: p.bytes_per_value, layers: p.layers };
+        const base = { op: 'overlap', kind: 'tp_prefill', tokens: p.tokens, tp: p.tp, link: p.link, model };
+        const out = await askMany([{ ...base, chunks: 1 }, { ...base, chunks: 4 }], `ex${id}-overlap`);
+        if (!out || mine !== asked) return;
+        const err = out.find((r) => r.error);
+        if (err) { box.replaceChildren(h('p', { class: 'card-error', text: err.error.message })); return; }
+        const [one, four] = out;
+        const rows = [{ label: `${t.inTurn}: ${t.compute}` }, { label: `${t.inTurn}: ${t.allreduces}` }, { label: `${t.inChunks(4)}: ${t.compute}` }, { label: `${t.inChunks(4)}: ${t.allreduces}` }];
+        const bars = [];
+        for (const [k, res] of [[0, one], [2, four]]) {
+          for (const e of res.intervals) bars.push({ row: k + (e.stream === 'comm' ? 1 : 0), start: e.start_s, end: e.end_s, cls: e.stream === 'comm' ? 'transfer' : `mb${e.index % 2}`, title: `${e.stream === 'comm' ? t.allreduces : t.compute} ${e.index + 1}` });
+        }
+        box.replaceChildren(timeline(lang, {
+          title: t.tpTitle, caption: t.tpCaption, rows, bars,
+          legend: [{ cls: 'mb0', label: t.compute }, { cls: 'transfer', label: t.allreduces }],
+          note: t.tpNote(formatTime(one.total_s), formatTime(four.total_s), formatTime(four.model_saved_s), four.layers),
+        }));
+      },
+    };
+  }
   if (id === 6) {
     // Pipeline decode (P5 §6.3): the engine's timeline for a micro-batch count picked here.
     const range = h('input', { type: 'range', min: '1', max: '16', step: '1', value: '0', 'data-role': 'microbatches', 'aria-label': t.microbatches });
