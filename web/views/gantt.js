@@ -30,7 +30,9 @@ function ticks(a, b, n = 6) {
  */
 function panel(t, rows, bars, from, to, title) {
   const W = 720;
-  const left = 110;
+  // Room for the longest row label (11 px text, about 6.5 px a character; CJK wider).
+  const chars = Math.max(...rows.map((r) => [...r.label].reduce((n, c) => n + (c.charCodeAt(0) > 0x2e80 ? 1.8 : 1), 0)));
+  const left = Math.min(240, Math.max(70, 16 + 6.5 * chars));
   const right = 12;
   const row = 22;
   const top = 6;
