@@ -6,7 +6,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { engineEval, launch, nextFrame, openPage, screenshotDir, serve } from './helpers.mjs';
+import { pathToFileURL } from 'node:url';
+import { DIST, engineEval, launch, nextFrame, openPage, screenshotDir, serve } from './helpers.mjs';
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -285,6 +286,17 @@ describe('views', () => {
       }
       await ctx.close();
     }
+  });
+
+  test('from file:// (the single-file build, no worker) the views run on the main thread', async () => {
+    const ctx = await fresh();
+    const page = await openPage(ctx, `${pathToFileURL(join(DIST, 'commlab-single.html')).href}?exercise=2`, errors);
+    await page.locator('[data-exercise="2"] [data-param="devices"]').fill('6');
+    await waitSteps(page, '[data-exercise="2"]', 10);
+    await player(page, '[data-exercise="2"]').locator('[data-action="last"]').click();
+    const complete = await page.locator('g.device[data-device]').evaluateAll((els) => els.map((e) => e.dataset.complete));
+    assert.deepEqual(complete, Array(6).fill('true'));
+    await ctx.close();
   });
 
   test('no console errors on any page above', () => {
