@@ -29,7 +29,8 @@ function ticks(a, b, n = 6) {
  * window [from, to] (a zoom shows part of the whole).
  */
 function panel(t, rows, bars, from, to, title) {
-  const W = 720;
+  // A narrower drawing on phones, so its text is not scaled down to nothing.
+  const W = (globalThis.innerWidth ?? 1280) < 600 ? 420 : 720;
   // Room for the longest row label (11 px text, about 6.5 px a character; CJK wider).
   const chars = Math.max(...rows.map((r) => [...r.label].reduce((n, c) => n + (c.charCodeAt(0) > 0x2e80 ? 1.8 : 1), 0)));
   const left = Math.min(240, Math.max(70, 16 + 6.5 * chars));
