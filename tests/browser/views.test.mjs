@@ -153,6 +153,12 @@ describe('views', () => {
     const row = await again.locator('[data-view="nccl"] tr[data-x="1000"] td').evaluateAll((tds) => tds.map((td) => [td.dataset.series, Number(td.dataset.timeS)]));
     const nccl = await engineEval(again, { op: 'nccl', devices: 20, bytes: 1000, link: { alpha_s: 1e-5, beta_Bps: 4e10 } });
     assert.deepEqual(row, nccl.candidates.map((c) => [`${c.algorithm}/${c.protocol}`, c.time_s]));
+    // The overlap timelines: 1 ms of compute and of communication in 8 chunks, as the engine has it.
+    await again.waitForSelector('.overlap-view [data-view="timeline"] [data-role="timeline-note"]');
+    const overlap = await engineEval(again, { op: 'overlap', kind: 'chunked', compute_s: 1e-3, comm_s: 1e-3, chunks: 8, alpha_per_chunk_s: 1e-5 });
+    assert.equal(Number((overlap.total_s * 1e3).toPrecision(4)), 1.205);
+    assert.match(await again.locator('.overlap-view [data-role="timeline-note"]').first().textContent(), /overlapped 1\.205 ms/);
+    assert.equal(await again.locator('.overlap-view [data-view="timeline"]').count(), 2);
     const ring = await engineEval(again, { op: 'simulate', algorithm: 'rabenseifner', devices: 20, bytes: 65536, topology: 'ring', link: { alpha_s: 1e-5, beta_Bps: 4e10 }, mode: 'accounting' });
     await waitSteps(again, '', ring.steps);
     await ctx.close();

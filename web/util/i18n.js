@@ -200,6 +200,11 @@ export function pick(text, lang) {
 // The words of the views (schedule player, charts, Explore) in both languages.
 const VIEW_STRINGS = {
   en: {
+    overlapTitle: 'Compute and communication overlapping', computeMs: 'Compute (ms)', commMs: 'Communication (ms)',
+    chunks: 'Chunks', alphaPerChunk: 'α per chunk (µs)', communication: 'communication',
+    chunkedTitle: (n) => `Chunked overlap, ${n} chunks`, chunkedCaption: 'Each chunk’s communication runs while the next chunk computes; every chunk pays its α.',
+    twoBatchTitle: 'Two-batch overlap', twoBatchCaption: 'Two half-batches: one computes while the other communicates.',
+    overlapNote: (serial, total, exposed, x) => `In turn ${serial}; overlapped ${total} (communication exposed ${exposed}), ${x}× faster.`,
     inTurn: 'in turn', inChunks: (n) => `${n} chunks`, allreduces: 'two all-reduces',
     tpTitle: 'One layer of TP prefill: compute against its two all-reduces',
     tpCaption: 'The engine’s intervals for one layer (Llama-3-70B’s layer with this hidden size and value size): compute then both all-reduces, and the same in four chunks where each chunk’s all-reduces run while the next chunk computes.',
@@ -272,6 +277,11 @@ const VIEW_STRINGS = {
     },
   },
   zh: {
+    overlapTitle: '计算与通信重叠', computeMs: '计算（毫秒）', commMs: '通信（毫秒）',
+    chunks: '块数', alphaPerChunk: '每块 α（微秒）', communication: '通信',
+    chunkedTitle: (n) => `分块重叠，${n} 块`, chunkedCaption: '每块的通信与下一块的计算同时进行；每块都要付一次 α。',
+    twoBatchTitle: '双批重叠', twoBatchCaption: '两个半批：一个计算时另一个通信。',
+    overlapNote: (serial, total, exposed, x) => `依次执行 ${serial}；重叠后 ${total}（暴露的通信 ${exposed}），快 ${x} 倍。`,
     inTurn: '依次', inChunks: (n) => `${n} 块`, allreduces: '两次 all-reduce',
     tpTitle: 'TP 预填充的一层：计算与两次 all-reduce',
     tpCaption: '引擎给出的一层区间（Llama-3-70B 的层，隐藏维度取本题值）：先计算再做两次 all-reduce；以及分成四块，每块的 all-reduce 与下一块的计算重叠。',

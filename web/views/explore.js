@@ -7,6 +7,7 @@ import { viewStrings } from '../util/i18n.js';
 import { formatBytes, inputText } from '../util/units.js';
 import { createPlayer } from './player.js';
 import { createCrossover, createNccl } from './chart.js';
+import { createOverlap } from './overlap.js';
 
 /** Schedule algorithms of each collective, as the engine names them (core/steps/schedule.cpp). */
 export const ALGORITHMS = {
@@ -200,6 +201,7 @@ export function createExplore(lang, settings, links, onChange) {
     player.root,
     chart.root,
     nccl.root,
+    createOverlap(lang, 'explore-overlap').root,
   );
   fill();
   run();
