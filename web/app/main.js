@@ -5,7 +5,8 @@
 import { Card } from '../card/card.js';
 import { h } from '../util/dom.js';
 import { ask, loadEngine } from '../engine/door.js';
-import { browserLanguage, pick, strings } from '../util/i18n.js';
+import { browserLanguage, pick, strings, viewStrings } from '../util/i18n.js';
+import { createExplore, parseSettings, settingsQuery } from '../views/explore.js';
 import { Store } from './store.js';
 import { exportText, parseExerciseState, parseProgressFile, restoreSaved } from './progress.js';
 import { embedOptions, listenToHost, reportHeight, tellHost } from './frame.js';
@@ -33,6 +34,9 @@ export async function start(importer) {
   if (only !== null) document.body.classList.add(embedded ? 'embed' : 'single');
   if (embedded) document.documentElement.classList.add('embed'); // the host's background shows
   if (embedded) buildEmbedChrome();
+  const exploring = only === null && query.get('view') === 'explore';
+  if (exploring) document.body.classList.add('exploring');
+  if (embedded) document.querySelector('#explore-link')?.remove(); // embedded: no link away
 
   const cards = [];
   const main = $('#exercises');
@@ -78,6 +82,9 @@ export async function start(importer) {
     }
     $('.skip').textContent = t.skip;
     $('.tools').setAttribute('aria-label', t.tools);
+    const explore = $('#explore-link') ?? {};
+    explore.textContent = exploring ? viewStrings(lang).backToExercises : viewStrings(lang).explore;
+    explore.href = exploring ? '?' : '?view=explore';
     renderProgress();
   }
 
@@ -117,6 +124,7 @@ export async function start(importer) {
     renderChrome();
     if (listing) renderToc(listing);
     for (const c of cards) c.setLang(lang);
+    if (exploring) showExplore();
     renderProgress();
   }
 
@@ -205,6 +213,16 @@ export async function start(importer) {
     });
   }
 
+  // The explorer replaces the cards; its settings live in the address (replaceState).
+  let explorer = null;
+  function showExplore() {
+    const res = ask({ op: 'links' });
+    const settings = explorer ? explorer.settings() : parseSettings(location.search);
+    explorer = createExplore(lang, settings, res.links ?? [], (s) => history.replaceState(null, '', settingsQuery(s)));
+    main.querySelector('[data-view="explore"]')?.remove();
+    main.append(explorer.root);
+  }
+
   let listing = null;
   let docs = null; // exercise id (string) -> the engine's document, for checking progress
   renderChrome();
@@ -224,6 +242,12 @@ export async function start(importer) {
   if (list.error) {
     status.textContent = `${strings(lang).engineError}${list.error.code}: ${list.error.message}`;
     status.dataset.kind = 'error';
+    return;
+  }
+  if (exploring) {
+    status.hidden = true;
+    showExplore();
+    document.documentElement.dataset.ready = 'true';
     return;
   }
   listing = list.exercises.filter((ex) => only === null || ex.id === only);

@@ -125,6 +125,7 @@ export const calculatorMixin = {
   updateCalculator() {
     const res = this.solve(this.calcParams);
     this.calcError.hidden = !res.error;
+    if (this.visualBox) this.visualBox.hidden = true;
     if (res.error) {
       this.calcError.textContent = `${this.t().engineError}${errorText(res.error)}`;
       return;
@@ -156,5 +157,9 @@ export const calculatorMixin = {
     }
     const extra = extraView(this.id, this.doc, res, this.calcParams, this.lang);
     this.calcOut.replaceChildren(list, ...(extra ? [extra] : []));
+    if (this.visual && this.options?.calculator !== false) {  // calculator=off: no pictures either
+      this.visualBox.hidden = false;
+      this.visual.update({ ...this.calcParams });
+    }
   },
 };

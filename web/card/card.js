@@ -7,6 +7,7 @@ import { ask, linkLabel } from '../engine/door.js';
 import { h } from '../util/dom.js';
 import { renderParagraphs, renderRich } from '../util/math.js';
 import { prettyUnits } from '../util/units.js';
+import { exerciseVisual } from '../views/exercise.js';
 import { answersMixin } from './answers.js';
 import { calculatorMixin } from './calculator.js';
 import { errorText } from './common.js';
@@ -142,6 +143,10 @@ export class Card {
 
     this.form = this.buildAnswers();
     this.calc = this.buildCalculator();
+    // The engine's pictures at the calculator's parameters, full width below form and calculator.
+    this.visual = exerciseVisual(id, lang);
+    this.visualBox = h('div', { class: 'visuals', 'data-role': 'visuals', hidden: true },
+      this.visual ? [this.visual.root] : []);
     this.hintList = h('ol', { class: 'hints', 'aria-label': t.hints, 'data-role': 'hints' });
     this.solutionBox = h('section', {
       class: 'solution', 'data-role': 'solution', 'aria-labelledby': `${pre}-sol-title`, hidden: true,
@@ -160,7 +165,7 @@ export class Card {
     }
     this.root.replaceChildren(
       head, this.statement, this.variantNote, this.errorBox, body,
-      this.hintList, this.solutionBox,
+      this.visualBox, this.hintList, this.solutionBox,
     );
     this.renderStatement();
     this.renderHints();

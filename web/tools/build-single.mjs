@@ -92,11 +92,19 @@ if (inlineWasm) {
 script += `\n${main.name}.start(() => Promise.resolve(${engineRef}));\n`;
 script = script.replace(/<\/(script)/gi, '<\\/$1');
 
-const css = readFileSync(join(dist, 'styles.css'), 'utf8');
 const sha = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 let html = readFileSync(join(dist, 'index.html'), 'utf8');
-const csp = `default-src 'none'; script-src ${sha(script)} 'wasm-unsafe-eval'; style-src ${sha(css)}; `
+// Every stylesheet (the page's and uPlot's) inline, each allowed by its hash.
+const styles = [];
+html = html.replace(/<link rel="stylesheet" href="([^"]+)">/g, (m, href) => {
+  const css = readFileSync(join(dist, href), 'utf8');
+  styles.push(sha(css));
+  return `<style>${css}</style>`;
+});
+if (!styles.length) throw new Error('index.html: no stylesheet link found');
+// No worker file from file://: door.js runs heavy requests on the main thread there.
+const csp = `default-src 'none'; script-src ${sha(script)} 'wasm-unsafe-eval'; style-src ${styles.join(' ')}; `
   // A SINGLE_FILE engine fetches its own data: URL before it falls back to decoding it.
   + `connect-src ${inlineWasm ? "'none'" : 'data:'}; img-src data:; object-src 'none'; base-uri 'none'; form-action 'none'`;
 const replaceOnce = (re, text, what) => {
@@ -105,7 +113,6 @@ const replaceOnce = (re, text, what) => {
 };
 replaceOnce(/<meta http-equiv="Content-Security-Policy" content="[^"]*">/,
   `<meta http-equiv="Content-Security-Policy" content="${csp}">`, 'the CSP meta tag');
-replaceOnce(/<link rel="stylesheet" href="styles\.css">/, `<style>${css}</style>`, 'the stylesheet link');
 html = html.replace(/^\s*<link rel="modulepreload"[^>]*>\n/gm, ''); // the engine is inline
 replaceOnce(/<script type="module" src="boot\.js"><\/script>/,
   `<script type="module">${script}</script>`, 'the boot script');

@@ -47,3 +47,19 @@ export function inputText(value) {
 export function prettyUnits(text) {
   return String(text ?? '').replace(/(\d)\s?us\b/g, '$1 µs');
 }
+
+/** Seconds as a short reading with the unit that suits it ("428.7 µs"). Presentation only. */
+export function formatTime(s) {
+  if (!Number.isFinite(s)) return '–';
+  const a = Math.abs(s);
+  const [f, u] = a >= 1 ? [1, 's'] : a >= 1e-3 ? [1e-3, 'ms'] : a >= 1e-6 || a === 0 ? [1e-6, 'µs'] : [1e-9, 'ns'];
+  return `${Number((s / f).toPrecision(4))} ${u}`;
+}
+
+/** Bytes in decimal units ("256 KB"). Presentation only. */
+export function formatBytes(b) {
+  if (!Number.isFinite(b)) return '–';
+  const a = Math.abs(b);
+  const [f, u] = a >= 1e12 ? [1e12, 'TB'] : a >= 1e9 ? [1e9, 'GB'] : a >= 1e6 ? [1e6, 'MB'] : a >= 1e3 ? [1e3, 'KB'] : [1, 'B'];
+  return `${Number((b / f).toPrecision(4))} ${u}`;
+}

@@ -3,11 +3,9 @@
 
 import { pick, strings } from '../util/i18n.js';
 import { bars } from './bars.js';
-import { pipelineView } from './timeline.js';
 
 /** The extra view of exercise `id` for a solve response, or null. */
 export function extraView(id, doc, res, params, lang) {
-  if (id === 6 && typeof res.answers?.microbatches === 'number') return pipelineView(params, res, lang);
   const timed = doc.answers.filter((a) => a.dimension === 'time'
     && typeof res.answers?.[a.id] === 'number' && res.display?.[a.id] != null);
   if (timed.length < 2) return null;

@@ -1,0 +1,311 @@
+// The views in headless Chromium: the schedule player of exercise 2 (2(k-1) steps, every device
+// ends with the sum, keyboard), the crossover chart against the engine, Explore's address
+// round trip, long tasks while dragging a 1,024-device slider, masking, axe-core, screenshots.
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { DIST, engineEval, launch, nextFrame, openPage, screenshotDir, serve } from './helpers.mjs';
+
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+let server;
+let browser;
+const errors = [];
+
+const fresh = (viewport = DESKTOP) => browser.newContext({ viewport, locale: 'en-US' });
+const player = (page, scope = '') => page.locator(`${scope} [data-view="schedule"]`.trim()).first();
+
+async function waitSteps(page, scope, steps) {
+  await page.waitForFunction(([s, n]) => document.querySelector(`${s} [data-view="schedule"]`.trim())?.dataset.steps === String(n),
+    [scope, steps], { timeout: 20000 });
+}
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('views', () => {
+  test('exercise 2: masked at the exercise\'s values; elsewhere the ring player shows 2(k-1) steps and ends with every device holding the sum', async () => {
+    const ctx = await fresh();
+    const page = await openPage(ctx, `${server.url}?exercise=2`, errors);
+    const card = page.locator('[data-exercise="2"]');
+    assert.equal(await card.locator('[data-role="visuals"]').isHidden(), true, 'hidden at the exercise\'s own parameters');
+    for (const k of [6, 7]) {
+      await card.locator('[data-param="devices"]').fill(String(k));
+      await waitSteps(page, '[data-exercise="2"]', 2 * (k - 1));
+      const p = player(page, '[data-exercise="2"]');
+      assert.equal(await p.getAttribute('data-devices'), String(k));
+      assert.equal(await p.getAttribute('data-step'), '0');
+      assert.equal(await p.locator('g.device[data-device]').count(), k);
+      await p.locator('[data-action="last"]').click();
+      assert.equal(await p.getAttribute('data-step'), String(2 * (k - 1)));
+      const complete = await p.locator('g.device[data-device]').evaluateAll((els) => els.map((e) => e.dataset.complete));
+      assert.deepEqual(complete, Array(k).fill('true'), 'every device holds the sum of all inputs');
+      // One step earlier, some chunk is still missing an input.
+      await p.locator('[data-action="step-back"]').click();
+      const before = await p.locator('g.device[data-device]').evaluateAll((els) => els.filter((e) => e.dataset.complete === 'true').length);
+      assert.ok(before < k);
+      // The engine's response: the player shows its step count and its time.
+      const res = await engineEval(page, { op: 'simulate', algorithm: 'ring', devices: k, bytes: 1e8, mode: 'accounting', link: { alpha_s: 2e-6, beta_Bps: 3.6e11 } });
+      assert.equal(res.steps, 2 * (k - 1));
+    }
+    await ctx.close();
+  });
+
+  test('the player works by keyboard: arrows, Home, End and the buttons', async () => {
+    const ctx = await fresh();
+    const page = await openPage(ctx, `${server.url}?exercise=2`, errors);
+    await page.locator('[data-exercise="2"] [data-param="devices"]').fill('5');
+    await waitSteps(page, '[data-exercise="2"]', 8);
+    const p = player(page, '[data-exercise="2"]');
+    await p.locator('[data-action="step-forward"]').focus();
+    await page.keyboard.press('Enter');
+    assert.equal(await p.getAttribute('data-step'), '1');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await p.getAttribute('data-step'), '3');
+    await page.keyboard.press('ArrowLeft');
+    assert.equal(await p.getAttribute('data-step'), '2');
+    await page.keyboard.press('End');
+    assert.equal(await p.getAttribute('data-step'), '8');
+    await page.keyboard.press('Home');
+    assert.equal(await p.getAttribute('data-step'), '0');
+    // Tab reaches the step slider; its arrows move the step.
+    await p.locator('[data-role="step-slider"]').focus();
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await p.getAttribute('data-step'), '1');
+    // Play runs to the end, then stops.
+    await p.locator('[data-action="play"]').click();
+    await page.waitForFunction(() => document.querySelector('[data-view="schedule"]').dataset.step === '8', null, { timeout: 20000 });
+    await page.waitForSelector('[data-view="schedule"] [data-action="play"]');
+    await ctx.close();
+  });
+
+  test('exercise 3: the crossover chart\'s series equal the engine\'s values at sampled sizes', async () => {
+    const ctx = await fresh();
+    const page = await openPage(ctx, `${server.url}?exercise=3`, errors);
+    await page.locator('[data-exercise="3"] [data-param="devices"]').fill('12');
+    await page.waitForFunction(() => document.querySelector('[data-exercise="3"] [data-view="crossover"]')?.dataset.devices === '12', null, { timeout: 20000 });
+    await page.locator('[data-exercise="3"] [data-view="crossover"] .chart-table summary').click();
+    await page.waitForSelector('[data-exercise="3"] [data-view="crossover"] tr[data-x]'); // built on the toggle event
+    const rows = await page.locator('[data-exercise="3"] [data-view="crossover"] tr[data-x]').evaluateAll((trs) => trs.map((tr) => ({
+      x: Number(tr.dataset.x),
+      cells: [...tr.querySelectorAll('td')].map((td) => [td.dataset.series, Number(td.dataset.timeS)]),
+    })));
+    assert.equal(rows.length, 37);
+    let compared = 0;
+    for (const row of rows.filter((r, i) => i % 6 === 0)) {
+      for (const [algorithm, shown] of row.cells) {
+        const res = await engineEval(page, { op: 'allreduce', algorithm, devices: 12, bytes: row.x, link: { alpha_s: 5e-6, beta_Bps: 4e10 } });
+        assert.equal(shown, res.time_s, `${algorithm} at ${row.x} B`);
+        compared += 1;
+      }
+    }
+    assert.ok(compared >= 30);
+    // The player of the chosen algorithm follows the picker.
+    await page.locator('[data-exercise="3"] .view-pick select').selectOption('recursive_doubling');
+    const rd = await engineEval(page, { op: 'simulate', algorithm: 'recursive_doubling', devices: 12, bytes: 256000, mode: 'accounting' });
+    await waitSteps(page, '[data-exercise="3"]', rd.steps);
+    await ctx.close();
+  });
+
+  test('Explore: the address round-trips its settings, and a change writes them back', async () => {
+    const ctx = await fresh();
+    const query = '?view=explore&collective=allreduce&algorithm=rabenseifner&devices=12&bytes=65536&topology=switch&link=ib_ndr';
+    const page = await openPage(ctx, `${server.url}${query}`, errors);
+    const get = (sel) => page.locator(`[data-view="explore"] ${sel}`).inputValue();
+    assert.equal(await get('[data-setting="collective"]'), 'allreduce');
+    assert.equal(await get('[data-setting="algorithm"]'), 'rabenseifner');
+    assert.equal(await get('[data-setting="devices"]'), '12');
+    assert.equal(await get('[data-setting="bytes"]'), '65536');
+    assert.equal(await get('[data-setting="link"]'), 'ib_ndr');
+    assert.equal(await get('[data-setting="topology"]'), 'switch');
+    const expect = await engineEval(page, { op: 'simulate', algorithm: 'rabenseifner', devices: 12, bytes: 65536, link: 'ib_ndr', mode: 'accounting' });
+    await waitSteps(page, '', expect.steps);
+    // Change settings: the address follows; loading it gives the same settings.
+    await page.locator('[data-setting="devices"]').fill('20');
+    await page.locator('[data-setting="link"]').selectOption('');
+    await page.locator('[data-setting="alpha_s"]').fill('0.00001');
+    await page.locator('[data-setting="topology"]').selectOption('ring');
+    await nextFrame(page);
+    const url = page.url();
+    const q = new URL(url).searchParams;
+    assert.deepEqual([q.get('devices'), q.get('alpha_s'), q.get('topology'), q.has('link')], ['20', '0.00001', 'ring', false]);
+    const again = await openPage(ctx, url, errors);
+    const get2 = (sel) => again.locator(`[data-view="explore"] ${sel}`).inputValue();
+    assert.equal(await get2('[data-setting="devices"]'), '20');
+    assert.equal(await get2('[data-setting="alpha_s"]'), '0.00001');
+    assert.equal(await get2('[data-setting="topology"]'), 'ring');
+    assert.equal(await get2('[data-setting="algorithm"]'), 'rabenseifner');
+    assert.equal(await again.locator('[data-role="share"]').getAttribute('href'), new URL(url).search);
+    // The NCCL chart: every (algorithm, protocol) pair's time is the engine's.
+    await again.waitForSelector('[data-view="nccl"][data-devices="20"]');
+    await again.locator('[data-view="nccl"] .chart-table summary').click();
+    await again.waitForSelector('[data-view="nccl"] tr[data-x="1000"]');
+    const row = await again.locator('[data-view="nccl"] tr[data-x="1000"] td').evaluateAll((tds) => tds.map((td) => [td.dataset.series, Number(td.dataset.timeS)]));
+    const nccl = await engineEval(again, { op: 'nccl', devices: 20, bytes: 1000, link: { alpha_s: 1e-5, beta_Bps: 4e10 } });
+    assert.deepEqual(row, nccl.candidates.map((c) => [`${c.algorithm}/${c.protocol}`, c.time_s]));
+    // The overlap timelines: 1 ms of compute and of communication in 8 chunks, as the engine has it.
+    await again.waitForSelector('.overlap-view [data-view="timeline"] [data-role="timeline-note"]');
+    const overlap = await engineEval(again, { op: 'overlap', kind: 'chunked', compute_s: 1e-3, comm_s: 1e-3, chunks: 8, alpha_per_chunk_s: 1e-5 });
+    assert.equal(Number((overlap.total_s * 1e3).toPrecision(4)), 1.205);
+    assert.match(await again.locator('.overlap-view [data-role="timeline-note"]').first().textContent(), /overlapped 1\.205 ms/);
+    assert.equal(await again.locator('.overlap-view [data-view="timeline"]').count(), 2);
+    const ring = await engineEval(again, { op: 'simulate', algorithm: 'rabenseifner', devices: 20, bytes: 65536, topology: 'ring', link: { alpha_s: 1e-5, beta_Bps: 4e10 }, mode: 'accounting' });
+    await waitSteps(again, '', ring.steps);
+    await ctx.close();
+  });
+
+  // PerformanceObserver's long tasks are wall time: on a machine with more runnable threads than
+  // cores, a task with 10 ms of work can take 60 ms while the thread waits for a core. So the
+  // trace's CPU time of every main-thread task is checked too, and the observer's long tasks are
+  // asserted only when the machine is not overloaded (1-minute load average below its cores);
+  // both are printed with the load average.
+  test('no long task over 50 ms on the main thread while dragging a 1,024-device slider', async () => {
+    const ctx = await fresh();
+    const page = await openPage(ctx, `${server.url}?view=explore&devices=2&bytes=1000000`, errors);
+    await waitSteps(page, '', 2);
+    await page.evaluate(() => {
+      globalThis.__long = [];
+      globalThis.__frames = [];
+      new PerformanceObserver((list) => { for (const e of list.getEntries()) globalThis.__long.push(e.duration); })
+        .observe({ type: 'longtask', buffered: false });
+      let last = performance.now();
+      const tick = (now) => { globalThis.__frames.push(now - last); last = now; if (!globalThis.__stop) requestAnimationFrame(tick); };
+      requestAnimationFrame(tick);
+    });
+    const loadBefore = Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
+    await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+    const slider = page.locator('[data-slider="devices"]');
+    const box = await slider.boundingBox();
+    const y = box.y + box.height / 2;
+    await page.mouse.move(box.x + 2, y);
+    await page.mouse.down();
+    for (let i = 0; i <= 60; i++) {
+      await page.mouse.move(box.x + 2 + ((box.width - 4) * i) / 60, y);
+      await page.waitForTimeout(16);
+    }
+    await page.mouse.up();
+    assert.equal(await page.locator('[data-setting="devices"]').inputValue(), '1024');
+    await waitSteps(page, '', 2 * 1023);
+    await page.waitForTimeout(500);
+    const trace = JSON.parse((await browser.stopTracing()).toString());
+    const events = trace.traceEvents ?? trace;
+    const mainThreads = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+    const tasks = events.filter((e) => e.ph === 'X' && e.name === 'RunTask' && mainThreads.has(`${e.pid}:${e.tid}`));
+    const cpu = tasks.map((e) => (e.tdur ?? e.dur) / 1000).sort((a, b) => b - a);
+    const { long, frames } = await page.evaluate(() => {
+      globalThis.__stop = true;
+      return { long: globalThis.__long, frames: globalThis.__frames };
+    });
+    frames.sort((a, b) => a - b);
+    const cores = (await import('node:os')).cpus().length;
+    const load = Math.max(loadBefore, Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]));
+    const stats = {
+      observer_long_tasks_ms: long.map((d) => Math.round(d)),
+      main_thread_tasks: tasks.length,
+      longest_task_cpu_ms: Number((cpu[0] ?? 0).toFixed(1)),
+      longest_task_wall_ms: Number((Math.max(0, ...tasks.map((e) => e.dur)) / 1000).toFixed(1)),
+      frames: frames.length,
+      frame_median_ms: Number(frames[Math.floor(frames.length / 2)].toFixed(1)),
+      frame_p95_ms: Number(frames[Math.floor(frames.length * 0.95)].toFixed(1)),
+      frame_max_ms: Number(frames[frames.length - 1].toFixed(1)),
+      loadavg_1min: load,
+      cores,
+    };
+    console.log(`dragging the devices slider 2 -> 1024: ${JSON.stringify(stats)}`);
+    writeFileSync(join(screenshotDir(), 'drag-frames.json'), `${JSON.stringify(stats)}\n`);
+    assert.ok(tasks.length > 50, 'the trace saw the main thread');
+    assert.ok(stats.longest_task_cpu_ms <= 50, `a main-thread task used ${stats.longest_task_cpu_ms} ms of CPU`);
+    if (load < cores) assert.deepEqual(long.filter((d) => d > 50), [], 'long tasks over 50 ms');
+    await ctx.close();
+  });
+
+  test('no accessibility violations in the views (axe-core)', async () => {
+    const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+    for (const viewport of [DESKTOP, PHONE]) {
+      const ctx = await fresh(viewport);
+      for (const [url, setup] of [
+        [`${server.url}?view=explore&devices=6`, async (page) => waitSteps(page, '', 10)],
+        [`${server.url}?exercise=3`, async (page) => {
+          await page.locator('[data-exercise="3"] [data-param="devices"]').fill('8');
+          await page.waitForSelector('[data-exercise="3"] [data-view="crossover"][data-devices="8"]');
+          await page.locator('[data-exercise="3"] .player-table summary').click();
+        }],
+      ]) {
+        const page = await openPage(ctx, url, errors);
+        await setup(page);
+        await page.evaluate(axeSource);
+        const result = await page.evaluate(() => globalThis.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'best-practice'] }));
+        const found = result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')})`);
+        assert.deepEqual(found, [], `${url} at ${viewport.width}px`);
+      }
+      await ctx.close();
+    }
+  });
+
+  test('screenshots of each view at 1280 and 390 px; nothing wider than the viewport', async () => {
+    const dir = screenshotDir();
+    for (const viewport of [DESKTOP, PHONE]) {
+      const w = viewport.width;
+      const ctx = await fresh(viewport);
+      const shots = [
+        ['ex1', '?exercise=1', async (p) => {
+          await p.locator('[data-param="bytes"]').fill('128');
+          await p.waitForSelector('[data-view="bandwidth"][data-link="own"] canvas');
+          await p.locator('[data-role="link-picker"]').selectOption('ib_ndr');
+          await p.waitForSelector('[data-view="bandwidth"][data-link="ib_ndr"]');
+        }],
+        ['ex2', '?exercise=2', async (p) => { await p.locator('[data-param="devices"]').fill('6'); await waitSteps(p, '', 10); for (let i = 0; i < 3; i++) await p.locator('[data-action="step-forward"]').click(); }],
+        ['ex3', '?exercise=3', async (p) => { await p.locator('[data-param="devices"]').fill('12'); await p.waitForSelector('[data-view="crossover"][data-devices="12"]'); await p.locator('[data-action="step-forward"]').click(); }],
+        ['ex4', '?exercise=4', async (p) => { await p.locator('[data-param="nodes"]').fill('3'); await waitSteps(p, '[data-visual-of="4"] .player:first-of-type'.replace(' .player:first-of-type', ''), 2 * 7 + 2 * 2); }],
+        ['ex5', '?exercise=5', async (p) => { await p.locator('[data-param="tokens"]').fill('8192'); await p.waitForSelector('[data-view="timeline"] [data-role="timeline-note"]'); }],
+        ['ex6', '?exercise=6', async (p) => {
+          await p.locator('[data-param="stages"]').fill('4');
+          await p.waitForSelector('[data-view="timeline"] [data-role="timeline-note"]');
+          await p.locator('[data-role="microbatches"]').fill('6');
+          await p.waitForFunction(() => /^6 micro-batches/.test(document.querySelector('[data-role="timeline-note"]')?.textContent ?? ''));
+        }],
+        ['ex8', '?exercise=8', async (p) => { await p.locator('[data-param="nics"]').fill('4'); await p.waitForSelector('[data-view="timeline"] [data-role="timeline-note"]'); }],
+        ['ex7', '?exercise=7', async (p) => { await p.locator('[data-param="devices"]').fill('16'); await p.waitForSelector('[data-view="ring-attention"] canvas'); }],
+        ['explore', '?view=explore&algorithm=double_binary_tree&devices=10&bytes=4000000', async (p) => { await p.waitForSelector('[data-view="schedule"]:not([data-steps="0"])'); await p.locator('[data-action="step-forward"]').click(); await p.locator('[data-action="step-forward"]').click(); }],
+        ['explore-two-level', '?view=explore&algorithm=hierarchical&devices=16&gpus_per_node=4&topology=two_level&bytes=1000000&link=ib_ndr', async (p) => { await p.waitForSelector('[data-view="schedule"]:not([data-steps="0"])'); for (let i = 0; i < 4; i++) await p.locator('[data-action="step-forward"]').click(); }],
+        ['explore-1024', '?view=explore&devices=1024&bytes=1000000', async (p) => waitSteps(p, '', 2046)],
+      ];
+      for (const [name, query, setup] of shots) {
+        const page = await openPage(ctx, `${server.url}${query}`, errors);
+        await setup(page);
+        await page.waitForTimeout(300);
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        assert.ok(width <= w, `${name}: page is ${width}px wide in a ${w}px viewport`);
+        const target = name.startsWith('explore') ? page.locator('[data-view="explore"]') : page.locator('[data-role="visuals"]');
+        await target.screenshot({ path: join(dir, `view-${name}-${w}.png`) });
+        await page.close();
+      }
+      await ctx.close();
+    }
+  });
+
+  test('from file:// (the single-file build, no worker) the views run on the main thread', async () => {
+    const ctx = await fresh();
+    const page = await openPage(ctx, `${pathToFileURL(join(DIST, 'commlab-single.html')).href}?exercise=2`, errors);
+    await page.locator('[data-exercise="2"] [data-param="devices"]').fill('6');
+    await waitSteps(page, '[data-exercise="2"]', 10);
+    await player(page, '[data-exercise="2"]').locator('[data-action="last"]').click();
+    const complete = await page.locator('g.device[data-device]').evaluateAll((els) => els.map((e) => e.dataset.complete));
+    assert.deepEqual(complete, Array(6).fill('true'));
+    await ctx.close();
+  });
+
+  test('no console errors on any page above', () => {
+    assert.deepEqual(errors, []);
+  });
+});
