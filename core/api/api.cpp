@@ -1,5 +1,6 @@
 #include "api/api.hpp"
 
+#include <cmath>
 #include <exception>
 
 #include "base/error.hpp"
@@ -69,10 +70,41 @@ std::string op_names() {
   return s;
 }
 
+// The path of the first number in an answer that is not finite (json would print it as null),
+// or "" when every number is finite. Iterative: answers can hold long arrays.
+std::string non_finite_path(const json& out) {
+  struct Frame {
+    const json* value;
+    std::string path;
+  };
+  std::vector<Frame> stack = {{&out, ""}};
+  while (!stack.empty()) {
+    Frame f = std::move(stack.back());
+    stack.pop_back();
+    const json& v = *f.value;
+    if (v.is_number_float() && !std::isfinite(v.get<double>())) return f.path.empty() ? "answer" : f.path;
+    if (v.is_object())
+      for (auto it = v.begin(); it != v.end(); ++it)
+        stack.push_back({&it.value(), f.path + (f.path.empty() ? "" : ".") + it.key()});
+    if (v.is_array())
+      for (size_t i = 0; i < v.size(); ++i) stack.push_back({&v[i], f.path + "[" + std::to_string(i) + "]"});
+  }
+  return "";
+}
+
+json too_deep() {
+  return error_json("too_large", "request: value nests more than " + std::to_string(kMaxNestingDepth) +
+                                     " levels of arrays and objects; allowed: at most " +
+                                     std::to_string(kMaxNestingDepth) + " levels");
+}
+
 }  // namespace
 
 json evaluate(const json& request) {
   try {
+    // Every later step (quoting a value, copying) may recurse over the value: bound it first.
+    const int depth = nesting_depth(request, kMaxNestingDepth);
+    if (depth > kMaxNestingDepth) return too_deep();
     if (!request.is_object())
       return error_json("invalid_type", "request: value " + show_value(request) +
                                             " is not allowed; allowed: a JSON object with an \"op\" field");
@@ -86,6 +118,14 @@ json evaluate(const json& request) {
       if (name == info.name) {
         json out = info.handler(r);
         out["op"] = name;
+        // A documented number never comes back as null: the handlers reject inputs that would
+        // make a result infinite or NaN, and this is the last line of defence.
+        const std::string bad = non_finite_path(out);
+        if (!bad.empty())
+          return error_json("out_of_range", "result '" + bad + "': the request's values make it " +
+                                                "infinite or not a number; allowed: values that keep "
+                                                "every result finite (larger bandwidths, efficiencies "
+                                                "or rates)");
         return out;
       }
     return error_json("unknown_op", "field 'op': unknown value " + show_value(op) +
@@ -102,6 +142,9 @@ json evaluate(const json& request) {
 }
 
 std::string evaluate(const std::string& request_text) {
+  // Before parsing: the parser itself copes, but nothing after it should see such a value.
+  const int depth = text_nesting_depth(request_text, kMaxNestingDepth);
+  if (depth > kMaxNestingDepth) return to_text(too_deep());
   json request;
   try {
     request = json::parse(request_text);
