@@ -157,12 +157,10 @@ double largest_fitting_bytes(ScheduleSpec spec, const ExecOptions& opt) {
 
 void check_run_budget(const ScheduleSpec& spec, const ExecOptions& opt) {
   const RunCost c = estimate_run(spec, opt);
-  const bool over_work = c.work_units > kMaxWorkUnits;
-  if (!over_work && c.memory_bytes <= opt.max_data_bytes) return;
-  const std::string what = over_work ? "about " + num(c.work_units) + " units of work; allowed: at most " +
-                                           num(kMaxWorkUnits) + " (about half a second)"
-                                     : num(c.memory_bytes / 1e6) + " MB of memory; allowed: at most " +
-                                           num(opt.max_data_bytes / 1e6) + " MB";
+  if (c.work_units <= kMaxWorkUnits && c.memory_bytes <= opt.max_data_bytes) return;
+  const std::string what = "about " + num(c.work_units) + " units of work and " + num(c.memory_bytes / 1e6) +
+                           " MB of memory; allowed: at most " + num(kMaxWorkUnits) +
+                           " units (about half a second) and " + num(opt.max_data_bytes / 1e6) + " MB";
   const std::string run = spec.algorithm + " " + collective_name(spec.collective) + " on " +
                           std::to_string(spec.devices) + " devices" + (opt.data ? " in data mode" : "");
   if (opt.data) {
@@ -227,16 +225,6 @@ void check_run_limits(const ScheduleSpec& spec, const Topology& topo, const Exec
                        "field 'bytes': value " + num(spec.bytes) + " does not split into " +
                            std::to_string(k) + " equal blocks of doubles; data-mode all-to-all "
                            "needs a multiple of 8 x devices = " + std::to_string(8LL * k) + " bytes");
-  const double buffers = static_cast<double>(k) * spec.bytes;
-  const double total = buffers * (spec.collective == Collective::alltoall ? 2 : 1) +
-                       (spec.algorithm == "in_switch" ? spec.bytes : 0) +
-                       staging_bound_bytes(spec, buffers);
-  if (total > opt.max_data_bytes)
-    throw RequestError("too_large", "field 'bytes': data mode would hold " + num(total / 1e6) +
-                                        " MB of buffers (" + std::to_string(k) + " devices x " +
-                                        num(spec.bytes) + " bytes); allowed: at most " +
-                                        num(opt.max_data_bytes / 1e6) +
-                                        " MB, or \"mode\": \"accounting\"");
   check_run_budget(spec, opt);
 }
 
