@@ -42,6 +42,14 @@ std::vector<OpInfo>& ops() {
 
 const std::vector<OpInfo>& op_table() { return ops(); }
 
+const std::vector<std::string>& error_codes() {
+  static const std::vector<std::string> codes = {
+      "invalid_json",  "invalid_type",     "missing_field", "unknown_field", "unknown_value",
+      "unknown_op",    "out_of_range",     "not_integer",   "invalid_value", "invalid_request",
+      "invalid_exercise", "no_route",      "too_large",     "out_of_memory", "internal"};
+  return codes;
+}
+
 void add_op(const OpInfo& info) {
   for (const OpInfo& op : ops())
     if (std::string(op.name) == info.name) return;

@@ -124,7 +124,7 @@ namespace {
 
 bool fits(const ScheduleSpec& spec, const ExecOptions& opt) {
   const RunCost c = estimate_run(spec, opt);
-  return c.work_units <= kMaxWorkUnits && c.memory_bytes <= opt.max_data_bytes;
+  return c.work_units <= opt.max_work_units && c.memory_bytes <= opt.max_data_bytes;
 }
 
 // The largest device count (node count for hierarchical) that fits, or 0.
@@ -149,7 +149,7 @@ double largest_fitting_bytes(ScheduleSpec spec, const ExecOptions& opt) {
   spec.bytes = 2 * unit;
   const RunCost b = estimate_run(spec, opt);
   const double work_per_unit = b.work_units - a.work_units, memory_per_unit = b.memory_bytes - a.memory_bytes;
-  const double by_work = work_per_unit > 0 ? (kMaxWorkUnits - a.work_units) / work_per_unit + 1 : 1e300;
+  const double by_work = work_per_unit > 0 ? (opt.max_work_units - a.work_units) / work_per_unit + 1 : 1e300;
   const double by_memory = memory_per_unit > 0 ? (opt.max_data_bytes - a.memory_bytes) / memory_per_unit + 1 : 1e300;
   const double units = std::floor(std::min(by_work, by_memory));
   return units >= 1 ? units * unit : 0;
@@ -157,9 +157,9 @@ double largest_fitting_bytes(ScheduleSpec spec, const ExecOptions& opt) {
 
 void check_run_budget(const ScheduleSpec& spec, const ExecOptions& opt) {
   const RunCost c = estimate_run(spec, opt);
-  if (c.work_units <= kMaxWorkUnits && c.memory_bytes <= opt.max_data_bytes) return;
+  if (c.work_units <= opt.max_work_units && c.memory_bytes <= opt.max_data_bytes) return;
   const std::string what = "about " + num(c.work_units) + " units of work and " + num(c.memory_bytes / 1e6) +
-                           " MB of memory; allowed: at most " + num(kMaxWorkUnits) +
+                           " MB of memory; allowed: at most " + num(opt.max_work_units) +
                            " units (about half a second) and " + num(opt.max_data_bytes / 1e6) + " MB";
   const std::string run = spec.algorithm + " " + collective_name(spec.collective) + " on " +
                           std::to_string(spec.devices) + " devices" + (opt.data ? " in data mode" : "");

@@ -35,6 +35,8 @@ struct ExecOptions {
   uint64_t seed = 1;
   /// Memory a run may hold, everything counted (estimate_run); data mode buffers the most.
   double max_data_bytes = kMaxDataBytes;
+  /// Work a run may do (the benchmarks go past it).
+  double max_work_units = kMaxWorkUnits;
   /// Messages kept for the trace; steps past it are summarised only.
   int64_t trace_messages = 0;
   /// Data mode: explicit inputs (devices x elements) instead of seeded random integers.
