@@ -72,6 +72,13 @@ json error_json(const std::string& code, const std::string& message) {
 // Messages may quote invalid UTF-8 from the request; it is replaced rather than thrown on.
 std::string to_text(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
+// A library's message quotes the text it choked on ("last read: '...'"), which may be the whole
+// request: keep its start only.
+std::string capped(const std::string& message) {
+  constexpr size_t kCap = 300;
+  return message.size() <= kCap ? message : message.substr(0, kCap - 3) + "...";
+}
+
 std::string op_names() {
   std::string s;
   for (const OpInfo& op : op_table()) s += (s.empty() ? "" : ", ") + std::string(op.name);
@@ -141,11 +148,11 @@ json evaluate(const json& request) {
   } catch (const RequestError& e) {
     return error_json(e.code(), e.what());
   } catch (const json::exception& e) {
-    return error_json("invalid_request", std::string("request could not be read: ") + e.what());
+    return error_json("invalid_request", "request could not be read: " + capped(e.what()));
   } catch (const std::bad_alloc&) {
     return error_json("out_of_memory", "the request needs more memory than the engine may use");
   } catch (const std::exception& e) {
-    return error_json("internal", std::string("internal error: ") + e.what());
+    return error_json("internal", "internal error: " + capped(e.what()));
   }
 }
 
@@ -157,9 +164,9 @@ std::string evaluate(const std::string& request_text) {
   try {
     request = json::parse(request_text);
   } catch (const json::exception& e) {  // parse_error, and out_of_range for 1e999
-    return to_text(error_json("invalid_json", std::string("request is not valid JSON: ") + e.what()));
+    return to_text(error_json("invalid_json", "request is not valid JSON: " + capped(e.what())));
   } catch (const std::exception& e) {
-    return to_text(error_json("invalid_json", std::string("request could not be read: ") + e.what()));
+    return to_text(error_json("invalid_json", "request could not be read: " + capped(e.what())));
   }
   return to_text(evaluate(request));
 }
