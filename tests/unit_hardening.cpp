@@ -203,7 +203,12 @@ TEST(Hardening, WorkBudgetNamesTheLargestSizeThatFits) {
   EXPECT_NE(message_of(hier).find(" nodes"), std::string::npos) << message_of(hier);
   const json pipe = eval(R"({"op":"pipeline","stages":8,"microbatches":8,"tokens":1000000})");
   EXPECT_EQ(code_of(pipe), "too_large");
-  EXPECT_NE(message_of(pipe).find("at most 39062 tokens"), std::string::npos) << message_of(pipe);
+  EXPECT_NE(message_of(pipe).find("at most 15625 tokens"), std::string::npos) << message_of(pipe);
+  const json attention = eval(R"({"op":"ring_attention_check","devices":16,"tokens_per_device":64,"head_dim":128})");
+  EXPECT_EQ(code_of(attention), "too_large");
+  EXPECT_NE(message_of(attention).find("at most 362 tokens in all"), std::string::npos) << message_of(attention);
+  const json small = eval(R"({"op":"ring_attention_check","devices":16,"tokens_per_device":22,"head_dim":128})");
+  EXPECT_EQ(code_of(small), "") << message_of(small);
 }
 
 // The estimate rests on these bounds: check them on every schedule.

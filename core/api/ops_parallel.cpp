@@ -146,8 +146,11 @@ json timeline_json(const Timeline& t) {
 constexpr int kMaxTimelinePieces = 1024;
 /// Largest fill count the pipeline op reports (micro-batches to keep every stage busy).
 constexpr double kMaxFillMicrobatches = 1e6;
-/// Work budget of the pipeline simulator (README "Limits"): about a quarter second natively.
-constexpr double kMaxStageVisits = 2.5e6;
+/// Work budgets (README "Limits"), each about 0.1-0.2 s natively and under half a second in
+/// wasm: pipeline stage visits (a priority-queue step each), and ring-attention check work
+/// (all tokens squared x head_dim: the ring and the one-device reference, an exp a pair).
+constexpr double kMaxStageVisits = 1e6;
+constexpr double kMaxAttentionCheckWork = 1 << 24;
 
 }  // namespace
 
@@ -250,7 +253,7 @@ json op_pipeline(Request& r) {
   if (double(stages) * mb * tokens > kMaxStageVisits)
     throw RequestError("too_large", "fields 'stages' x 'microbatches' x 'tokens': " + std::to_string(stages) +
                                         " x " + std::to_string(mb) + " x " + std::to_string(tokens) +
-                                        " stage visits; allowed: at most 2.5e6, " +
+                                        " stage visits; allowed: at most 1e6, " +
                                         (double(stages) * mb <= kMaxStageVisits
                                              ? "so at most " + format_number(std::floor(kMaxStageVisits /
                                                                                         (double(stages) * mb))) +
@@ -358,6 +361,13 @@ json op_ring_attention_check(Request& r) {
   if (layout == SequenceLayout::zigzag && n % 2 != 0)
     throw RequestError("invalid_value", "field 'tokens_per_device': value " + std::to_string(n) +
                                             " is not allowed with layout zigzag; allowed: an even number");
+  const double all_tokens = double(devices) * n;
+  if (all_tokens * all_tokens * d > kMaxAttentionCheckWork)
+    throw RequestError("too_large", "fields 'devices' x 'tokens_per_device': " + std::to_string(devices) + " x " +
+                                        std::to_string(n) + " tokens with head_dim " + std::to_string(d) +
+                                        "; allowed: at most " +
+                                        format_number(std::floor(std::sqrt(kMaxAttentionCheckWork / d))) +
+                                        " tokens in all at this head_dim (a quick check on random matrices)");
   const RingAttentionCheck c = check_ring_attention(devices, n, d, causal, layout, seed);
   return {{"devices", devices}, {"tokens_per_device", n}, {"head_dim", d}, {"causal", causal},
           {"layout", layout == SequenceLayout::zigzag ? "zigzag" : "contiguous"},
