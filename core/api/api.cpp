@@ -88,6 +88,16 @@ std::string op_names() {
 // The path of the first number in an answer that is not finite (json would print it as null),
 // or "" when every number is finite. Iterative: answers can hold long arrays.
 std::string non_finite_path(const json& out) {
+  // A cheap pass first: paths are built only for an answer that has such a number.
+  bool any = false;
+  for (std::vector<const json*> todo = {&out}; !todo.empty() && !any;) {
+    const json* v = todo.back();
+    todo.pop_back();
+    if (v->is_number_float()) any = !std::isfinite(v->get<double>());
+    if (v->is_structured())
+      for (const json& x : *v) todo.push_back(&x);
+  }
+  if (!any) return "";
   struct Frame {
     const json* value;
     std::string path;
