@@ -175,11 +175,10 @@ int main(int argc, char** argv) {
       std::cout << out << "\n";
       return out.rfind("{\"error\"", 0) == 0 ? 1 : 0;
     }
+    // One answer a line, a blank line included (an invalid_json error), so line n of the
+    // output always answers line n of the input.
     std::string line;
-    while (std::getline(std::cin, line)) {
-      if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-      std::cout << commlab::evaluate(line) << "\n";
-    }
+    while (std::getline(std::cin, line)) std::cout << commlab::evaluate(line) << "\n";
     return 0;
   }
   if (cmd == "demo") {

@@ -3,7 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <limits>
+#include <regex>
+#include <set>
+#include <string>
 
 #include "api/api.hpp"
 
@@ -145,4 +151,34 @@ TEST(ApiErrors, DeepNestingIsAnErrorNotACrash) {
   const std::string deep(100000, '[');
   const json out = json::parse(commlab::evaluate(deep));
   EXPECT_TRUE(out.contains("error"));
+}
+
+// README "Errors" lists every code the engine can return and nothing else: the list in the
+// README, commlab::error_codes() and the codes the sources throw are the same set.
+TEST(ApiErrors, EveryCodeIsDocumentedAndNoOther) {
+  std::set<std::string> engine(commlab::error_codes().begin(), commlab::error_codes().end());
+  std::ifstream readme(std::string(COMMLAB_SOURCE_DIR) + "/README.md");
+  ASSERT_TRUE(readme) << "README.md not found";
+  std::set<std::string> documented;
+  bool in_section = false;
+  const std::regex row(R"(^\| `([a-z_]+)` \|)");
+  for (std::string line; std::getline(readme, line);) {
+    if (line.rfind("## ", 0) == 0) in_section = line == "## Errors";
+    std::smatch m;
+    if (in_section && std::regex_search(line, m, row)) documented.insert(m[1]);
+  }
+  EXPECT_EQ(documented, engine);
+
+  std::set<std::string> thrown;
+  const std::regex call(R"((RequestError|error_json)\(\s*"([a-z_]+)\")");
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(std::string(COMMLAB_SOURCE_DIR) + "/core")) {
+    if (entry.path().extension() != ".cpp" && entry.path().extension() != ".hpp") continue;
+    std::ifstream in(entry.path());
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (std::sregex_iterator it(text.begin(), text.end(), call), end; it != end; ++it) {
+      thrown.insert((*it)[2]);
+      EXPECT_TRUE(engine.count((*it)[2])) << entry.path() << " throws undocumented code " << (*it)[2];
+    }
+  }
+  EXPECT_GE(thrown.size(), 10u);  // the scan found the calls
 }

@@ -67,7 +67,7 @@ TEST(Pipeline, Op) {
   ASSERT_FALSE(bytes.contains("error")) << bytes.dump();
   EXPECT_NEAR(bytes["token_interval_s"].get<double>() / ms, 8.15, 0.005);
   auto huge = evaluate(nlohmann::json{{"op", "pipeline"}, {"stages", 1024}, {"microbatches", 4096}});
-  EXPECT_EQ(huge["error"]["code"], "out_of_range");
+  EXPECT_EQ(huge["error"]["code"], "too_large");
   auto neg = evaluate(nlohmann::json{{"op", "pipeline"}, {"stage_time_s", -1}});
   EXPECT_EQ(neg["error"]["code"], "out_of_range");
 }

@@ -116,7 +116,7 @@ TEST(SimulateOp, BadInputs) {
       {R"({"op":"simulate","devices":8,"bytes":1001,"mode":"data"})", "invalid_request", "multiple of 8"},
       {R"({"op":"simulate","devices":1024,"bytes":"1 MB","mode":"data"})", "too_large", "MB"},
       {R"({"op":"simulate","devices":8192,"bytes":"1 MB","mode":"data"})", "too_large", "devices"},
-      {R"({"op":"simulate","devices":8192,"bytes":"1 MB","mode":"accounting"})", "too_large", "messages"},
+      {R"({"op":"simulate","devices":8192,"bytes":"1 MB","mode":"accounting"})", "too_large", "the largest that fits is"},
       {R"({"op":"simulate","collective":"alltoall","algorithm":"direct","devices":4096,"bytes":"1 GB"})", "too_large", "pairwise"},
       {R"({"op":"simulate","collective":"alltoall","devices":3,"bytes":80,"mode":"data"})", "invalid_request", "24"},
       {R"({"op":"simulate","devices":8,"bytes":1000,"trace_limit":-1})", "out_of_range", "trace_limit"},

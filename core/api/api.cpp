@@ -1,5 +1,6 @@
 #include "api/api.hpp"
 
+#include <cmath>
 #include <exception>
 
 #include "base/error.hpp"
@@ -50,6 +51,14 @@ std::vector<OpInfo>& ops() {
 
 const std::vector<OpInfo>& op_table() { return ops(); }
 
+const std::vector<std::string>& error_codes() {
+  static const std::vector<std::string> codes = {
+      "invalid_json",  "invalid_type",     "missing_field", "unknown_field", "unknown_value",
+      "unknown_op",    "out_of_range",     "not_integer",   "invalid_value", "invalid_request",
+      "invalid_exercise", "no_route",      "too_large",     "out_of_memory", "internal"};
+  return codes;
+}
+
 void add_op(const OpInfo& info) {
   for (const OpInfo& op : ops())
     if (std::string(op.name) == info.name) return;
@@ -72,16 +81,64 @@ json error_json(const std::string& code, const std::string& message) {
 // Messages may quote invalid UTF-8 from the request; it is replaced rather than thrown on.
 std::string to_text(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
+// A library's message quotes the text it choked on ("last read: '...'"), which may be the whole
+// request: keep its start only.
+std::string capped(const std::string& message) {
+  constexpr size_t kCap = 300;
+  return message.size() <= kCap ? message : message.substr(0, kCap - 3) + "...";
+}
+
 std::string op_names() {
   std::string s;
   for (const OpInfo& op : op_table()) s += (s.empty() ? "" : ", ") + std::string(op.name);
   return s;
 }
 
+// The path of the first number in an answer that is not finite (json would print it as null),
+// or "" when every number is finite. Iterative: answers can hold long arrays.
+std::string non_finite_path(const json& out) {
+  // A cheap pass first: paths are built only for an answer that has such a number.
+  bool any = false;
+  for (std::vector<const json*> todo = {&out}; !todo.empty() && !any;) {
+    const json* v = todo.back();
+    todo.pop_back();
+    if (v->is_number_float()) any = !std::isfinite(v->get<double>());
+    if (v->is_structured())
+      for (const json& x : *v) todo.push_back(&x);
+  }
+  if (!any) return "";
+  struct Frame {
+    const json* value;
+    std::string path;
+  };
+  std::vector<Frame> stack = {{&out, ""}};
+  while (!stack.empty()) {
+    Frame f = std::move(stack.back());
+    stack.pop_back();
+    const json& v = *f.value;
+    if (v.is_number_float() && !std::isfinite(v.get<double>())) return f.path.empty() ? "answer" : f.path;
+    if (v.is_object())
+      for (auto it = v.begin(); it != v.end(); ++it)
+        stack.push_back({&it.value(), f.path + (f.path.empty() ? "" : ".") + it.key()});
+    if (v.is_array())
+      for (size_t i = 0; i < v.size(); ++i) stack.push_back({&v[i], f.path + "[" + std::to_string(i) + "]"});
+  }
+  return "";
+}
+
+json too_deep() {
+  return error_json("too_large", "request: value nests more than " + std::to_string(kMaxNestingDepth) +
+                                     " levels of arrays and objects; allowed: at most " +
+                                     std::to_string(kMaxNestingDepth) + " levels");
+}
+
 }  // namespace
 
 json evaluate(const json& request) {
   try {
+    // Every later step (quoting a value, copying) may recurse over the value: bound it first.
+    const int depth = nesting_depth(request, kMaxNestingDepth);
+    if (depth > kMaxNestingDepth) return too_deep();
     if (!request.is_object())
       return error_json("invalid_type", "request: value " + show_value(request) +
                                             " is not allowed; allowed: a JSON object with an \"op\" field");
@@ -95,6 +152,14 @@ json evaluate(const json& request) {
       if (name == info.name) {
         json out = info.handler(r);
         out["op"] = name;
+        // A documented number never comes back as null: the handlers reject inputs that would
+        // make a result infinite or NaN, and this is the last line of defence.
+        const std::string bad = non_finite_path(out);
+        if (!bad.empty())
+          return error_json("out_of_range", "result '" + bad + "': the request's values make it " +
+                                                "infinite or not a number; allowed: values that keep "
+                                                "every result finite (larger bandwidths, efficiencies "
+                                                "or rates)");
         return out;
       }
     return error_json("unknown_op", "field 'op': unknown value " + show_value(op) +
@@ -102,22 +167,25 @@ json evaluate(const json& request) {
   } catch (const RequestError& e) {
     return error_json(e.code(), e.what());
   } catch (const json::exception& e) {
-    return error_json("invalid_request", std::string("request could not be read: ") + e.what());
+    return error_json("invalid_request", "request could not be read: " + capped(e.what()));
   } catch (const std::bad_alloc&) {
     return error_json("out_of_memory", "the request needs more memory than the engine may use");
   } catch (const std::exception& e) {
-    return error_json("internal", std::string("internal error: ") + e.what());
+    return error_json("internal", "internal error: " + capped(e.what()));
   }
 }
 
 std::string evaluate(const std::string& request_text) {
+  // Before parsing: the parser itself copes, but nothing after it should see such a value.
+  const int depth = text_nesting_depth(request_text, kMaxNestingDepth);
+  if (depth > kMaxNestingDepth) return to_text(too_deep());
   json request;
   try {
     request = json::parse(request_text);
   } catch (const json::exception& e) {  // parse_error, and out_of_range for 1e999
-    return to_text(error_json("invalid_json", std::string("request is not valid JSON: ") + e.what()));
+    return to_text(error_json("invalid_json", "request is not valid JSON: " + capped(e.what())));
   } catch (const std::exception& e) {
-    return to_text(error_json("invalid_json", std::string("request could not be read: ") + e.what()));
+    return to_text(error_json("invalid_json", "request could not be read: " + capped(e.what())));
   }
   return to_text(evaluate(request));
 }

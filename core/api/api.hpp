@@ -4,6 +4,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace commlab {
 
@@ -11,5 +12,9 @@ namespace commlab {
 nlohmann::json evaluate(const nlohmann::json& request);
 /// Same, from and to text; malformed JSON is an "invalid_json" error.
 std::string evaluate(const std::string& request_text);
+
+/// Every error code evaluate() can return, as README "Errors" lists them (a test holds the two
+/// together, and the fuzz target checks every answer against this list).
+const std::vector<std::string>& error_codes();
 
 }  // namespace commlab

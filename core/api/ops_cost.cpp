@@ -41,7 +41,7 @@ json op_link_match(Request& r) {
 }
 
 json op_links(Request& r) {
-  const double eff = r.number_or("efficiency", kDefaultEfficiency, Range{0, 1, true, ""});
+  const double eff = r.number_or("efficiency", kDefaultEfficiency, Range{0.01, 1, false, ""});
   r.finish();
   json list = json::array();
   for (const LinkSpec& s : link_catalogue()) {

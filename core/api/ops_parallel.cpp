@@ -78,8 +78,8 @@ ModelPreset read_model(Request& r, const std::string& fallback) {
 GpuPreset read_gpu(Request& r, const std::string& fallback) {
   return read_preset(r, "gpu", fallback, gpu_presets(), "GPU", [](Request& o, GpuPreset& g) {
     g.hbm_bytes = o.bytes_or("hbm_bytes", g.hbm_bytes);
-    g.hbm_Bps = o.number_or("hbm_Bps", g.hbm_Bps, Range{0, 1e15, true, "bytes per second"});
-    g.flops = o.number_or("flops", g.flops, Range{0, 1e18, true, "FLOP/s"});
+    g.hbm_Bps = o.number_or("hbm_Bps", g.hbm_Bps, Range{1e6, 1e15, false, "bytes per second"});
+    g.flops = o.number_or("flops", g.flops, Range{1e6, 1e18, false, "FLOP/s"});
     if (o.has("nvlink")) {
       g.nvlink = o.name("nvlink", ids_of(link_catalogue()));
     }
@@ -97,7 +97,9 @@ NodePreset read_node(Request& r, const std::string& fallback) {
   });
 }
 
-double read_mfu(Request& r) { return r.number_or("mfu", kDefaultMfu, Range{0, 1, true, ""}); }
+// Rates, efficiencies and bandwidths have a floor (1%, 1 MFLOP/s, 1 MB/s): near zero they make
+// times infinite, and the answer must name the field rather than print null.
+double read_mfu(Request& r) { return r.number_or("mfu", kDefaultMfu, Range{0.01, 1, false, ""}); }
 
 AllreduceAlgorithm read_algorithm(Request& r) {
   std::vector<std::string> names;
@@ -142,6 +144,13 @@ json timeline_json(const Timeline& t) {
 
 // Timelines are drawn by the page: beyond this many pieces only the totals come back.
 constexpr int kMaxTimelinePieces = 1024;
+/// Largest fill count the pipeline op reports (micro-batches to keep every stage busy).
+constexpr double kMaxFillMicrobatches = 1e6;
+/// Work budgets (README "Limits"), each about 0.1-0.2 s natively and under half a second in
+/// wasm: pipeline stage visits (a priority-queue step each), and ring-attention check work
+/// (all tokens squared x head_dim: the ring and the one-device reference, an exp a pair).
+constexpr double kMaxStageVisits = 1e6;
+constexpr double kMaxAttentionCheckWork = 1 << 24;
 
 }  // namespace
 
@@ -165,7 +174,7 @@ json op_tp(Request& r) {
   const Link link = read_link_or(r, "link", g.nvlink);
   const AllreduceAlgorithm algorithm = read_algorithm(r);
   const double mfu = read_mfu(r);
-  const double hbm_eff = r.number_or("hbm_efficiency", kDefaultEfficiency, Range{0, 1, true, ""});
+  const double hbm_eff = r.number_or("hbm_efficiency", kDefaultEfficiency, Range{0.01, 1, false, ""});
   r.finish();
   const TpCost c = tp_cost(m, g, tp, tokens, phase, link, algorithm, mfu, hbm_eff);
   json out = {{"model", model_json(m)},
@@ -240,13 +249,29 @@ json op_pipeline(Request& r) {
   const int tokens = r.integer_or("tokens", 100, 1, 1000000);
   const int timeline_tokens = r.integer_or("timeline_tokens", 2, 0, 64);
   r.finish();
-  if (double(stages) * mb * tokens > 5e6)
-    throw RequestError("out_of_range", "fields 'stages' x 'microbatches' x 'tokens' = " +
-                                           std::to_string(double(stages) * mb * tokens) +
-                                           " is not allowed; allowed: at most 5e6 stage visits");
+  // Work budget: a stage visit is a priority-queue step of about 100 ns natively.
+  if (double(stages) * mb * tokens > kMaxStageVisits)
+    throw RequestError("too_large", "fields 'stages' x 'microbatches' x 'tokens': " + std::to_string(stages) +
+                                        " x " + std::to_string(mb) + " x " + std::to_string(tokens) +
+                                        " stage visits; allowed: at most 1e6, " +
+                                        (double(stages) * mb <= kMaxStageVisits
+                                             ? "so at most " + format_number(std::floor(kMaxStageVisits /
+                                                                                        (double(stages) * mb))) +
+                                                   " tokens here"
+                                             : std::string("with fewer stages or micro-batches")));
   if (double(stages) * mb * timeline_tokens > 20000)
     throw RequestError("out_of_range", "field 'timeline_tokens': stages x microbatches x timeline_tokens "
                                        "must be at most 20000 intervals");
+  // The fill count is ceil((p s + (p-1) t) / s): a stage time far below the transfer time makes it
+  // astronomically large (and once overflowed an int).
+  const double fill = (stages * stage_s + (stages - 1) * transfer_s) / stage_s;
+  if (!(fill <= kMaxFillMicrobatches))
+    throw RequestError("out_of_range", "field 'stage_time_s': value " + format_number(stage_s) +
+                                           " with transfers of " + format_number(transfer_s) +
+                                           " s would need " + format_number(fill) +
+                                           " micro-batches to fill the pipeline; allowed: a stage time "
+                                           "that keeps it at most 1e6 (at least (stages - 1) x "
+                                           "transfer time / 1e6 seconds)");
   const PipelineResult p = simulate_pipeline_decode(stages, mb, stage_s, transfer_s, tokens, timeline_tokens);
   json tl = json::array();
   for (const PipelineInterval& i : p.timeline)
@@ -260,7 +285,16 @@ json op_pipeline(Request& r) {
 }
 
 json op_moe(Request& r) {
+  const json* given = r.has("model") && r.raw("model").is_object() ? &r.raw("model") : nullptr;
   const ModelPreset m = read_model(r, "mixtral_8x7b");
+  // Blame the override that breaks the MoE premise, not the preset it overrides.
+  for (const char* field : {"experts", "top_k"}) {
+    const int value = std::string(field) == "experts" ? m.experts : m.top_k;
+    if (value < 1 && given && given->contains(field))
+      throw RequestError("invalid_value", "field 'model." + std::string(field) + "': value " +
+                                              std::to_string(value) + " is not allowed; allowed: at least 1 "
+                                              "(a MoE model routes each token to top_k >= 1 of its experts)");
+  }
   const int ep = r.integer_or("ep", 8, 1, 4096);
   const double batch = r.integer_or("batch_tokens", 64, 1, 100000000);
   const double hot = r.number_or("hot_factor", 1, Range{0, 1e6, true, ""});
@@ -327,6 +361,13 @@ json op_ring_attention_check(Request& r) {
   if (layout == SequenceLayout::zigzag && n % 2 != 0)
     throw RequestError("invalid_value", "field 'tokens_per_device': value " + std::to_string(n) +
                                             " is not allowed with layout zigzag; allowed: an even number");
+  const double all_tokens = double(devices) * n;
+  if (all_tokens * all_tokens * d > kMaxAttentionCheckWork)
+    throw RequestError("too_large", "fields 'devices' x 'tokens_per_device': " + std::to_string(devices) + " x " +
+                                        std::to_string(n) + " tokens with head_dim " + std::to_string(d) +
+                                        "; allowed: at most " +
+                                        format_number(std::floor(std::sqrt(kMaxAttentionCheckWork / d))) +
+                                        " tokens in all at this head_dim (a quick check on random matrices)");
   const RingAttentionCheck c = check_ring_attention(devices, n, d, causal, layout, seed);
   return {{"devices", devices}, {"tokens_per_device", n}, {"head_dim", d}, {"causal", causal},
           {"layout", layout == SequenceLayout::zigzag ? "zigzag" : "contiguous"},

@@ -73,7 +73,11 @@ std::vector<double> read_pair_bytes(Request& r, int k) {
                                              show_value(row) + " is not allowed; " + rule);
     for (int j = 0; j < k; ++j) {
       const json& v = row[j];
-      if (!v.is_number() || !(v.get<double>() >= 0) || v.get<double>() > kMaxBytes)
+      if (!v.is_number())
+        throw RequestError("invalid_type", "field 'pair_bytes[" + std::to_string(i) + "][" +
+                                               std::to_string(j) + "]': value " + show_value(v) + " is " +
+                                               type_name(v) + "; " + rule);
+      if (!(v.get<double>() >= 0) || v.get<double>() > kMaxBytes)
         throw RequestError("out_of_range", "field 'pair_bytes[" + std::to_string(i) + "][" +
                                                std::to_string(j) + "]': value " + show_value(v) +
                                                " is not allowed; " + rule);

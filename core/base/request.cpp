@@ -1,5 +1,6 @@
 #include "base/request.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -11,10 +12,94 @@ namespace commlab {
 Range bytes_range() { return Range{0, kMaxBytes, true, "bytes"}; }
 Range devices_range() { return Range{1, kMaxDevices, false, "devices"}; }
 
+namespace {
+// A scalar as JSON text; a long string is cut first so a 10 MB value costs nothing to quote.
+std::string scalar_text(const json& v, size_t cap) {
+  if (v.is_string() && v.get_ref<const std::string&>().size() > cap)
+    return json(v.get_ref<const std::string&>().substr(0, cap)).dump(-1, ' ', false, json::error_handler_t::replace);
+  return v.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+}  // namespace
+
+// Without recursion (json::dump recurses, and a value nested 100,000 deep overflows the stack),
+// and stopping at the cap, so the cost of quoting does not grow with the value.
 std::string show_value(const json& v) {
-  std::string s = v.dump(-1, ' ', false, json::error_handler_t::replace);
-  if (s.size() > 60) s = s.substr(0, 57) + "...";
+  constexpr size_t kCap = 60;
+  std::string s;
+  struct Frame {
+    const json* value;
+    json::const_iterator next;
+  };
+  std::vector<Frame> stack;
+  const json* pending = &v;
+  while (s.size() <= kCap) {
+    if (pending) {
+      const json& x = *pending;
+      pending = nullptr;
+      if (x.is_array() || x.is_object()) {
+        s += x.is_array() ? '[' : '{';
+        stack.push_back({&x, x.begin()});
+      } else {
+        s += scalar_text(x, kCap);
+      }
+      continue;
+    }
+    if (stack.empty()) break;
+    Frame& f = stack.back();
+    if (f.next == f.value->end()) {
+      s += f.value->is_array() ? ']' : '}';
+      stack.pop_back();
+      continue;
+    }
+    if (f.next != f.value->begin()) s += ',';
+    if (f.value->is_object()) s += scalar_text(json(f.next.key()), kCap) + ':';
+    pending = &f.next.value();
+    ++f.next;
+  }
+  if (s.size() > kCap) s = s.substr(0, kCap - 3) + "...";
   return s;
+}
+
+int nesting_depth(const json& v, int limit) {
+  // Iterative, and stops once past the limit.
+  struct Frame {
+    const json* value;
+    json::const_iterator next;
+  };
+  std::vector<Frame> stack;
+  int deepest = 0;
+  if (v.is_array() || v.is_object()) stack.push_back({&v, v.begin()});
+  while (!stack.empty()) {
+    deepest = std::max(deepest, static_cast<int>(stack.size()));
+    if (deepest > limit) return deepest;
+    Frame& f = stack.back();
+    if (f.next == f.value->end()) {
+      stack.pop_back();
+      continue;
+    }
+    const json& child = *f.next;
+    ++f.next;
+    if (child.is_array() || child.is_object()) stack.push_back({&child, child.begin()});
+  }
+  return deepest;
+}
+
+int text_nesting_depth(const std::string& text, int limit) {
+  int depth = 0, deepest = 0;
+  bool in_string = false, escaped = false;
+  for (const char c : text) {
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    else if (c == '[' || c == '{') deepest = std::max(deepest, ++depth);
+    else if (c == ']' || c == '}') --depth;
+    if (deepest > limit) return deepest;
+  }
+  return deepest;
 }
 
 namespace {
@@ -24,6 +109,8 @@ std::string num(double x) {  // as "%g"; no iostreams in the wasm module
   return buf;
 }
 }  // namespace
+
+std::string format_number(double x) { return num(x); }
 
 std::string type_name(const json& v) {
   if (v.is_number()) return "a number";

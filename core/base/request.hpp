@@ -69,8 +69,17 @@ class Request {
   std::set<std::string> read_;
 };
 
-/// Formats a JSON value for an error message, shortened past 60 characters.
+/// Formats a JSON value for an error message, shortened past 60 characters; never recurses.
 std::string show_value(const json& v);
+/// Deepest nesting of arrays and objects in `v` (0 for a scalar), counted without recursion;
+/// stops counting once past `limit`.
+int nesting_depth(const json& v, int limit);
+/// The same over JSON text, before parsing (brackets inside strings do not count).
+int text_nesting_depth(const std::string& text, int limit);
+/// Deepest nesting a request may have: the engine's own requests need 4 levels.
+constexpr int kMaxNestingDepth = 64;
+/// A number as "%g" ("inf" where JSON would print null).
+std::string format_number(double x);
 /// "a number", "a string", ...: a JSON value's type in words.
 std::string type_name(const json& v);
 /// "a number > 0 and <= 1e+15 bytes": a range in words.

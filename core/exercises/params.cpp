@@ -36,8 +36,9 @@ json read_param(const json& def, const json& v, const std::string& field) {
     if (!v.is_string())
       throw RequestError("invalid_type",
                          "field '" + field + "': value " + show_value(v) + " is not a string; " + rule);
+    // Exact, as the ops read link ids: "NVLINK4" is an error everywhere, not only in ops.
     for (const std::string& c : choices_of(def))
-      if (lower(c) == lower(v.get<std::string>())) return c;
+      if (c == v.get<std::string>()) return c;
     throw RequestError("unknown_value",
                        "field '" + field + "': unknown value " + show_value(v) + "; " + rule);
   }

@@ -5,7 +5,9 @@
 namespace commlab {
 
 namespace {
-double efficiency(Request& r) { return r.number_or("efficiency", kDefaultEfficiency, Range{0, 1, true, ""}); }
+// Below 1% (or 1 B/s) a transfer time stops being finite for large byte counts: rejected here,
+// where the message can name the field, not as a null in the answer.
+double efficiency(Request& r) { return r.number_or("efficiency", kDefaultEfficiency, Range{0.01, 1, false, ""}); }
 }  // namespace
 
 Link read_link(Request& r, const std::string& field) {
@@ -16,7 +18,7 @@ Link read_link(Request& r, const std::string& field) {
     Request inline_link(v, r.path(field) + ".");
     Link l;
     l.alpha_s = inline_link.number("alpha_s", Range{0, 10, false, "seconds"});
-    l.beta_Bps = inline_link.number("beta_Bps", Range{0, 1e15, true, "bytes per second"});
+    l.beta_Bps = inline_link.number("beta_Bps", Range{1, 1e15, false, "bytes per second"});
     l.id = "custom";
     inline_link.finish();
     return l;

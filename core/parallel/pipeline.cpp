@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <queue>
+#include <string>
 #include <tuple>
 
 namespace commlab {
@@ -36,10 +37,16 @@ PipelineResult simulate_pipeline_decode(int p, int m, double s, double t, int to
   r.token_interval_s = r.makespan_s / tokens;
   r.steady_interval_s = p * s + (p - 1) * t;  // P5 §11 ex. 6: 8 x 1 + 7 x 0.1 = 8.7 ms
   r.utilisation = r.makespan_s > 0 ? busy / (p * r.makespan_s) : 0;
-  r.microbatches_to_fill = s > 0 ? static_cast<int>(std::ceil(r.steady_interval_s / s - 1e-12)) : 1;
+  // Converted only when it fits an int (the op rejects such inputs first, with a message).
+  const double fill = s > 0 ? std::ceil(r.steady_interval_s / s - 1e-12) : 1;
+  r.microbatches_to_fill = fill <= 2147483647.0 ? static_cast<int>(fill) : 2147483647;
   r.tokens_per_s = r.makespan_s > 0 ? double(m) * tokens / r.makespan_s : 0;
-  std::sort(r.timeline.begin(), r.timeline.end(),
-            [](const PipelineInterval& a, const PipelineInterval& b) { return a.start_s < b.start_s; });
+  // A total order: std::sort is not stable and libstdc++ and libc++ order ties differently, so
+  // ordering by start time alone made the native and wasm timelines differ.
+  std::sort(r.timeline.begin(), r.timeline.end(), [](const PipelineInterval& a, const PipelineInterval& b) {
+    return std::tie(a.start_s, a.end_s, a.kind, a.stage, a.microbatch, a.token) <
+           std::tie(b.start_s, b.end_s, b.kind, b.stage, b.microbatch, b.token);
+  });
   return r;
 }
 

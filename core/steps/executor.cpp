@@ -4,8 +4,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <utility>
 
 #include "base/error.hpp"
+#include "model/collectives.hpp"
 
 namespace commlab {
 
@@ -43,6 +45,12 @@ std::string num(double x) {
   return buf;
 }
 
+std::string whole(double x) {  // a size to copy back into a request: every digit
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.0f", x);
+  return buf;
+}
+
 }  // namespace
 
 double input_value(uint64_t seed, int device, int64_t element) {
@@ -51,19 +59,145 @@ double input_value(uint64_t seed, int device, int64_t element) {
   return static_cast<double>(static_cast<int64_t>(h % 2001) - 1000);
 }
 
+double schedule_step_message_bound(const ScheduleSpec& spec) {
+  const double k = spec.devices;
+  if (spec.collective == Collective::alltoall && spec.algorithm == "direct") return k * (k - 1);
+  return 4 * k;  // a device sends at most four messages a step (the double binary tree's two trees)
+}
+
+double schedule_step_bound(const ScheduleSpec& spec) {
+  // Rings take 2(k-1) steps, pipelined trees 2L + C - 1, everything else fewer.
+  return 2.0 * spec.devices + 2.0 * std::max(1, spec.chunks) + 64;
+}
+
+namespace {
+
+// Bytes every device sends together, from the closed form (equal to the schedule's on a
+// uniform topology, README "The collective-step engine"); the in-switch multicast adds D a device.
+double total_bytes_moved(const ScheduleSpec& spec) {
+  const Link any{1e-6, 1e9, "estimate"};
+  const int k = spec.devices;
+  double per_device = 0;
+  if (spec.algorithm == "hierarchical") {
+    const int nodes = k / std::max(1, spec.gpus_per_node);
+    per_device = hierarchical_allreduce_cost(nodes, spec.gpus_per_node, spec.bytes, any, any,
+                                             spec.inter_algorithm).total.bytes_sent_per_device;
+  } else {
+    per_device = collective_cost(spec.collective, spec.algorithm, k, spec.bytes, any).bytes_sent_per_device;
+  }
+  return k * per_device + (spec.algorithm == "in_switch" ? k * spec.bytes : 0);
+}
+
+// Bytes of answer JSON: a traced message as a JSON object is about 800 bytes held, a listed
+// step about 400 (the op lists at most 20,000).
+constexpr double kJsonBytesPerTracedMessage = 800, kJsonBytesPerStep = 400, kMaxListedSteps = 20000;
+
+}  // namespace
+
+RunCost estimate_run(const ScheduleSpec& spec, const ExecOptions& opt) {
+  const double k = spec.devices;
+  const double messages = schedule_message_bound(spec);
+  const double step_messages = std::min(messages, schedule_step_message_bound(spec));
+  const double steps = std::min(messages, schedule_step_bound(spec));
+  const double traced = std::min<double>(messages, static_cast<double>(std::max<int64_t>(0, opt.trace_messages)));
+  RunCost c;
+  // The step's message vector may hold twice its size while it grows (the direct all-to-all
+  // reserves its one step exactly); data mode adds the per-message scratch of apply_data (a
+  // flag, an offset, a write record).
+  const bool reserved = spec.collective == Collective::alltoall && spec.algorithm == "direct";
+  const double message_bytes = sizeof(Message) * (reserved ? 1 : 2) + (opt.data ? 1 + sizeof(int64_t) + 24 : 0);
+  c.memory_bytes = step_messages * message_bytes + traced * (sizeof(Message) + kJsonBytesPerTracedMessage) +
+                   steps * sizeof(StepRecord) + std::min(steps, kMaxListedSteps) * kJsonBytesPerStep +
+                   k * 4 * sizeof(double);  // per-device byte counts and their JSON
+  c.work_units = messages * (opt.data ? 100 : 8) + traced * 20;
+  if (opt.data) {
+    const double elements = spec.bytes / sizeof(double);
+    const double buffers = k * spec.bytes;
+    c.memory_bytes += buffers * (spec.collective == Collective::alltoall ? 2 : 1) +
+                      (spec.algorithm == "in_switch" ? spec.bytes : 0) + staging_bound_bytes(spec, buffers);
+    c.work_units += 3 * k * elements + total_bytes_moved(spec) / sizeof(double);
+  }
+  return c;
+}
+
+namespace {
+
+bool fits(const ScheduleSpec& spec, const ExecOptions& opt) {
+  const RunCost c = estimate_run(spec, opt);
+  return c.work_units <= opt.max_work_units && c.memory_bytes <= opt.max_data_bytes;
+}
+
+// The largest device count (node count for hierarchical) that fits, or 0.
+int largest_fitting_devices(ScheduleSpec spec, const ExecOptions& opt) {
+  const int step = spec.algorithm == "hierarchical" ? std::max(1, spec.gpus_per_node) : 1;
+  int lo = 0, hi = spec.devices / step;  // fits(lo * step) holds (0: nothing), fits(hi * step) fails
+  while (hi - lo > 1) {
+    const int mid = lo + (hi - lo) / 2;
+    spec.devices = mid * step;
+    if (mid * step >= 2 && fits(spec, opt)) lo = mid;
+    else hi = mid;
+  }
+  return lo * step >= 2 ? lo * step : 0;
+}
+
+// The largest buffer size that fits on these devices in data mode, or 0: work and memory grow
+// linearly in bytes, so two evaluations give each line.
+double largest_fitting_bytes(ScheduleSpec spec, const ExecOptions& opt) {
+  const double unit = sizeof(double) * (spec.collective == Collective::alltoall ? spec.devices : 1);
+  spec.bytes = unit;
+  const RunCost a = estimate_run(spec, opt);
+  spec.bytes = 2 * unit;
+  const RunCost b = estimate_run(spec, opt);
+  const double work_per_unit = b.work_units - a.work_units, memory_per_unit = b.memory_bytes - a.memory_bytes;
+  const double by_work = work_per_unit > 0 ? (opt.max_work_units - a.work_units) / work_per_unit + 1 : 1e300;
+  const double by_memory = memory_per_unit > 0 ? (opt.max_data_bytes - a.memory_bytes) / memory_per_unit + 1 : 1e300;
+  const double units = std::floor(std::min(by_work, by_memory));
+  return units >= 1 ? units * unit : 0;
+}
+
+void check_run_budget(const ScheduleSpec& spec, const ExecOptions& opt) {
+  const RunCost c = estimate_run(spec, opt);
+  if (c.work_units <= opt.max_work_units && c.memory_bytes <= opt.max_data_bytes) return;
+  // Memory first: its cap differs between native and wasm, so only a request past it answers
+  // differently in the two (the golden comparison holds the rest identical).
+  const std::string what = c.memory_bytes > opt.max_data_bytes
+                               ? num(c.memory_bytes / 1e6) + " MB of memory; allowed: at most " +
+                                     num(opt.max_data_bytes / 1e6) + " MB"
+                               : "about " + num(c.work_units) + " units of work; allowed: at most " +
+                                     num(opt.max_work_units) + " (about half a second)";
+  const std::string run = spec.algorithm + " " + collective_name(spec.collective) + " on " +
+                          std::to_string(spec.devices) + " devices" + (opt.data ? " in data mode" : "");
+  if (opt.data) {
+    const double bytes = largest_fitting_bytes(spec, opt);
+    if (bytes > 0)
+      throw RequestError("too_large", "field 'bytes': value " + num(spec.bytes) + " makes " + run + " take " +
+                                          what + "; the largest size that fits is " + whole(bytes) +
+                                          " bytes, or \"mode\": \"accounting\"");
+  }
+  const int devices = largest_fitting_devices(spec, opt);
+  const std::string field = spec.algorithm == "hierarchical" ? "nodes" : "devices";
+  const std::string largest =
+      devices == 0 ? "no device count fits at this size"
+                   : "the largest that fits is " +
+                         (spec.algorithm == "hierarchical"
+                              ? std::to_string(devices / std::max(1, spec.gpus_per_node)) + " nodes"
+                              : std::to_string(devices) + " devices");
+  throw RequestError("too_large", "field '" + field + "': value " +
+                                      std::to_string(spec.algorithm == "hierarchical"
+                                                         ? spec.devices / std::max(1, spec.gpus_per_node)
+                                                         : spec.devices) +
+                                      " makes " + run + " take " + what + "; " + largest +
+                                      (opt.data ? ", or \"mode\": \"accounting\"" : ""));
+}
+
+}  // namespace
+
 void check_run_limits(const ScheduleSpec& spec, const Topology& topo, const ExecOptions& opt) {
   const int k = spec.devices;
   if (topo.devices() != k)
     throw RequestError("invalid_request", "field 'devices': " + std::to_string(k) +
                                               " devices but the topology has " +
                                               std::to_string(topo.devices()));
-  const double bound = schedule_message_bound(spec);
-  if (bound > kMaxMessages)
-    throw RequestError("too_large", "field 'devices': value " + std::to_string(k) + " makes " +
-                                        spec.algorithm + " " + collective_name(spec.collective) +
-                                        " send up to " + num(bound) +
-                                        " messages; allowed: at most " + num(kMaxMessages) +
-                                        " (fewer devices or chunks)");
   if (spec.collective == Collective::alltoall && spec.algorithm == "direct" &&
       static_cast<double>(k) * (k - 1) > kMaxStepMessages)
     throw RequestError("too_large", "field 'devices': value " + std::to_string(k) +
@@ -71,7 +205,7 @@ void check_run_limits(const ScheduleSpec& spec, const Topology& topo, const Exec
                                         " messages in the one step of a direct all-to-all; allowed: "
                                         "at most " + num(kMaxStepMessages) +
                                         " (2,048 devices), or \"algorithm\": \"pairwise\"");
-  if (!opt.data) return;
+  if (!opt.data) return check_run_budget(spec, opt);
   if (!spec.pair_bytes.empty())
     throw RequestError("invalid_request", "field 'mode': an all-to-all with uneven messages runs in "
                                           "accounting mode only; allowed: \"accounting\"");
@@ -81,6 +215,11 @@ void check_run_limits(const ScheduleSpec& spec, const Topology& topo, const Exec
                                         std::to_string(kMaxDataDevices) +
                                         ", or \"mode\": \"accounting\"");
   const double elements = spec.bytes / sizeof(double);
+  // Zero elements would verify nothing (and copy from null buffers) yet report verified.
+  if (elements < 1)
+    throw RequestError("invalid_request", "field 'bytes': value " + num(spec.bytes) +
+                                              " holds no 8-byte element; data mode moves doubles, "
+                                              "allowed: at least 8 bytes, or \"mode\": \"accounting\"");
   if (elements != std::floor(elements))
     throw RequestError("invalid_request", "field 'bytes': value " + num(spec.bytes) +
                                               " is not whole 8-byte elements; data mode moves "
@@ -90,20 +229,11 @@ void check_run_limits(const ScheduleSpec& spec, const Topology& topo, const Exec
                        "field 'bytes': value " + num(spec.bytes) + " does not split into " +
                            std::to_string(k) + " equal blocks of doubles; data-mode all-to-all "
                            "needs a multiple of 8 x devices = " + std::to_string(8LL * k) + " bytes");
-  const double buffers = static_cast<double>(k) * spec.bytes;
-  const double total = buffers * (spec.collective == Collective::alltoall ? 2 : 1) +
-                       (spec.algorithm == "in_switch" ? spec.bytes : 0) +
-                       staging_bound_bytes(spec, buffers);
-  if (total > opt.max_data_bytes)
-    throw RequestError("too_large", "field 'bytes': data mode would hold " + num(total / 1e6) +
-                                        " MB of buffers (" + std::to_string(k) + " devices x " +
-                                        num(spec.bytes) + " bytes); allowed: at most " +
-                                        num(opt.max_data_bytes / 1e6) +
-                                        " MB, or \"mode\": \"accounting\"");
+  check_run_budget(spec, opt);
 }
 
-Executor::Executor(const ScheduleSpec& spec, const Topology& topo, const ExecOptions& opt)
-    : spec_(spec), topo_(topo), opt_(opt) {}
+Executor::Executor(const ScheduleSpec& spec, Topology topo, const ExecOptions& opt)
+    : spec_(spec), topo_(std::move(topo)), opt_(opt) {}
 
 double* Executor::buffer(int node, bool output) {
   if (node == spec_.devices) return switch_buf_.data();

@@ -23,11 +23,20 @@ constexpr double kMaxMessages = 40e6;
 constexpr double kMaxStepMessages = 4.2e6;
 /// Largest device count in data mode.
 constexpr int kMaxDataDevices = 4096;
+/// Work a run may do, checked before it starts (SPEC: no request runs for more than a second).
+/// One unit is about one element operation, 5 ns natively: an accounting message costs 8, a
+/// data-mode message 100 (its block positions take integer divisions and touch two buffers),
+/// every element held 3 (filled, summed for the reference, compared), every element moved 1.
+/// 1e8 units is about 0.5 s natively and under a second in wasm.
+constexpr double kMaxWorkUnits = 1e8;
 
 struct ExecOptions {
   bool data = false;
   uint64_t seed = 1;
+  /// Memory a run may hold, everything counted (estimate_run); data mode buffers the most.
   double max_data_bytes = kMaxDataBytes;
+  /// Work a run may do (the benchmarks go past it).
+  double max_work_units = kMaxWorkUnits;
   /// Messages kept for the trace; steps past it are summarised only.
   int64_t trace_messages = 0;
   /// Data mode: explicit inputs (devices x elements) instead of seeded random integers.
@@ -64,15 +73,28 @@ struct ExecResult {
   double peak_buffer_bytes = 0;        // device buffers, switch, output and staging
 };
 
-/// Checks a run is possible (devices, memory, message count) and throws RequestError naming
-/// the field otherwise.
+/// What a run would cost, estimated from the spec alone: work units (kMaxWorkUnits) and every
+/// byte it holds at once (device buffers, the largest step's messages and their scratch, the
+/// trace, the step records, and the answer's JSON).
+struct RunCost {
+  double work_units = 0;
+  double memory_bytes = 0;
+};
+RunCost estimate_run(const ScheduleSpec& spec, const ExecOptions& opt);
+/// Upper bounds the estimate rests on (tested against every schedule).
+double schedule_step_bound(const ScheduleSpec& spec);
+double schedule_step_message_bound(const ScheduleSpec& spec);
+
+/// Checks a run is possible (devices, memory, work) and throws RequestError naming the field
+/// and the largest size that fits otherwise.
 void check_run_limits(const ScheduleSpec& spec, const Topology& topo, const ExecOptions& opt);
 
 /// The executor. prepare() allocates and fills the inputs (data mode), run() executes the
 /// schedule once, verify() compares the buffers with the reference.
 class Executor {
  public:
-  Executor(const ScheduleSpec& spec, const Topology& topo, const ExecOptions& opt);
+  /// Takes the topology by value and keeps it: an executor built from a temporary stays valid.
+  Executor(const ScheduleSpec& spec, Topology topo, const ExecOptions& opt);
   void prepare();
   void run();
   bool verify();
@@ -89,7 +111,7 @@ class Executor {
   double input(int d, int64_t e) const;
 
   ScheduleSpec spec_;
-  const Topology& topo_;
+  Topology topo_;
   ExecOptions opt_;
   ExecResult result_;
   double payload_bytes_ = 0;

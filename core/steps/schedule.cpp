@@ -42,6 +42,8 @@ class Emitter {
     step_.messages.push_back(m);
   }
   void send(int src, int dst, MsgOp op, const Span& s) { send(src, dst, op, s, s); }
+  /// A step of known size allocates once (the memory estimate counts it once, not doubled).
+  void reserve(size_t messages) { step_.messages.reserve(messages); }
   void end_step(const char* phase, bool cut_through = false) {
     if (!step_.messages.empty()) {
       step_.phase = phase;
@@ -339,6 +341,7 @@ void build_schedule(const ScheduleSpec& spec, const StepSink& sink) {
         return;
       }
       if (a == "direct") {
+        e.reserve(static_cast<size_t>(k) * (k - 1));
         for (int i = 0; i < k; ++i)
           for (int j = 0; j < k; ++j)
             if (i != j) pair(i, j);

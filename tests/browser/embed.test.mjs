@@ -91,7 +91,8 @@ const verdictsIn = (frame) => frame.locator('[data-answer]').evaluateAll((els) =
 
 before(async () => {
   assert.ok(existsSync(join(DIST, 'embed.js')), 'dist/embed.js is missing: run ./lab build first');
-  lab = await serve();
+  // The lab lists the course site as a frame ancestor, as a host must (README "Security headers").
+  lab = await serve(undefined, { frameAncestors: "'self' http://localhost:*" });
   const pages = {
     '/': coursePage(`<div class="exercise" data-commlab-exercise="3"></div>
 <div class="exercise" data-commlab-exercise="6"></div>`),

@@ -10,9 +10,12 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const DIST = process.env.COMMLAB_DIST ?? join(ROOT, 'dist');
 export const SHOTS = join(ROOT, 'build-wasm', 'screenshots');
 
-/** Serves `dir` (dist/ by default) on 127.0.0.1 at a random port; resolves to {url, close}. */
-export function serve(dir = DIST) {
-  return serveFolder(dir, 0);
+/**
+ * Serves `dir` (dist/ by default) on 127.0.0.1 at a random port; resolves to {url, close}.
+ * `options.frameAncestors`: who may frame the page (web/tools/serve.mjs; default 'self').
+ */
+export function serve(dir = DIST, options = {}) {
+  return serveFolder(dir, 0, options);
 }
 
 export function launch() {

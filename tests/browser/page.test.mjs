@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import {
   DIST, answer, engineEval, launch, nextFrame, openPage, screenshotDir, serve, variantParams, verdicts,
 } from './helpers.mjs';
+import { serve as serveWithAncestors } from '../../web/tools/serve.mjs';
 
 // The lecture's own answers (P5 §11), as a student would type them.
 const LECTURE = {
@@ -220,6 +221,39 @@ describe('the lab page', () => {
     assert.equal(message.exercise, 3);
     assert.ok(message.height > 300, `height ${message.height}`);
     await ctx.close();
+  });
+
+  // frame-ancestors: another site frames the page only when the server lists it (README
+  // "Security headers for hosts"). localhost and 127.0.0.1 are different origins.
+  test('another site may frame the page only when listed in frame-ancestors', async () => {
+    const heightFrom = async (frameServer) => {
+      const ctx = await fresh();
+      const host = await ctx.newPage(); // not openPage: the refused frame logs a console error
+      const hostUrl = server.url.replace('127.0.0.1', 'localhost');
+      await host.goto(hostUrl + 'missing-page-for-a-blank-host');
+      const got = await host.evaluate(
+        (src) =>
+          new Promise((resolve) => {
+            setTimeout(() => resolve(null), 6000);
+            window.addEventListener('message', (e) => {
+              if (e.data?.type === 'commlab:height') resolve(e.data.height);
+            });
+            const frame = document.createElement('iframe');
+            frame.src = src;
+            document.body.append(frame);
+          }),
+        `${frameServer.url}?exercise=2`,
+      );
+      await ctx.close();
+      return got;
+    };
+    assert.equal(await heightFrom(server), null, 'framed by another origin under the default policy');
+    const open = await serveWithAncestors(DIST, 0, { frameAncestors: "'self' http://localhost:*" });
+    try {
+      assert.ok((await heightFrom(open)) > 100, 'a listed site frames the page');
+    } finally {
+      await open.close();
+    }
   });
 
   test('usable by keyboard: Enter in an answer field checks', async () => {

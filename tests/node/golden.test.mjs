@@ -34,8 +34,8 @@ test('wasm and native CLI answer every golden request identically', async () => 
     } catch {} // golden requests include malformed text
     if (NATIVE_ONLY.has(op)) {
       assert.equal(JSON.parse(wasm).error?.code, 'unknown_op', `request ${i + 1}: ${req}`);
-      assert.ok(!JSON.parse(native[i]).error, `request ${i + 1} natively: ${native[i]}`);
-    } else if (op === 'ops') {
+      assert.equal(typeof JSON.parse(native[i]), 'object', `request ${i + 1} natively: ${native[i]}`);
+    } else if (op === 'ops' && !JSON.parse(native[i]).error) {
       const nativeOps = JSON.parse(native[i]);
       nativeOps.ops = nativeOps.ops.filter((o) => !NATIVE_ONLY.has(o.op));
       assert.deepEqual(JSON.parse(wasm), nativeOps, `request ${i + 1}: ${req}`);
@@ -45,6 +45,39 @@ test('wasm and native CLI answer every golden request identically', async () => 
       assert.equal(wasm, expected, `request ${i + 1}: ${req}`);
     }
   });
+});
+
+test('the golden requests cover every op three times or more, answers and errors', async () => {
+  const lab = await loadCommlab();
+  const ops = lab.evaluate({ op: 'ops' }).ops.map((o) => o.op).concat([...NATIVE_ONLY]);
+  const count = new Map(ops.map((op) => [op, { all: 0, errors: 0 }]));
+  const native = execFileSync(`${root}build/commlab`, ['eval'], { input: requests.join('\n') + '\n', maxBuffer: 64 << 20 })
+    .toString().split('\n');
+  requests.forEach((req, i) => {
+    let op = null;
+    try {
+      op = JSON.parse(req).op;
+    } catch {}
+    if (!count.has(op)) return;
+    count.get(op).all += 1;
+    if (JSON.parse(native[i]).error) count.get(op).errors += 1;
+  });
+  for (const [op, c] of count) {
+    assert.ok(c.all >= 3, `op ${op}: ${c.all} golden requests`);
+    assert.ok(c.errors >= 1, `op ${op}: no error path`);
+  }
+});
+
+// The line-by-line door pairs input and output lines, blank lines included.
+test('the CLI answers every NDJSON line, a blank one too', () => {
+  const out = execFileSync(`${root}build/commlab`, ['eval'], {
+    input: '{"op":"links"}\n\n   \n{"op":"nope"}\n',
+  }).toString().split('\n');
+  assert.equal(out.length, 5); // four answers and the final newline
+  assert.ok(!JSON.parse(out[0]).error);
+  assert.equal(JSON.parse(out[1]).error.code, 'invalid_json');
+  assert.equal(JSON.parse(out[2]).error.code, 'invalid_json');
+  assert.equal(JSON.parse(out[3]).error.code, 'unknown_op');
 });
 
 test('golden answers hold the lecture figures', async () => {

@@ -67,3 +67,34 @@ test('typed calls throw CommlabError with the engine code', () => {
   assert.equal(lab.hierarchical(4, 8, 1e9, 'nvlink4', 'ib_ndr').algorithm, 'hierarchical');
   assert.equal(lab.links().length, 9);
 });
+
+// Valid JSON nested 100,000 deep threw RangeError into JS from about 5,000 levels, leaking about
+// 2 MB a throw; after some 480 the module was out of memory for ordinary requests.
+test('deep nesting is an error, leaks nothing and leaves the module whole', () => {
+  const deep = (n, inner = '1') => '['.repeat(n) + inner + ']'.repeat(n);
+  const texts = [
+    `{"op":"transfer","link":"nvlink4","bytes":${deep(100000)}}`,
+    deep(100000),
+    `{"op":"transfer","link":"nvlink4","bytes":${'{"a":'.repeat(20000)}1${'}'.repeat(20000)}}`,
+  ];
+  for (let i = 0; i < 600; i++) {
+    const out = JSON.parse(lab.evaluateText(texts[i % texts.length]));
+    assert.equal(out.error?.code, 'too_large');
+  }
+  const sim = lab.evaluate({ op: 'simulate', algorithm: 'ring', devices: 64, bytes: 1 << 20, mode: 'data' });
+  assert.equal(sim.error, undefined, JSON.stringify(sim.error));
+  assert.equal(sim.verified, true);
+  alive();
+});
+
+// Within the work budget and the memory cap in wasm (256 MB): refused with the size that fits.
+test('heavy requests are refused before they run, naming what fits', () => {
+  const ring = lab.evaluate({ op: 'simulate', algorithm: 'ring', devices: 4096, bytes: 65536, mode: 'data' });
+  assert.equal(ring.error?.code, 'too_large');
+  assert.match(ring.error.message, /the largest that fits is \d+ devices/);
+  const a2a = lab.evaluate({ op: 'simulate', collective: 'alltoall', algorithm: 'direct', devices: 2048, bytes: 16384, mode: 'data' });
+  assert.equal(a2a.error?.code, 'too_large');
+  const acc = lab.evaluate({ op: 'simulate', collective: 'alltoall', algorithm: 'direct', devices: 2048, bytes: 16384, mode: 'accounting', trace_limit: 0 });
+  assert.ok(!acc.error || acc.error.code === 'too_large', JSON.stringify(acc.error));
+  alive();
+});
