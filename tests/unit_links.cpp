@@ -1,6 +1,7 @@
 // The link catalogue and the alpha-beta model (P5 §2-3, exercise 1).
 #include <gtest/gtest.h>
 
+#include "api/api.hpp"
 #include "base/error.hpp"
 #include "model/links.hpp"
 #include "base/units.hpp"
@@ -77,4 +78,18 @@ TEST(AlphaBeta, TimeIsMonotonicInBytes) {
       prev = t;
     }
   }
+}
+
+TEST(Links, MatchNamesACatalogueLinkOnlyFromItsFigures) {
+  const nlohmann::json hit =
+      commlab::evaluate(nlohmann::json{{"op", "link.match"}, {"alpha_s", 2e-6}, {"beta_Bps", 3.6e11}});
+  EXPECT_EQ(hit.at("matched"), true);
+  EXPECT_EQ(hit.at("id"), "nvlink4");
+  EXPECT_EQ(hit.at("label"), "NVLink 4");
+  // No match: said by "matched", with empty names, never null (the fuzz target's rule).
+  const nlohmann::json miss =
+      commlab::evaluate(nlohmann::json{{"op", "link.match"}, {"alpha_s", 1e-6}, {"beta_Bps", 1e9}});
+  EXPECT_EQ(miss.at("matched"), false);
+  EXPECT_EQ(miss.at("id"), "");
+  EXPECT_EQ(miss.at("label"), "");
 }

@@ -38,7 +38,7 @@ std::vector<OpInfo>& ops() {
       {"exercise.variant", op_exercise_variant, "fresh params for an exercise, deterministic for a seed"},
       {"exercise.load", op_exercise_load, "adds an exercise document (JSON, answers declared as requests) for this session"},
       {"exercise.lint", op_exercise_lint, "every problem of an exercise document, each naming its path in the file"},
-      {"link.match", op_link_match, "the catalogue link whose effective figures are alpha_s and beta_Bps, if any"},
+      {"link.match", op_link_match, "the catalogue link whose effective figures are alpha_s and beta_Bps: matched, id, label"},
   };
   return table;
 }

@@ -35,9 +35,10 @@ json op_link_match(Request& r) {
   for (const LinkSpec& spec : link_catalogue()) {
     const Link e = effective_link(spec);
     if (std::fabs(e.alpha_s - alpha_s) <= 1e-9 * e.alpha_s && std::fabs(e.beta_Bps - beta_Bps) <= 1e-9 * e.beta_Bps)
-      return {{"id", spec.id}, {"label", spec.label}};
+      return {{"matched", true}, {"id", spec.id}, {"label", spec.label}};
   }
-  return {{"id", nullptr}, {"label", nullptr}};
+  // No null in an answer (README "Errors"): no match is said by "matched" and empty names.
+  return {{"matched", false}, {"id", ""}, {"label", ""}};
 }
 
 json op_links(Request& r) {
