@@ -48,10 +48,12 @@ TEST(Judging, EveryTypedAnswerGetsTheTeachersVerdict) {
     covered.insert(c.at("exercise").dump() + "." + answer);
   }
   // Every answer of every exercise is in the table.
-  for (int id = 1; id <= 8; ++id)
-    for (const json& a : commlab::evaluate(json{{"op", "exercise.get"}, {"id", id}}).at("answers"))
+  for (int id = 1; id <= 8; ++id) {
+    const json doc = commlab::evaluate(json{{"op", "exercise.get"}, {"id", id}});
+    for (const json& a : doc.at("answers"))
       EXPECT_TRUE(covered.count(std::to_string(id) + "." + a.at("id").get<std::string>()))
           << "exercise " << id << " answer " << a.at("id") << " has no row in tests/golden/judging.json";
+  }
 }
 
 TEST(Judging, MessagesNeverContradictThePrintedRule) {
