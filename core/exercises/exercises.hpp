@@ -1,13 +1,15 @@
-// Layer exercises (above parallel, below api): the lecture's exercises (P5 §11) as data: one JSON document per exercise, compiled in from
-// exercises/*.json (CMake generates exercises_data.cpp), each answered by one solver function
-// (exercise_solvers.hpp). Params are checked against the document; typed answers are checked
-// by the rule of SPEC's "Exercises contract".
+// Layer exercises (above parallel, below api): the lecture's exercises (P5 §11) as data, one
+// JSON document per exercise compiled in from exercises/*.json (CMake generates
+// exercises_data.cpp). Params are checked against the document; typed answers by the one rule of
+// SPEC's "Judging typed answers" (judge.cpp).
 //
-// A new exercise: exercises/NN.json (id, title, statement, params, answers, hints, solution;
-// see 01.json), then either "solver": N to reuse exercise N's solver with other params, or one
-// function solve_exercise_NN in solvers.hpp and one line in solver_table()
-// (document.cpp). Files: document (loading, checks), params, templates, judge, solve, variants. Templates in statement and solution: {param}, {params.x}, {answers.x},
-// {values.x}, each optionally with a display unit: {values.wire_time_s:us}.
+// A new exercise: exercises/NN.json (id, title, statement, params, answers, hints, solution; see
+// 01.json) whose answers are declared in its "compute" section as engine requests over the params
+// plus arithmetic (declared.hpp; no C++), or "solver": N to reuse exercise N's solver, or one
+// function solve_exercise_NN in solvers.hpp and one line in solver_table() (document.cpp).
+// Files: document (loading, checks), params, templates, declared, judge, solve, variants.
+// Templates in statement and solution: {param}, {params.x}, {answers.x}, {values.x}, each
+// optionally with a display unit: {values.wire_time_s:us}.
 #pragma once
 #include <cstdint>
 #include <functional>
