@@ -64,22 +64,31 @@ export async function answer(page, n, answers) {
     else await field.fill(text);
   }
   await card.locator('[data-action="check"]').click();
+  await settled(page);
   return card;
 }
 
+/** Resolves once no card waits on the engine (a card is aria-busy while its requests are out). */
+export function settled(page) {
+  return page.waitForFunction(() => !document.querySelector('section.card[aria-busy="true"]'), null, { timeout: 15000 });
+}
+
 /** {id: verdict} of card `n`'s answer fields. */
-export function verdicts(page, n) {
+export async function verdicts(page, n) {
+  await settled(page);
   return page.locator(`[data-exercise="${n}"] [data-answer]`).evaluateAll((els) =>
     Object.fromEntries(els.map((el) => [el.dataset.answer, el.dataset.verdict ?? null])));
 }
 
 /** Resolves after the page has drawn two more frames (the calculators update once per frame). */
-export function nextFrame(page) {
-  return page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+export async function nextFrame(page) {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await settled(page);
 }
 
 /** The parameters of the variant card `n` shows, as saved (its own localStorage key). */
-export function variantParams(page, n) {
+export async function variantParams(page, n) {
+  await settled(page);
   return page.evaluate((id) => {
     const key = document.querySelector(`[data-exercise="${id}"]`).dataset.variant;
     return JSON.parse(localStorage.getItem(`commlab.v2.progress.${id}.${key}`))?.params ?? null;

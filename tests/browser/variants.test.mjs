@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import {
-  answer, engineEval, launch, nextFrame, openPage, serve, variantParams, verdicts,
+  answer, engineEval, launch, nextFrame, openPage, serve, settled, variantParams, verdicts,
 } from './helpers.mjs';
 
 let server;
@@ -15,9 +15,10 @@ const errors = [];
 
 const fresh = (options = {}) => browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', acceptDownloads: true, ...options });
 const card = (page, n) => page.locator(`[data-exercise="${n}"]`);
-const masked = (page, n) => card(page, n).locator('.calc-out').getAttribute('data-masked');
-const status = (page, n) => card(page, n).locator('[data-role="status"]').innerText();
-const statement = (page, n) => card(page, n).locator('[data-role="statement"]').innerText();
+// Each reader first waits for the card's engine requests (a click may have sent one).
+const masked = async (page, n) => (await settled(page), card(page, n).locator('.calc-out').getAttribute('data-masked'));
+const status = async (page, n) => (await settled(page), card(page, n).locator('[data-role="status"]').innerText());
+const statement = async (page, n) => (await settled(page), card(page, n).locator('[data-role="statement"]').innerText());
 
 /** Types the engine's own answers for the variant card `n` shows (every answer field it has). */
 async function solve(page, n) {

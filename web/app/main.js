@@ -1,16 +1,19 @@
 // Page start-up: language, saved progress, the engine, the cards; `#ex3` scrolls to a card and
 // `?exercise=3` shows that card alone. Inside a frame (or with `&embed=1`) it is an embedded
 // exercise: no page header, a small footer, and the host protocol of app/frame.js.
+// `./lab build` prerenders the cards into index.html (web/tools/prerender.mjs): they are read at
+// once, and each is replaced by its live card when the engine's first answers arrive. The
+// engine is asked in one batch for everything the first render needs.
 
 import { Card } from '../card/card.js';
 import { h } from '../util/dom.js';
-import { ask, loadEngine } from '../engine/door.js';
+import { askMany, rememberSolve, setLinks, solveAll, useImporter } from '../engine/door.js';
 import { browserLanguage, pick, strings, viewStrings } from '../util/i18n.js';
 import { createExplore, parseSettings, settingsQuery } from '../views/explore.js';
 import { Store } from './store.js';
 import { exportText, parseExerciseState, parseProgressFile, restoreSaved } from './progress.js';
 import { embedOptions, listenToHost, reportHeight, tellHost } from './frame.js';
-import { fullParams, variantKey } from '../card/variant.js';
+import { LECTURE, fullParams, variantKey } from '../card/variant.js';
 
 function safeStorage() {
   try {
@@ -22,6 +25,7 @@ function safeStorage() {
 }
 
 export async function start(importer) {
+  if (importer) useImporter(importer);
   const $ = (sel) => document.querySelector(sel);
   const store = new Store(safeStorage());
   store.load();
@@ -156,7 +160,7 @@ export async function start(importer) {
     // engine) before anything changes; a bad file leaves the page as it was.
     let parsed;
     try {
-      parsed = parseProgressFile(await file.text(), docs, lang);
+      parsed = await parseProgressFile(await file.text(), docs, lang);
     } catch (err) {
       say(`${t.importFailed}${err.message}`, 'error');
       return;
@@ -215,10 +219,10 @@ export async function start(importer) {
 
   // The explorer replaces the cards; its settings live in the address (replaceState).
   let explorer = null;
+  let linkList = [];
   function showExplore() {
-    const res = ask({ op: 'links' });
     const settings = explorer ? explorer.settings() : parseSettings(location.search);
-    explorer = createExplore(lang, settings, res.links ?? [], (s) => history.replaceState(null, '', settingsQuery(s)));
+    explorer = createExplore(lang, settings, linkList, (s) => history.replaceState(null, '', settingsQuery(s)));
     main.querySelector('[data-view="explore"]')?.remove();
     main.append(explorer.root);
   }
@@ -230,60 +234,104 @@ export async function start(importer) {
   else if (!store.available && !embedded) say(strings(lang).storageUnavailable);
   status.textContent = strings(lang).loading;
 
-  try {
-    await loadEngine(importer);
-    performance.mark('commlab-engine');
-  } catch (e) {
-    status.textContent = `${strings(lang).engineFailed}${e?.message ?? e}`;
+  // The cards prerendered into index.html, by exercise id; their ids let the first batch ask
+  // for every document at once (without them, the list comes first).
+  const prerendered = new Map([...main.querySelectorAll('section.card[data-prerendered]')]
+    .filter((el) => el.lang === (lang === 'zh' ? 'zh-CN' : 'en') || !el.lang)
+    .map((el) => [Number(el.dataset.exercise), el]));
+  const engineFailed = (text) => {
+    status.hidden = false;
+    status.textContent = text;
     status.dataset.kind = 'error';
-    return;
-  }
-  const list = ask({ op: 'exercise.list' });
+    document.documentElement.dataset.engine = 'failed';
+  };
+  const docRequests = (ids) => ids.flatMap((id) => [{ op: 'exercise.get', id }, { op: 'exercise.solve', id }]);
+  const guessed = exploring ? [] : [...new Set(prerendered.keys())];
+  const first = await askMany([{ op: 'exercise.list' }, { op: 'links' }, ...docRequests(guessed)]);
+  performance.mark('commlab-engine');
+  const [list, linkRes] = first;
   if (list.error) {
-    status.textContent = `${strings(lang).engineError}${list.error.code}: ${list.error.message}`;
-    status.dataset.kind = 'error';
+    const failed = ['not_loaded', 'worker_failed'].includes(list.error.code);
+    engineFailed(failed ? `${strings(lang).engineFailed}${list.error.message}`
+      : `${strings(lang).engineError}${list.error.code}: ${list.error.message}`);
     return;
   }
+  linkList = linkRes.links ?? [];
+  setLinks(linkList);
   if (exploring) {
     status.hidden = true;
+    for (const el of main.querySelectorAll('section.card[data-prerendered]')) el.remove();
     showExplore();
     document.documentElement.dataset.ready = 'true';
     return;
   }
+  // Documents and lecture-value answers by id: from the first batch, else asked now.
+  const answered = new Map(guessed.map((id, i) => [id, { doc: first[2 + 2 * i], lecture: first[3 + 2 * i] }]));
+  const missing = list.exercises.map((ex) => ex.id).filter((id) => !answered.has(id));
+  if (missing.length) {
+    const more = await askMany(docRequests(missing));
+    missing.forEach((id, i) => answered.set(id, { doc: more[2 * i], lecture: more[2 * i + 1] }));
+  }
   listing = list.exercises.filter((ex) => only === null || ex.id === only);
-  status.textContent = '';
-  status.hidden = true;
   renderToc(listing);
   docs = new Map();
   for (const ex of list.exercises) {
-    const doc = ask({ op: 'exercise.get', id: ex.id });
-    if (!doc.error) docs.set(String(ex.id), doc);
+    const { doc, lecture } = answered.get(ex.id);
+    if (doc.error) continue;
+    docs.set(String(ex.id), doc);
+    rememberLecture(doc, lecture);
   }
   // Saved progress is checked like an imported file (leniently: what fails is set aside).
-  const dropped = restoreSaved(store, docs, lang);
+  const dropped = await restoreSaved(store, docs, lang);
   if (dropped) say(dropped, 'error');
+  // seed=N: the variant that seed draws, the same for a whole class.
+  const fixedOf = new Map();
+  if (options.seed !== null) {
+    const shown = listing.filter((ex) => docs.has(String(ex.id)));
+    const drawn = await askMany(shown.map((ex) => ({ op: 'exercise.variant', id: ex.id, seed: options.seed })));
+    shown.forEach((ex, i) => {
+      const doc = docs.get(String(ex.id));
+      const v = drawn[i];
+      if (!v.error) fixedOf.set(ex.id, { key: variantKey(doc, v.params), params: fullParams(doc, v.params) });
+    });
+  }
+  const made = [];
   for (const ex of listing) {
-    const doc = docs.get(String(ex.id)) ?? ask({ op: 'exercise.get', id: ex.id });
-    if (doc.error) {
+    const doc = docs.get(String(ex.id));
+    if (!doc) {
       // One broken exercise shows its error in its own place; the others still load.
-      main.append(h('section', { class: 'card', id: `ex${ex.id}`, dataset: { exercise: String(ex.id) } }, [
-        h('p', { class: 'card-error', role: 'alert', text: `${strings(lang).engineError}${doc.error.code}: ${doc.error.message}` }),
-      ]));
+      const err = answered.get(ex.id).doc.error;
+      made.push({ id: ex.id, root: h('section', { class: 'card', id: `ex${ex.id}`, dataset: { exercise: String(ex.id) } }, [
+        h('p', { class: 'card-error', role: 'alert', text: `${strings(lang).engineError}${err.code}: ${err.message}` }),
+      ]) });
       continue;
     }
-    // seed=N: the variant that seed draws, the same for a whole class.
-    let fixed = null;
-    if (options.seed !== null) {
-      const v = ask({ op: 'exercise.variant', id: ex.id, seed: options.seed });
-      if (!v.error) fixed = { key: variantKey(doc, v.params), params: fullParams(doc, v.params) };
-    }
     const card = new Card(doc, store, lang, {
-      confirmLeave, fixed, calculator: options.calculator, hints: options.hints, reveal: options.reveal,
+      confirmLeave, fixed: fixedOf.get(ex.id) ?? null, calculator: options.calculator, hints: options.hints, reveal: options.reveal,
       onEvent: (type, detail) => { if (embedded) tellHost({ type: `commlab:${type}`, exercise: ex.id, ...detail }); },
     });
+    carryTyped(card, prerendered.get(ex.id));
     cards.push(card);
-    main.append(card.root);
+    made.push(card);
   }
+  // Everything the cards show first, in one more batch (nothing, for the lecture's values).
+  await solveAll(cards.flatMap((c) => c.needs()));
+  for (const card of cards) card.render();
+  // Each live card takes its prerendered twin's place (focus and typing carried over).
+  for (const item of made) {
+    const twin = prerendered.get(item.id);
+    const focused = twin?.contains(document.activeElement) ? document.activeElement : null;
+    if (twin) twin.replaceWith(item.root);
+    else main.append(item.root);
+    if (focused?.id) {
+      const again = document.getElementById(focused.id);
+      again?.focus();
+      if (focused.selectionStart != null && again?.setSelectionRange) again.setSelectionRange(focused.selectionStart, focused.selectionEnd);
+    }
+  }
+  for (const el of main.querySelectorAll('section.card[data-prerendered]')) el.remove();
+  status.textContent = '';
+  status.hidden = true;
   if (only !== null && !listing.length) {
     say(`${strings(lang).engineError}exercise ${query.get('exercise')} does not exist`, 'error');
   }
@@ -300,6 +348,8 @@ export async function start(importer) {
   if (embedded) startEmbedded();
   document.documentElement.dataset.ready = 'true';
   performance.mark('commlab-ready');
+  // Checks pressed on a prerendered card before the engine was there (start.js) run now.
+  for (const id of globalThis.commlabBoot?.checks.splice(0) ?? []) cards.find((c) => String(c.id) === id)?.check();
   if (framed && !embedded) reportHeight(only, [document.body], () => main);
   // The host protocol. The host may keep the progress (the frame's storage is often blocked or
   // partitioned): it hears every change as commlab:state and answers ready with commlab:restore.
@@ -321,12 +371,12 @@ export async function start(importer) {
       'commlab:reset': (m) => {
         if (m.exercise == null || Number(m.exercise) === only) resetEmbedded();
       },
-      'commlab:restore': (m) => {
+      'commlab:restore': async (m) => {
         if (Number(m.exercise) !== only || !card) return;
         restored = true;
         let state;
         try {
-          state = parseExerciseState(card.doc, m.state, lang);
+          state = await parseExerciseState(card.doc, m.state, lang);
         } catch (err) {
           say(strings(lang).restoreRefused(err.message), 'error');
           return;
@@ -345,4 +395,19 @@ export async function start(importer) {
 
   const target = location.hash && document.getElementById(location.hash.slice(1));
   if (target) target.scrollIntoView();
+}
+
+// The lecture-value answer (exercise.solve without parameters) is the one for the document's
+// full parameters: remembered under them, so cards find it.
+function rememberLecture(doc, res) {
+  if (res && !res.error) rememberSolve(doc.id, fullParams(doc, null), res);
+}
+
+// Answers typed into a prerendered card before the engine was there: kept, as if typed into the
+// live card (which shows the lecture's values, like the prerendered one).
+function carryTyped(card, twin) {
+  if (!twin || card.variant !== LECTURE) return;
+  const typed = {};
+  for (const input of twin.querySelectorAll('[data-answer]')) if (input.value.trim()) typed[input.dataset.answer] = input.value;
+  if (Object.keys(typed).length) card.change((r) => { Object.assign(r.answers, typed); });
 }

@@ -2,8 +2,10 @@
 // document, version 2; version-1 files still import), the import check (the whole file before
 // anything is applied: every exercise known, every field's type, every variant's parameters
 // accepted by the engine) and the lenient check of what was saved in this browser.
+// The engine answers asynchronously: each check runs twice, first to learn which parameters it
+// asks the engine about (one batch), then for real with the answers at hand (withEngine).
 
-import { ask } from '../engine/door.js';
+import { solveAll } from '../engine/door.js';
 import { pick, strings } from '../util/i18n.js';
 import { LECTURE, fullParams, variantKey } from '../card/variant.js';
 import { emptyRecord } from './store.js';
@@ -19,10 +21,44 @@ const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
 /** A problem found in a file: where (exercise, field) and what, in the page's words. */
 class Problem extends Error {}
 
+let engineCheck = null; // (id, params) -> the engine's complaint or null; set by withEngine
+
 /** The engine's complaint about `params` for exercise `id`, or null when it solves them. */
-export function paramsError(id, params) {
-  const res = ask({ op: 'exercise.solve', id: Number(id), params });
-  return res.error ? res.error.message : null;
+function paramsError(id, params) {
+  return engineCheck ? engineCheck(id, params) : null;
+}
+
+/**
+ * Runs the synchronous check `run` with the engine's answers: a first run collects the
+ * parameters it asks about (and ignores its result: a check stops at its first problem, and every
+ * question asked before that point is collected), one batch asks the engine, a second run
+ * answers from it. Resolves to (or rejects with) what the second run returns (or throws).
+ */
+async function withEngine(run) {
+  const asked = [];
+  engineCheck = (id, params) => {
+    asked.push({ id: Number(id), params });
+    return null;
+  };
+  try {
+    run();
+  } catch {
+    // the second run throws it again, or an earlier complaint of the engine
+  } finally {
+    engineCheck = null;
+  }
+  const out = asked.length ? await solveAll(asked) : [];
+  const answers = new Map(asked.map((x, i) => [`${x.id} ${JSON.stringify(x.params)}`, out?.[i]]));
+  engineCheck = (id, params) => {
+    const res = answers.get(`${Number(id)} ${JSON.stringify(params)}`);
+    if (!res) return 'the engine did not answer';
+    return res.error ? res.error.message : null;
+  };
+  try {
+    return run();
+  } finally {
+    engineCheck = null;
+  }
 }
 
 /**
@@ -167,6 +203,10 @@ function fromV1(raw) {
  * the exercise and the field at fault (in `lang`). Nothing is applied here.
  */
 export function parseProgressFile(text, docs, lang) {
+  return withEngine(() => parseProgressFileNow(text, docs, lang));
+}
+
+function parseProgressFileNow(text, docs, lang) {
   const t = strings(lang);
   let raw;
   try {
@@ -192,16 +232,29 @@ export function parseProgressFile(text, docs, lang) {
  * Checks what this browser saved (and moves a version-1 state over): a record the engine refuses
  * is set aside, never shown. Returns the words for a notice, or null when all was well.
  */
-export function restoreSaved(store, docs, lang) {
+export async function restoreSaved(store, docs, lang) {
   const t = strings(lang);
   // A record read back before each write: its types checked, its parameters were checked on load.
   store.clean = (id, raw) => (docs.get(id) ? cleanRecord(docs.get(id), raw, { engine: false }) : raw);
+  const { source, exercises, setAside, problems } = await withEngine(() => planRestore(store, docs, lang));
+  for (const [id, key] of setAside) store.setAsideRecord(id, key);
+  store.adopt(exercises);
+  if (store.legacy) {
+    for (const [id, ex] of Object.entries(source)) if (ex.legacy) store.persist(id);
+    store.dropLegacy();
+  }
+  return problems.length ? t.restoreDropped(problems.join('; ')) : null;
+}
+
+/** What restoreSaved keeps, sets aside and says, without changing the store. */
+function planRestore(store, docs, lang) {
   const legacy = store.legacy;
   // Version 1 fills in only exercises the per-key layout does not have yet.
   const source = { ...store.data };
   for (const [id, ex] of Object.entries(legacy?.exercises ?? {})) if (!source[id]) source[id] = { ...fromV1(ex), legacy: true };
   const exercises = {};
   const problems = [];
+  const setAside = [];
   for (const [id, ex] of Object.entries(source)) {
     const doc = docs.get(id);
     if (!doc) {
@@ -210,17 +263,12 @@ export function restoreSaved(store, docs, lang) {
     }
     const { out, dropped } = cleanExercise(doc, ex, { strict: false, lang });
     for (const key of dropped) {
-      if (!ex.legacy) store.setAsideRecord(id, key);
+      if (!ex.legacy) setAside.push([id, key]);
       problems.push(exerciseName(doc, lang));
     }
     exercises[id] = out;
   }
-  store.adopt(exercises);
-  if (legacy) {
-    for (const [id, ex] of Object.entries(source)) if (ex.legacy) store.persist(id);
-    store.dropLegacy();
-  }
-  return problems.length ? t.restoreDropped(problems.join('; ')) : null;
+  return { source, exercises, setAside, problems };
 }
 
 /** The export file: one JSON document holding every (exercise, variant) record. */
@@ -239,10 +287,10 @@ export function exportText(store) {
  * frame posted): like an imported file, every record, field and variant; throws an Error naming
  * the field at fault (in `lang`). null or an empty object is no progress.
  */
-export function parseExerciseState(doc, raw, lang) {
+export async function parseExerciseState(doc, raw, lang) {
   if (raw == null) return { current: null, variants: {} };
   try {
-    return cleanExercise(doc, raw, { strict: true, lang }).out;
+    return await withEngine(() => cleanExercise(doc, raw, { strict: true, lang }).out);
   } catch (e) {
     throw new Error(e.message);
   }

@@ -110,7 +110,7 @@ export const answersMixin = {
     else input.setAttribute('aria-invalid', 'true');
   },
 
-  check() {
+  async check() {
     const t = this.t();
     const answers = {};
     for (const a of this.doc.answers) {
@@ -121,7 +121,13 @@ export const answersMixin = {
       this.summary.textContent = t.nothingTyped;
       return;
     }
-    const res = ask({ op: 'exercise.check', id: this.id, params: this.params, answers });
+    const form = this.form;
+    const variant = this.variant;
+    form.setAttribute('aria-busy', 'true');
+    const res = await this.track(ask({ op: 'exercise.check', id: this.id, params: this.params, answers }));
+    form.removeAttribute('aria-busy');
+    // The card moved on meanwhile (another variant, a reload): this answer is for what it left.
+    if (form !== this.form || variant !== this.variant) return;
     if (res.error) {
       this.showError(res.error);
       return;

@@ -122,8 +122,16 @@ export const calculatorMixin = {
     });
   },
 
-  updateCalculator() {
-    const res = this.solve(this.calcParams);
+  updateCalculator(known = null) {
+    const res = known ?? this.solve(this.calcParams);
+    if (!res) {
+      // Asked for; a newer value typed meanwhile supersedes it (one answer per card at a time).
+      const asked = JSON.stringify(this.calcParams);
+      this.solveThen({ ...this.calcParams }, (r) => {
+        if (JSON.stringify(this.calcParams) === asked) this.updateCalculator(r);
+      }, `ex${this.id}-calc`);
+      return;
+    }
     this.calcError.hidden = !res.error;
     if (this.visualBox) this.visualBox.hidden = true;
     if (res.error) {

@@ -1,9 +1,12 @@
 // One exercise card: statement, status, hints, worked solution and variants; the answer form
 // (answers.js) and the live calculator (calculator.js) are mixed into the same class. Every
 // figure comes from the engine (exercise.solve / check / variant); this module only lays it out.
+// The engine answers asynchronously (engine/door.js): render() draws from the answers already
+// known, and what is missing is asked for and drawn when it comes. While a request of the card is
+// out, the card is aria-busy.
 
 import { pick, strings } from '../util/i18n.js';
-import { ask, linkLabel } from '../engine/door.js';
+import { ask, cachedSolve, linkLabel, solveAll } from '../engine/door.js';
 import { h } from '../util/dom.js';
 import { renderParagraphs, renderRich } from '../util/math.js';
 import { prettyUnits } from '../util/units.js';
@@ -42,11 +45,41 @@ export class Card {
     this.variant = this.fixed ? this.fixed.key : this.savedVariant();
     this.calcParams = null;
     this.frame = 0;
+    this.busy = 0;
     this.root = h('section', {
       class: 'card', id: `ex${this.id}`, 'aria-labelledby': `ex${this.id}-title`,
       dataset: { exercise: String(this.id) },
     });
+  }
+
+  /** The exercise.solve requests render() draws from: the shown variant's and the lecture's. */
+  needs() {
+    return [this.params, fullParams(this.doc, null)].map((params) => ({ id: this.id, params }));
+  }
+
+  /** Asks the engine what render() needs, then renders (the page batches needs() itself). */
+  async start() {
+    await this.track(solveAll(this.needs()));
     this.render();
+  }
+
+  /** Marks the card busy while `promise` is out (tests and assistive technology see it). */
+  track(promise) {
+    this.busy += 1;
+    this.root.setAttribute('aria-busy', 'true');
+    const done = () => {
+      this.busy -= 1;
+      if (!this.busy) this.root.removeAttribute('aria-busy');
+    };
+    promise.then(done, done);
+    return promise;
+  }
+
+  /** Asks for exercise.solve of `params` (superseding an older ask under `key`), then `then(res)`. */
+  solveThen(params, then, key = null) {
+    this.track(solveAll([{ id: this.id, params }], key)).then((out) => {
+      if (out) then(out[0]);
+    });
   }
 
   /** The variant the store says this exercise shows, if it has a record (else the lecture's). */
@@ -70,13 +103,9 @@ export class Card {
     return fullParams(this.doc, this.store.record(this.id, this.variant)?.params ?? this.fixed?.params ?? null);
   }
 
-  /** exercise.solve for `params`, remembering the last answer (statement and calculator share it). */
+  /** The engine's exercise.solve answer for `params` if already known (door.js keeps them), else null. */
   solve(params) {
-    const key = JSON.stringify(params);
-    if (this.lastSolve?.key !== key) {
-      this.lastSolve = { key, res: ask({ op: 'exercise.solve', id: this.id, params }) };
-    }
-    return this.lastSolve.res;
+    return cachedSolve(this.id, params) ?? null;
   }
 
   get isVariant() {
@@ -84,9 +113,10 @@ export class Card {
   }
 
   /** Shows the store's current variant again (after an import or a reset). */
-  reload() {
+  async reload() {
     this.variant = this.fixed ? this.fixed.key : this.savedVariant();
     this.calcParams = null;
+    await this.track(solveAll(this.needs()));
     const open = this.calc?.open ?? true;
     this.render();
     this.calc.open = open;
@@ -174,14 +204,19 @@ export class Card {
     this.updateCalculator();
   }
 
-  renderStatement() {
+  renderStatement(known = null) {
     // The engine fills the statement with the parameters written in their units. Restored and
     // imported parameters were checked by the engine; should it refuse them anyway, the card
     // says so and shows the lecture's statement, never a template with {placeholders}.
-    let res = this.solve(this.params);
+    let res = known ?? this.solve(this.params);
+    if (!res) {
+      const variant = this.variant;
+      this.solveThen(this.params, (r) => { if (this.variant === variant) this.renderStatement(r); });
+      return;
+    }
     if (res.error) {
       this.showError(res.error);
-      res = this.solve(fullParams(this.doc, null));
+      res = this.solve(fullParams(this.doc, null)) ?? res;
     }
     const text = res.error ? '' : pick(res.statement, this.lang);
     renderParagraphs(this.statement, prettyUnits(text));
@@ -268,9 +303,13 @@ export class Card {
     this.updateCalculator();
   }
 
-  openSolution() {
+  openSolution(known = null) {
     const t = this.t();
-    const res = this.solve(this.params);
+    const res = known ?? this.solve(this.params);
+    if (!res) {
+      this.solveThen(this.params, (r) => this.openSolution(r));
+      return;
+    }
     if (res.error) {
       this.showError(res.error);
       return;
@@ -295,7 +334,7 @@ export class Card {
     if (!(await this.mayLeave())) return;
     for (let i = 0; i < 5; i++) {
       const seed = crypto.getRandomValues(new Uint32Array(1))[0];
-      const res = ask({ op: 'exercise.variant', id: this.id, seed });
+      const res = await this.track(ask({ op: 'exercise.variant', id: this.id, seed }));
       if (res.error) {
         this.showError(res.error);
         return;
@@ -303,7 +342,7 @@ export class Card {
       const key = variantKey(this.doc, res.params);
       // A fresh variant: not the one shown, nor one already worked on.
       if (key === this.variant || this.store.record(this.id, key)) continue;
-      this.show(key, fullParams(this.doc, res.params), '[data-action="variant"]');
+      await this.show(key, fullParams(this.doc, res.params), '[data-action="variant"]');
       return;
     }
   }
@@ -311,7 +350,7 @@ export class Card {
   /** Back to the lecture's values (its own saved progress comes back with it). */
   async lectureValues() {
     if (!this.isVariant || !(await this.mayLeave())) return;
-    this.show(LECTURE, null, '[data-action="variant"]');
+    await this.show(LECTURE, null, '[data-action="variant"]');
   }
 
   /** Switches to a saved variant chosen in the picker. */
@@ -321,7 +360,7 @@ export class Card {
       this.variantSelect.value = this.variant;
       return;
     }
-    this.show(key, null, '[data-role="variants"]');
+    await this.show(key, null, '[data-role="variants"]');
   }
 
   /** Answers typed but not checked (labels), which leaving the variant sets aside. */
@@ -345,7 +384,10 @@ export class Card {
   }
 
   /** Shows variant `key` (its saved progress, or a fresh record with `params`). */
-  show(key, params, focus) {
+  async show(key, params, focus) {
+    // The statement of the variant shown next is asked for first: the card changes in one go.
+    const next = key === LECTURE ? null : (this.store.record(this.id, key)?.params ?? params);
+    await this.track(solveAll([{ id: this.id, params: fullParams(this.doc, next) }]));
     const left = this.variant;
     if (left !== LECTURE && Card.isEmpty(this.store.record(this.id, left))) this.store.remove(this.id, left);
     if (key !== LECTURE && !this.store.record(this.id, key)) this.store.update(this.id, key, () => {}, params);

@@ -1,22 +1,55 @@
-// The page's one door to the engine (commlab.js beside it in dist/engine/, the wasm build). Every figure the
-// page shows comes through ask(); errors come back as values, {error: {code, message}}.
+// The page's one door to the engine. The engine runs in a Web Worker (engine/worker.js), started
+// by start.js while the page parses, so compiling the .wasm and the first requests never block
+// the main thread. Every request is asynchronous and never throws: errors come back as values,
+// {error: {code, message}}. From file:// (the single-file build), or when the worker cannot run
+// its engine, the engine is loaded here on the main thread instead, with the same promises.
 import { createClient } from './protocol.js';
 
-let engine = null;
+let importer = () => import('./commlab.js');
+let engine = null; // the main-thread engine (a promise), only without a worker
+let client = null;
+let where = null; // 'worker' | 'main thread'
 
-/** Loads the wasm engine once. `importer` lets the single-file build hand over the module. */
-export async function loadEngine(importer = () => import('./commlab.js')) {
-  if (engine) return engine;
-  const mod = await importer();
-  engine = await mod.loadCommlab();
+/** The single-file build hands over the inlined engine module instead of ./commlab.js. */
+export function useImporter(f) {
+  importer = f;
+}
+
+// Failures of the worker itself, after which the main thread answers instead.
+const WORKER_FAILURES = new Set(['worker_failed', 'not_loaded']);
+
+function connect() {
+  if (where) return;
+  where = 'main thread';
+  let worker = globalThis.commlabBoot?.worker ?? null;
+  if (!worker && typeof Worker === 'function' && location.protocol !== 'file:' && !globalThis.COMMLAB_NO_WORKER) {
+    try {
+      worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    } catch {
+      worker = null;
+    }
+  }
+  if (!worker) return;
+  where = 'worker';
+  client = createClient((m) => worker.postMessage(m));
+  worker.onmessage = (e) => client.receive(e.data);
+  worker.onerror = (e) => {
+    e.preventDefault?.();
+    const c = client;
+    client = null;
+    where = 'main thread';
+    c?.failAll({ code: 'worker_failed', message: String(e.message ?? 'the worker stopped') });
+  };
+}
+
+function loadLocal() {
+  engine ??= importer().then((mod) => mod.loadCommlab());
   return engine;
 }
 
-/** Sends one request; never throws (a trap inside the module becomes an error value). */
-export function ask(request) {
-  if (!engine) return { error: { code: 'not_loaded', message: 'the engine is not loaded' } };
+function evaluateHere(lab, request) {
   try {
-    const out = engine.evaluate(request);
+    const out = lab.evaluate(request);
     if (out === null || typeof out !== 'object') {
       return { error: { code: 'bad_response', message: `unexpected response ${String(out)}` } };
     }
@@ -26,69 +59,86 @@ export function ask(request) {
   }
 }
 
-let links = null;
+const lastLocal = new Map(); // key -> token, for superseding main-thread requests
+
+function askHere(requests, key) {
+  const token = {};
+  if (key != null) lastLocal.set(key, token);
+  return loadLocal().then((lab) => new Promise((resolve) => setTimeout(() => {
+    if (key != null && lastLocal.get(key) !== token) return resolve(null);
+    resolve(requests.map((r) => evaluateHere(lab, r)));
+  }, 0)), (e) => requests.map(() => ({ error: { code: 'not_loaded', message: `the engine could not be loaded: ${e?.message ?? e}` } })));
+}
+
+/**
+ * Sends a batch of requests in one message; resolves to their responses in order, or to null
+ * when a later call with the same `key` superseded this one.
+ */
+export function askMany(requests, key = null) {
+  connect();
+  if (!client) return askHere(requests, key);
+  return client.ask(requests, key).then((out) => {
+    // The worker could not start or load its engine: answer here instead, from now on.
+    if (out && out.length === 1 && WORKER_FAILURES.has(out[0]?.error?.code)) {
+      client = null;
+      where = 'main thread';
+      return askHere(requests, key);
+    }
+    return out;
+  });
+}
+
+/** One request; resolves to its response (or null when superseded by a later `key`). */
+export function ask(request, key = null) {
+  return askMany([request], key).then((out) => (out ? out[0] : null));
+}
+
+/** Where requests run: 'worker' or 'main thread'. */
+export function heavyRunsIn() {
+  connect();
+  return where;
+}
+
+// exercise.solve answers, remembered: statement, calculator, solution and the restore checks
+// ask the same ones. Only answers that say something about the request are kept.
+const TRANSIENT = new Set(['not_loaded', 'worker_failed', 'worker_exception', 'engine_exception', 'bad_response']);
+const solved = new Map();
+const solveKey = (id, params) => `${id} ${JSON.stringify(params ?? null)}`;
+
+/** The engine's exercise.solve answer for (id, params) if it was asked before, else undefined. */
+export function cachedSolve(id, params) {
+  return solved.get(solveKey(id, params));
+}
+
+export function rememberSolve(id, params, res) {
+  if (!res || TRANSIENT.has(res.error?.code)) return;
+  const k = solveKey(id, params);
+  solved.delete(k);
+  solved.set(k, res);
+  if (solved.size > 256) solved.delete(solved.keys().next().value);
+}
+
+/** exercise.solve for each {id, params} not yet known, in one batch; resolves to the answers. */
+export async function solveAll(list, key = null) {
+  const missing = list.filter((x) => cachedSolve(x.id, x.params) === undefined);
+  if (missing.length) {
+    const out = await askMany(missing.map((x) => ({ op: 'exercise.solve', id: Number(x.id), params: x.params })), key);
+    if (!out) return null;
+    missing.forEach((x, i) => rememberSolve(x.id, x.params, out[i]));
+    // Not remembered (a failure of the engine itself): answered as it came.
+    return list.map((x) => cachedSolve(x.id, x.params) ?? out[missing.indexOf(x)]);
+  }
+  return list.map((x) => cachedSolve(x.id, x.params));
+}
+
+let links = new Map();
+
+/** Gives the catalogue of links (the `links` op's answer), for linkLabel. */
+export function setLinks(list) {
+  links = new Map((list ?? []).map((l) => [l.id, l.label]));
+}
 
 /** The catalogue name of link `id` ("InfiniBand NDR"), or undefined. */
 export function linkLabel(id) {
-  if (!links) {
-    const res = ask({ op: 'links' });
-    links = new Map((res.links ?? []).map((l) => [l.id, l.label]));
-  }
   return links.get(id);
-}
-
-// Heavy requests (simulate on many devices, chart sweeps) go to a Web Worker holding its own
-// engine, so typing and dragging never wait on them. From file:// (the single-file build) no
-// worker file can load: the same requests then run here, on the main thread, one frame later.
-let client = null;
-let workerState = 'none'; // 'none' | 'starting' | 'ready' | 'off'
-
-function startWorker() {
-  if (workerState !== 'none') return;
-  workerState = 'off';
-  if (typeof Worker !== 'function' || location.protocol === 'file:' || globalThis.COMMLAB_NO_WORKER) return;
-  try {
-    const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-    client = createClient((m) => worker.postMessage(m));
-    worker.onmessage = (e) => { const t0 = performance.now(); client.receive(e.data); performance.measure('commlab-worker-message', { start: t0, end: performance.now() }); };
-    worker.onerror = (e) => {
-      e.preventDefault?.();
-      workerState = 'off';
-      client.failAll({ code: 'worker_failed', message: String(e.message ?? 'the worker stopped') });
-      client = null;
-    };
-    workerState = 'ready';
-  } catch {
-    client = null;
-    workerState = 'off';
-  }
-}
-
-const lastLocal = new Map(); // key -> token, for superseding main-thread fallbacks
-
-/**
- * Sends a batch of requests off the main thread; resolves to their responses in order, or to
- * null when a later call with the same `key` superseded this one.
- */
-export function askMany(requests, key = null) {
-  startWorker();
-  if (client) {
-    return client.ask(requests, key).then((out) => {
-      // A worker that failed to load its engine: answer here instead.
-      if (out && out.length === 1 && requests.length !== 1 && out[0].error) return requests.map(ask);
-      return out;
-    });
-  }
-  const token = {};
-  if (key != null) lastLocal.set(key, token);
-  return new Promise((resolve) => setTimeout(() => {
-    if (key != null && lastLocal.get(key) !== token) return resolve(null);
-    resolve(requests.map(ask));
-  }, 0));
-}
-
-/** Where heavy requests run: 'worker' or 'main thread'. */
-export function heavyRunsIn() {
-  startWorker();
-  return client ? 'worker' : 'main thread';
 }

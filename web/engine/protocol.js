@@ -29,7 +29,7 @@ export function createServer(evaluate, post, defer = (f) => setTimeout(f, 0)) {
       defer(drain);
     }
   }
-  return function receive(message) {
+  function receive(message) {
     if (message?.type === 'cancel') {
       if (queue.some((j) => j.id === message.id)) cancelled.add(message.id);
       return;
@@ -44,7 +44,10 @@ export function createServer(evaluate, post, defer = (f) => setTimeout(f, 0)) {
       scheduled = true;
       defer(drain);
     }
-  };
+  }
+  /** True when nothing is queued or about to run (the worker may then warm up). */
+  receive.idle = () => queue.length === 0 && !scheduled;
+  return receive;
 }
 
 /**

@@ -1,19 +1,46 @@
-// The Web Worker that runs heavy requests (simulate on many devices, chart sweeps) with its own
-// wasm engine, so the page's main thread never waits on them. Protocol: protocol.js.
-import { loadCommlab } from './commlab.js';
-import { createServer } from './protocol.js';
+// The Web Worker that holds the page's engine (engine/door.js sends it every request), so
+// compiling the .wasm and running requests never block the page. start.js creates it while the
+// page parses. Its first act is to fetch and compile the .wasm (streaming), before its own
+// modules are even imported. Protocol: protocol.js.
+const WASM_URL = new URL('./commlab_wasm.wasm', import.meta.url);
 
-const ready = loadCommlab();
+function compileWasm() {
+  const viaBytes = () => fetch(WASM_URL).then((r) => {
+    if (!r.ok) throw new Error(`${WASM_URL.pathname}: HTTP ${r.status}`);
+    return r.arrayBuffer();
+  }).then((bytes) => WebAssembly.compile(bytes));
+  if (typeof WebAssembly.compileStreaming !== 'function') return viaBytes();
+  // A host that serves .wasm without application/wasm refuses streaming: compile the bytes.
+  return WebAssembly.compileStreaming(fetch(WASM_URL)).catch(viaBytes);
+}
+
+const compiled = compileWasm();
+compiled.catch(() => {}); // reported through `ready` below
+
+const ready = Promise.all([import('./commlab.js'), import('./protocol.js'), import('./warmup.js'), compiled])
+  .then(async ([{ loadCommlab }, protocol, warmup, module]) => {
+    const lab = await loadCommlab({
+      // The compiled module goes straight in: nothing is fetched or compiled twice.
+      instantiateWasm(imports, receive) {
+        WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module));
+        return {};
+      },
+    });
+    return { lab, protocol, warmup };
+  });
+
 let receive = null;
 const early = [];
 self.onmessage = (e) => {
   if (receive) receive(e.data);
   else early.push(e.data);
 };
-ready.then((lab) => {
+
+ready.then(({ lab, protocol, warmup }) => {
   // Text out: the page parses only the answers it still wants (protocol.js).
-  receive = createServer((r) => lab.evaluateText(JSON.stringify(r)), (m) => self.postMessage(m));
+  receive = protocol.createServer((r) => lab.evaluateText(JSON.stringify(r)), (m) => self.postMessage(m));
   for (const m of early.splice(0)) receive(m);
+  warmup.warmWhenIdle((text) => lab.evaluateText(text), () => receive.idle());
 }, (err) => {
   const fail = (m) => self.postMessage({ type: 'failed', id: m?.id ?? null, error: { code: 'not_loaded', message: String(err?.message ?? err) } });
   receive = fail;

@@ -93,6 +93,8 @@ script += `\n${main.name}.start(() => Promise.resolve(${engineRef}));\n`;
 script = script.replace(/<\/(script)/gi, '<\\/$1');
 
 const sha = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+// start.js (the classic script in <head>) travels inline too, allowed by its own hash.
+const startScript = readFileSync(join(dist, 'start.js'), 'utf8').replace(/<\/(script)/gi, '<\\/$1');
 
 let html = readFileSync(join(dist, 'index.html'), 'utf8');
 // Every stylesheet (the page's and uPlot's) inline, each allowed by its hash.
@@ -104,7 +106,7 @@ html = html.replace(/<link rel="stylesheet" href="([^"]+)">/g, (m, href) => {
 });
 if (!styles.length) throw new Error('index.html: no stylesheet link found');
 // No worker file from file://: door.js runs heavy requests on the main thread there.
-const csp = `default-src 'none'; script-src ${sha(script)} 'wasm-unsafe-eval'; style-src ${styles.join(' ')}; `
+const csp = `default-src 'none'; script-src ${sha(startScript)} ${sha(script)} 'wasm-unsafe-eval'; style-src ${styles.join(' ')}; `
   // A SINGLE_FILE engine fetches its own data: URL before it falls back to decoding it.
   + `connect-src ${inlineWasm ? "'none'" : 'data:'}; img-src data:; object-src 'none'; base-uri 'none'; form-action 'none'`;
 const replaceOnce = (re, text, what) => {
@@ -114,6 +116,7 @@ const replaceOnce = (re, text, what) => {
 replaceOnce(/<meta http-equiv="Content-Security-Policy" content="[^"]*">/,
   `<meta http-equiv="Content-Security-Policy" content="${csp}">`, 'the CSP meta tag');
 html = html.replace(/^\s*<link rel="modulepreload"[^>]*>\n/gm, ''); // the engine is inline
+replaceOnce(/<script src="start\.js"><\/script>/, `<script>${startScript}</script>`, 'the start script');
 replaceOnce(/<script type="module" src="boot\.js"><\/script>/,
   `<script type="module">${script}</script>`, 'the boot script');
 const out = join(dist, 'commlab-single.html');

@@ -1,0 +1,68 @@
+// The page's first script: a classic script in <head> (not a module), so it runs while the page
+// is still parsing. It starts the engine's Web Worker at once, so the .wasm is fetched and
+// compiled alongside the page's modules, not after them (engine/worker.js, engine/door.js picks
+// the worker up), and it makes the prerendered cards (written into index.html by `./lab build`)
+// safe before the engine is there: a check then says the engine is loading and is answered as
+// soon as it is ready, never with a wrong verdict.
+(function () {
+  'use strict';
+  var boot = { worker: null, checks: [] };
+  window.commlabBoot = boot;
+  var root = document.documentElement;
+  var query = new URLSearchParams(location.search);
+  try {
+    if (location.protocol !== 'file:' && typeof Worker === 'function' && !window.COMMLAB_NO_WORKER) {
+      boot.worker = new Worker('engine/worker.js', { type: 'module' });
+    }
+  } catch (e) {
+    boot.worker = null; // engine/door.js then runs the engine on the main thread
+  }
+
+  // The language the page will show (app/main.js decides the same way): the prerendered cards of
+  // the other language stay hidden (styles.css), so nothing flashes in the wrong language.
+  var lang = query.get('lang');
+  if (lang !== 'en' && lang !== 'zh') {
+    try {
+      lang = JSON.parse(localStorage.getItem('commlab.v2.lang'));
+    } catch (e) {
+      lang = null;
+    }
+  }
+  if (lang !== 'en' && lang !== 'zh') lang = /^zh\b/i.test(navigator.language || '') ? 'zh' : 'en';
+  root.setAttribute('data-lang', lang);
+  // ?exercise=N shows one card: the others are hidden before they are ever painted.
+  if (query.has('exercise')) {
+    root.setAttribute('data-only', query.get('exercise'));
+    // The stylesheet is loaded (a classic script waits for the stylesheets before it).
+    var sheet = document.styleSheets[document.styleSheets.length - 1];
+    try {
+      sheet.insertRule('section.card[data-prerendered]:not([data-exercise="' + CSS.escape(query.get('exercise')) +
+        '"]) { display: none; }', sheet.cssRules.length);
+    } catch (e) {
+      // no rule: the other prerendered cards show until the live card replaces them
+    }
+  }
+  // Embedded (app/main.js: framed, or embed=1): no page header or contents, from the first paint.
+  if (query.has('exercise') && (window.parent !== window || query.get('embed') === '1')) root.classList.add('embed');
+
+  // A check before the engine is ready: no verdict, a clear word, and the check runs once the
+  // live card is there (app/main.js reads boot.checks).
+  var WAIT = {
+    en: 'The engine is still loading: your answers will be checked as soon as it is ready.',
+    zh: '引擎仍在加载：就绪后会立即检查你的答案。',
+  };
+  document.addEventListener('submit', function (e) {
+    if (root.getAttribute('data-ready') === 'true') return;
+    var form = e.target;
+    var card = form && form.closest && form.closest('section.card[data-prerendered]');
+    if (!card) return;
+    e.preventDefault();
+    var summary = form.querySelector('[data-role="summary"]');
+    var failed = root.getAttribute('data-engine') === 'failed';
+    if (summary) {
+      summary.textContent = failed ? '' : WAIT[lang] || WAIT.en;
+      summary.setAttribute('data-state', 'engine-loading');
+    }
+    if (!failed && boot.checks.indexOf(card.dataset.exercise) < 0) boot.checks.push(card.dataset.exercise);
+  }, true);
+})();

@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+// Prerenders the exercise cards into <dist>/index.html, so the page is readable before any wasm
+// has loaded. The text is the engine's: the built page itself runs (its wasm engine and its own
+// card renderer, in headless Chromium) once per language with nothing saved, and each card is
+// copied out as it stands. The live page later replaces each copy by its live card (app/main.js);
+// tests/browser/prerender.test.mjs checks the copies equal the live cards.
+//
+// Usage: node web/tools/prerender.mjs dist
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { serve } from './serve.mjs';
+
+const dist = process.argv[2];
+if (!dist) {
+  console.error('usage: node web/tools/prerender.mjs <dist folder>');
+  process.exit(2);
+}
+const LANGS = { en: 'en', zh: 'zh-CN' };
+const STATUS = /(<p id="engine-status" role="status">[^<]*<\/p>)/;
+
+// Runs in the page: each live card cloned, with what properties hold (typed values, chosen
+// options) written as attributes, the pictures left out (drawn live), and, for every language
+// but the first, ids suffixed so the copies of two languages never share one.
+function copyCards({ htmlLang, suffix }) {
+  const out = [];
+  for (const card of document.querySelectorAll('#exercises > section.card')) {
+    const copy = card.cloneNode(true);
+    const from = card.querySelectorAll('input, select');
+    copy.querySelectorAll('input, select').forEach((el, i) => {
+      if (el.tagName === 'SELECT') {
+        for (const o of el.options) o.toggleAttribute('selected', o.value === from[i].value);
+      } else if (el.type !== 'file') {
+        el.setAttribute('value', from[i].value);
+      }
+    });
+    const visuals = copy.querySelector('[data-role="visuals"]');
+    if (visuals) {
+      visuals.replaceChildren();
+      visuals.hidden = true;
+    }
+    copy.removeAttribute('aria-busy');
+    copy.setAttribute('data-prerendered', '');
+    copy.setAttribute('lang', htmlLang);
+    if (suffix) {
+      for (const el of [copy, ...copy.querySelectorAll('*')]) {
+        if (el.id) el.id += suffix;
+        for (const a of ['for', 'list', 'aria-labelledby', 'aria-describedby', 'aria-controls']) {
+          const v = el.getAttribute(a);
+          if (v) el.setAttribute(a, v.split(/\s+/).map((x) => (x ? x + suffix : x)).join(' '));
+        }
+      }
+    }
+    out.push(copy.outerHTML);
+  }
+  return out.join('\n');
+}
+
+const server = await serve(dist, 0);
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-component-update'],
+});
+const parts = [];
+try {
+  for (const [i, [lang, htmlLang]] of Object.entries(LANGS).entries()) {
+    const context = await browser.newContext({ locale: htmlLang });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${server.url}?lang=${lang}`);
+    await page.waitForSelector('html[data-ready="true"]', { timeout: 30000 });
+    await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
+    if (errors.length) throw new Error(`the page failed while prerendering: ${errors.join('; ')}`);
+    const cards = await page.evaluate(copyCards, { htmlLang, suffix: i === 0 ? '' : `-${lang}` });
+    if (!cards.includes('data-exercise')) throw new Error('no cards to prerender');
+    parts.push(cards);
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}
+
+const file = join(dist, 'index.html');
+const html = readFileSync(file, 'utf8');
+if (!STATUS.test(html)) throw new Error('index.html: the engine status line was not found');
+writeFileSync(file, html.replace(STATUS, (m) => `${m}\n${parts.join('\n')}`));
+const kb = (n) => `${(n / 1000).toFixed(1)} KB`;
+console.log(`prerendered ${Object.keys(LANGS).length} languages into ${file} (${kb(html.length)} -> ${kb(readFileSync(file).length)})`);
