@@ -1,0 +1,122 @@
+// The prerendered page (./lab build writes the cards into index.html, web/tools/prerender.mjs):
+// readable before the engine, equal to the live cards once it is there, in both languages; a
+// check pressed before the engine is there says so, gives no verdict, and is answered when the
+// engine is ready; what was typed meanwhile is kept. The .wasm is held back by the test.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { launch, serve, settled } from './helpers.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** A fresh page whose .wasm download waits until release() (the worker's fetch included). */
+async function heldBack(locale, path = '') {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale });
+  let release;
+  const gate = new Promise((r) => { release = r; });
+  let asked = 0;
+  await ctx.route('**/*.wasm', async (route) => {
+    asked += 1;
+    await gate;
+    await route.continue();
+  });
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(`${server.url}${path}`, { waitUntil: 'domcontentloaded' });
+  return { ctx, page, errors, release, asked: () => asked };
+}
+
+// Every visible card's text, the pictures left out (drawn live only), keyed by exercise.
+function visibleCards(page) {
+  return page.evaluate(() => Object.fromEntries([...document.querySelectorAll('#exercises > section.card')]
+    .filter((c) => c.offsetParent !== null)
+    .map((c) => {
+      const copy = c.cloneNode(true);
+      copy.querySelector('[data-role="visuals"]')?.remove();
+      document.body.append(copy); // innerText needs layout
+      const text = copy.innerText;
+      copy.remove();
+      return [c.dataset.exercise, { text, prerendered: c.hasAttribute('data-prerendered'), lang: c.lang }];
+    })));
+}
+
+describe('the prerendered page', () => {
+  for (const [locale, lang] of [['en-US', 'en'], ['zh-CN', 'zh-CN']]) {
+    test(`the ${lang} cards are readable before the engine and equal the live ones`, async () => {
+      const { ctx, page, errors, release, asked } = await heldBack(locale);
+      const early = await visibleCards(page);
+      assert.deepEqual(Object.keys(early), ['1', '2', '3', '4', '5', '6', '7', '8']);
+      for (const [id, c] of Object.entries(early)) {
+        assert.ok(c.prerendered, `card ${id} is the prerendered one`);
+        assert.equal(c.lang, lang);
+        assert.match(c.text, /\d/, `card ${id} shows its statement's figures`);
+        assert.doesNotMatch(c.text, /\{[a-z_]+\}/, `card ${id}: no template placeholders`);
+      }
+      assert.equal(await page.evaluate(() => document.documentElement.dataset.ready), undefined);
+      assert.equal(asked(), 1, 'the worker asked for the .wasm while the page was parsing');
+      release();
+      await page.waitForSelector('html[data-ready="true"]');
+      await settled(page);
+      const live = await visibleCards(page);
+      assert.deepEqual(Object.keys(live), Object.keys(early));
+      for (const [id, c] of Object.entries(live)) {
+        assert.equal(c.prerendered, false, `card ${id} is live`);
+        assert.equal(c.text, early[id].text, `card ${id}: the prerendered text equals the live one`);
+      }
+      assert.equal(await page.locator('section.card[data-prerendered]').count(), 0);
+      assert.deepEqual(errors, []);
+      await ctx.close();
+    });
+  }
+
+  test('a check before the engine says it is loading, never a verdict, and is answered once it is there', async () => {
+    const { ctx, page, errors, release } = await heldBack('en-US');
+    const card = page.locator('section.card[data-exercise="2"]:not([lang="zh-CN"])');
+    await card.locator('[data-answer="steps"]').fill('6');
+    await card.locator('[data-answer="time"]').fill('430 us');
+    await card.locator('[data-action="check"]').click();
+    const summary = card.locator('[data-role="summary"]');
+    assert.equal(await summary.getAttribute('data-state'), 'engine-loading');
+    assert.match(await summary.innerText(), /engine is still loading/);
+    assert.equal(await page.locator('[data-verdict]').count(), 0, 'no verdict before the engine');
+    assert.equal(page.url().includes('?'), false, 'the form did not navigate');
+    release();
+    await page.waitForSelector('html[data-ready="true"]');
+    await settled(page);
+    const live = page.locator('section.card[data-exercise="2"]');
+    assert.equal(await live.getAttribute('data-prerendered'), null);
+    // What was typed is in the live card, and the check pressed early has been answered.
+    assert.equal(await live.locator('[data-answer="steps"]').inputValue(), '6');
+    assert.equal(await live.locator('[data-answer="steps"]').getAttribute('data-verdict'), 'correct');
+    assert.equal(await live.locator('[data-answer="time"]').getAttribute('data-verdict'), 'correct');
+    assert.equal(await live.locator('[data-answer="bytes_sent"]').getAttribute('data-verdict'), null);
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  });
+
+  test('?exercise=N shows that card alone from the first paint, embedded without the page header', async () => {
+    const { ctx, page, release } = await heldBack('en-US', '?exercise=5&embed=1');
+    const early = await visibleCards(page);
+    assert.deepEqual(Object.keys(early), ['5']);
+    assert.equal(await page.locator('.page-head').isVisible(), false);
+    release();
+    await page.waitForSelector('html[data-ready="true"]');
+    await settled(page);
+    const live = await visibleCards(page);
+    assert.deepEqual(Object.keys(live), ['5']);
+    assert.equal(live['5'].text, early['5'].text);
+    await ctx.close();
+  });
+});
