@@ -13,6 +13,11 @@
   try {
     if (location.protocol !== 'file:' && typeof Worker === 'function' && !window.COMMLAB_NO_WORKER) {
       boot.worker = new Worker('engine/worker.js', { type: 'module' });
+      // A worker that fails before engine/door.js listens: the door sees it here.
+      boot.worker.onerror = function (e) {
+        e.preventDefault();
+        boot.failed = String(e.message || 'the worker could not start');
+      };
     }
   } catch (e) {
     boot.worker = null; // engine/door.js then runs the engine on the main thread

@@ -120,3 +120,42 @@ describe('the prerendered page', () => {
     await ctx.close();
   });
 });
+
+describe('where the engine runs', () => {
+  async function checks(page) {
+    const card = page.locator('section.card[data-exercise="2"]');
+    await card.locator('[data-answer="steps"]').fill('6');
+    await card.locator('[data-action="check"]').click();
+    await settled(page);
+    return card.locator('[data-answer="steps"]').getAttribute('data-verdict');
+  }
+
+  test('in the worker, and nothing on the page fetches the engine itself', async () => {
+    const ctx = await browser.newContext({ locale: 'en-US' });
+    const page = await ctx.newPage();
+    const fetched = [];
+    page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+    await page.goto(server.url);
+    await page.waitForSelector('html[data-ready="true"]');
+    assert.equal(await checks(page), 'correct');
+    assert.equal(await page.evaluate(async () => (await import('./engine/door.js')).heavyRunsIn()), 'worker');
+    assert.equal(fetched.filter((p) => p.endsWith('.wasm')).length, 1, 'the .wasm is fetched once');
+    await ctx.close();
+  });
+
+  for (const [what, setup] of [
+    ['without workers', (ctx) => ctx.addInitScript(() => { window.COMMLAB_NO_WORKER = true; })],
+    ['when the worker cannot load', (ctx) => ctx.route('**/engine/worker.js', (r) => r.fulfill({ status: 404, body: '' }))],
+  ]) {
+    test(`on the main thread ${what}: the page still checks`, async () => {
+      const ctx = await browser.newContext({ locale: 'en-US' });
+      await setup(ctx);
+      const page = await ctx.newPage();
+      await page.goto(server.url);
+      await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+      assert.equal(await checks(page), 'correct');
+      assert.equal(await page.evaluate(async () => (await import('./engine/door.js')).heavyRunsIn()), 'main thread');
+      await ctx.close();
+    });
+  }
+});

@@ -92,3 +92,28 @@ test('answers sent as the engine\'s JSON text arrive as objects', async () => {
   const [out] = await client.ask([req]);
   assert.deepEqual(out, lab.evaluate(req));
 });
+
+test('the worker warms up only while idle, one request a task, and all of them in the end', async () => {
+  const { WARMUP_REQUESTS, warmWhenIdle } = await import('../../web/engine/warmup.js');
+  let busy = true;
+  const ran = [];
+  warmWhenIdle((text) => {
+    assert.equal(busy, false, 'never while a request of the page waits');
+    ran.push(JSON.parse(lab.evaluateText(text)));
+  }, () => !busy, { delay_ms: 5 });
+  await new Promise((r) => setTimeout(r, 60));
+  assert.equal(ran.length, 0);
+  busy = false;
+  while (ran.length < WARMUP_REQUESTS.length) await new Promise((r) => setTimeout(r, 10));
+  assert.ok(ran.every((res) => !res.error), 'every warm-up request is one the engine answers');
+});
+
+test('a server says when it is idle: nothing queued, nothing about to run', async () => {
+  let deferred = null;
+  const receive = createServer((r) => lab.evaluate(r), () => {}, (f) => { deferred = f; });
+  assert.equal(receive.idle(), true);
+  receive({ type: 'ask', id: 1, requests: [{ op: 'links' }] });
+  assert.equal(receive.idle(), false);
+  deferred();
+  assert.equal(receive.idle(), true);
+});

@@ -21,8 +21,9 @@ const WORKER_FAILURES = new Set(['worker_failed', 'not_loaded']);
 function connect() {
   if (where) return;
   where = 'main thread';
-  let worker = globalThis.commlabBoot?.worker ?? null;
-  if (!worker && typeof Worker === 'function' && location.protocol !== 'file:' && !globalThis.COMMLAB_NO_WORKER) {
+  const boot = globalThis.commlabBoot;
+  let worker = boot?.failed ? null : boot?.worker ?? null;
+  if (!worker && !boot?.failed && typeof Worker === 'function' && location.protocol !== 'file:' && !globalThis.COMMLAB_NO_WORKER) {
     try {
       worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
     } catch {
