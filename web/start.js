@@ -38,11 +38,12 @@
   // ?exercise=N shows one card: the others are hidden before they are ever painted.
   if (query.has('exercise')) {
     root.setAttribute('data-only', query.get('exercise'));
-    // The stylesheet is loaded (a classic script waits for the stylesheets before it).
-    var sheet = document.styleSheets[document.styleSheets.length - 1];
+    // A constructed stylesheet (allowed by the page's CSP, unlike a <style> element).
     try {
-      sheet.insertRule('section.card[data-prerendered]:not([data-exercise="' + CSS.escape(query.get('exercise')) +
-        '"]) { display: none; }', sheet.cssRules.length);
+      var sheet = new CSSStyleSheet();
+      sheet.replaceSync('section.card[data-prerendered]:not([data-exercise="' + CSS.escape(query.get('exercise')) +
+        '"]) { display: none; }');
+      document.adoptedStyleSheets = document.adoptedStyleSheets.concat([sheet]);
     } catch (e) {
       // no rule: the other prerendered cards show until the live card replaces them
     }
