@@ -51,6 +51,12 @@ function load(path) {
     entry.deps.push(dep);
     return bindings(clause, dep.name);
   });
+  // import('./x.js') of a relative path: that module inlined too, handed over already loaded.
+  code = code.replace(/\bimport\((['"])(\.{1,2}\/[^'"]+)\1\)/g, (m, q, spec) => {
+    const dep = load(join(dirname(path), spec));
+    entry.deps.push(dep);
+    return `Promise.resolve(${dep.name})`;
+  });
   const exported = [];
   code = code.replace(/^export\s+default\s+/m, () => {
     exported.push('default: __default');

@@ -2,7 +2,14 @@
 // scales are the library's. Every plotted value comes from engine responses, asked in one batch
 // through the worker; the page computes none. Each chart has its values as a table beside it.
 
-import uPlot from '../util/vendor/uplot.js';
+
+// uPlot is loaded with the first chart, not with the page: no chart is needed to read or check.
+let uPlot = null;
+let loadingUPlot = null;
+function loadUPlot() {
+  loadingUPlot ??= import('../util/vendor/uplot.js').then((m) => { uPlot = m.default; });
+  return loadingUPlot;
+}
 import { h } from '../util/dom.js';
 import { viewStrings } from '../util/i18n.js';
 import { formatBytes, formatTime } from '../util/units.js';
@@ -133,6 +140,11 @@ function chartShell(view, title, caption) {
   return {
     root, extra, tbl,
     draw(spec) {
+      if (!uPlot) {
+        holder.spec = spec;
+        loadUPlot().then(() => { if (holder.spec === spec) this.draw(spec); });
+        return null;
+      }
       const t0 = performance.now();
       const same = u && last && shape(last) === shape(spec) && box.isConnected && box.firstChild;
       last = spec;
