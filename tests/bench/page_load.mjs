@@ -2,7 +2,7 @@
 // The page's cold load in headless Chromium, served by web/tools/serve.mjs (so compressed as a
 // host would): each run a fresh browser context (empty cache), milestones from navigation start.
 // Relies only on html[data-ready="true"], section.card[data-exercise] and .statement.
-// Usage: node tests/bench/page_load.mjs [--runs N] [--json] [--path 'index.html?view=explore']
+// Usage: node tests/bench/page_load.mjs [--runs N] [--json]
 import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { DIST, launch, serve } from '../browser/helpers.mjs';
@@ -85,7 +85,7 @@ async function oneRun(browser, url) {
   };
 }
 
-/** Runs `runs` cold loads of `path` under dist/; resolves to {runs: [...], summary}. */
+/** Runs `runs` cold loads of the exercises page `path` under dist/; resolves to {runs: [...], summary}. */
 export async function pageLoad({ runs = 7, path = 'index.html' } = {}) {
   const server = await serve(DIST);
   const browser = await launch();
@@ -98,7 +98,7 @@ export async function pageLoad({ runs = 7, path = 'index.html' } = {}) {
     await server.close();
   }
   const summary = {};
-  for (const key of ['fcp_ms', 'ready_ms', 'filled_ms', 'wasm_end_ms', 'transfer_bytes', 'load_average']) {
+  for (const key of ['fcp_ms', 'ready_ms', 'filled_ms', 'wasm_end_ms', 'body_bytes', 'transfer_bytes', 'load_average']) {
     const xs = results.map((r) => r[key]).filter((x) => x != null);
     summary[key] = xs.length ? { median: median(xs), min: Math.min(...xs), max: Math.max(...xs), n: xs.length } : null;
   }
@@ -117,7 +117,8 @@ export function formatPageLoad({ path, runs, summary }) {
     `  usable (data-ready)         ${ms(summary.ready_ms)}`,
     `  all cards filled            ${ms(summary.filled_ms)}   (${runs[0].cards} cards)`,
     `  .wasm response end          ${ms(summary.wasm_end_ms)}${runs[0].wasm_end_from === 'playwright' ? '   (Playwright\'s timing: fetched by a worker)' : ''}`,
-    `  transferred                 ${(summary.transfer_bytes.median / 1000).toFixed(1)} KB in ${files.length} responses, headers included (encodings: ${encodings})`,
+    `  transferred                 ${(summary.body_bytes.median / 1000).toFixed(1)} KB of bodies, ` +
+      `${(summary.transfer_bytes.median / 1000).toFixed(1)} KB with headers, ${files.length} responses (encodings: ${encodings})`,
   ].join('\n');
 }
 
@@ -126,6 +127,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     const i = process.argv.indexOf(name);
     return i > 0 ? process.argv[i + 1] : fallback;
   };
-  const result = await pageLoad({ runs: Number(arg('--runs', 7)), path: arg('--path', 'index.html') });
+  const result = await pageLoad({ runs: Number(arg('--runs', 7)) });
   console.log(process.argv.includes('--json') ? JSON.stringify(result, null, 2) : formatPageLoad(result));
 }
