@@ -2,10 +2,12 @@
 // A tiny static server for dist/ on 127.0.0.1, used by `./lab serve` and by the browser tests.
 // Usage: node web/tools/serve.mjs <folder> [port]   (port 0: any free port)
 //        COMMLAB_FRAME_ANCESTORS="'self' https://course.example.edu" lets that site frame the page.
-import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { COMPRESSIBLE, ENCODINGS } from './compress.mjs';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -60,14 +62,78 @@ export function securityHeaders(body, type, frameAncestors) {
   return headers;
 }
 
+// A file name carrying a content hash (app.3f2a9c1d.js) never changes content: cache it for a
+// year. Anything else may change under the same name: revalidate each time (ETag, 304).
+const HASHED_NAME = /\.[0-9a-f]{8,}\.[a-z0-9]+$/i;
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+export function cacheControl(path) {
+  return HASHED_NAME.test(path) ? IMMUTABLE : 'no-cache';
+}
+
+/**
+ * The content encoding to send, given an Accept-Encoding header and the encodings on disk:
+ * br over gzip (smaller), else 'identity'. A q of 0 refuses; '*' stands for unnamed ones.
+ */
+export function negotiate(acceptEncoding, available) {
+  const q = new Map();
+  for (const part of String(acceptEncoding ?? '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    q.set(name, qParam ? Number(qParam.slice(2)) || 0 : 1);
+  }
+  const accepts = (name) => (q.has(name) ? q.get(name) : (q.get('*') ?? 0)) > 0;
+  return ['br', 'gzip'].find((name) => available.includes(name) && accepts(name)) ?? 'identity';
+}
+
+// ETags are hashes of the bytes sent, so a rebuild with the same content still answers 304.
+// Files are read once per (path, size, mtime) and kept: dist/ is a few megabytes.
+const cache = new Map();
+
+async function readCached(path) {
+  const info = await stat(path);
+  if (!info.isFile()) throw new Error(`${path}: not a file`);
+  const hit = cache.get(path);
+  if (hit && hit.size === info.size && hit.mtimeMs === info.mtimeMs) return hit;
+  const body = await readFile(path);
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+  const entry = { size: info.size, mtimeMs: info.mtimeMs, body, etag };
+  cache.set(path, entry);
+  return entry;
+}
+
+async function exists(path) {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** True when an If-None-Match header names `etag` (weak comparison, as for GET). */
+function matches(ifNoneMatch, etag) {
+  if (!ifNoneMatch) return false;
+  const strip = (tag) => tag.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || strip(tag) === strip(etag));
+}
+
 /**
  * Serves `dir` on 127.0.0.1:`port`; resolves to {url, close}. `frameAncestors` (default: the
  * COMMLAB_FRAME_ANCESTORS environment variable, else 'self') lists who may frame the page.
+ * A file X is sent as its precompressed sibling X.br or X.gz (web/tools/compress.mjs) when the
+ * client accepts it; X.br and X.gz are never resources of their own (404).
  */
 export function serve(dir, port = 0, { frameAncestors = process.env.COMMLAB_FRAME_ANCESTORS ?? "'self'" } = {}) {
   const ancestors = parseFrameAncestors(frameAncestors);
   const root = resolve(dir);
+  const notFound = (res) => res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' })
+    .end('not found\n');
   const server = createServer(async (req, res) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD', 'x-content-type-options': 'nosniff' }).end();
+      return;
+    }
     let path;
     try {
       path = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
@@ -76,23 +142,48 @@ export function serve(dir, port = 0, { frameAncestors = process.env.COMMLAB_FRAM
       return;
     }
     let file = normalize(join(root, path));
-    if (file !== root && !file.startsWith(root + sep)) {
+    if (path.includes('\0') || (file !== root && !file.startsWith(root + sep))) {
       res.writeHead(403, { 'x-content-type-options': 'nosniff' }).end();
       return;
     }
     if (path.endsWith('/')) file = join(file, 'index.html');
+    const ext = extname(file);
+    if (Object.values(ENCODINGS).some(({ suffix }) => ext === suffix)) {
+      notFound(res);
+      return;
+    }
     try {
-      const body = await readFile(file);
-      const type = TYPES[extname(file)] ?? 'application/octet-stream';
-      res.writeHead(200, {
+      const original = await readCached(file);
+      const type = TYPES[ext] ?? 'application/octet-stream';
+      const headers = {
         'content-type': type,
-        'cache-control': 'no-cache',
-        ...securityHeaders(body, type, ancestors),
-      });
-      res.end(body);
+        'cache-control': cacheControl(file),
+        ...securityHeaders(original.body, type, ancestors),
+      };
+      let sent = original;
+      if (COMPRESSIBLE.has(ext)) {
+        headers.vary = 'Accept-Encoding';
+        const available = [];
+        for (const [name, { suffix }] of Object.entries(ENCODINGS)) {
+          if (await exists(file + suffix)) available.push(name);
+        }
+        const encoding = negotiate(req.headers['accept-encoding'], available);
+        if (encoding !== 'identity') {
+          sent = await readCached(file + ENCODINGS[encoding].suffix);
+          headers['content-encoding'] = encoding;
+        }
+      }
+      headers.etag = sent.etag;
+      if (matches(req.headers['if-none-match'], sent.etag)) {
+        delete headers['content-type'];
+        res.writeHead(304, headers).end();
+        return;
+      }
+      headers['content-length'] = sent.body.length;
+      res.writeHead(200, headers);
+      res.end(req.method === 'HEAD' ? undefined : sent.body);
     } catch {
-      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' })
-        .end('not found\n');
+      notFound(res);
     }
   });
   return new Promise((ok, fail) => {

@@ -1,0 +1,134 @@
+#!/usr/bin/env node
+// The page's cold load in headless Chromium, served by web/tools/serve.mjs (so compressed as a
+// host would): each run a fresh browser context (empty cache), milestones from navigation start.
+// Relies only on html[data-ready="true"], section.card[data-exercise] and .statement.
+// Usage: node tests/bench/page_load.mjs [--runs N] [--json]
+import { loadavg } from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { DIST, launch, serve } from '../browser/helpers.mjs';
+
+// Recorded inside the page from its first script on: when data-ready becomes "true", and when
+// in addition every card's statement has text. performance.now() is ms since navigation start.
+function recordMilestones() {
+  const marks = { ready_ms: null, filled_ms: null, cards: 0 };
+  Object.defineProperty(window, '__commlabLoad', { value: marks });
+  const ready = () => document.documentElement?.getAttribute('data-ready') === 'true';
+  const filled = () => {
+    const cards = document.querySelectorAll('section.card[data-exercise]');
+    marks.cards = cards.length;
+    return cards.length > 0 &&
+      [...cards].every((card) => card.querySelector('.statement')?.textContent.trim());
+  };
+  const observer = new MutationObserver(() => {
+    if (!ready()) return;
+    marks.ready_ms ??= performance.now();
+    if (filled()) {
+      marks.filled_ms = performance.now();
+      observer.disconnect();
+    }
+  });
+  observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true,
+    attributeFilter: ['data-ready'] });
+}
+
+export const median = (xs) => {
+  const s = xs.filter((x) => x != null).sort((a, b) => a - b);
+  if (s.length === 0) return null;
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+async function oneRun(browser, url) {
+  const context = await browser.newContext();
+  const responses = [];
+  // Every request of the page and its workers, with its bytes on the wire once finished.
+  context.on('requestfinished', (request) => responses.push(request));
+  await context.addInitScript(recordMilestones);
+  const page = await context.newPage();
+  const load_average = loadavg()[0];
+  await page.goto(url);
+  await page.waitForFunction(() => window.__commlabLoad.filled_ms != null, null, { timeout: 60000 });
+  await page.waitForLoadState('networkidle');
+  const marks = await page.evaluate(() => {
+    const fcp = performance.getEntriesByName('first-contentful-paint')[0];
+    const wasm = performance.getEntriesByType('resource').find((e) => e.name.endsWith('.wasm'));
+    return { ...window.__commlabLoad, fcp_ms: fcp?.startTime ?? null, wasm_end_ms: wasm?.responseEnd ?? null,
+      wasm_end_from: wasm ? 'page' : null };
+  });
+  const files = [];
+  // A .wasm fetched by a Worker is not in the page's resource timing: take Playwright's timing,
+  // relative to the document request's start (a few ms after navigation start).
+  // Checked against the page's own figure on the main-thread page: within 5 ms.
+  const wasmRequest = responses.find((r) => r.url().endsWith('.wasm'));
+  const documentRequest = responses.find((r) => r.isNavigationRequest());
+  if (marks.wasm_end_ms == null && wasmRequest && documentRequest) {
+    const t = wasmRequest.timing();
+    if (t.responseEnd >= 0) marks.wasm_end_ms = t.startTime + t.responseEnd - documentRequest.timing().startTime;
+    marks.wasm_end_from = 'playwright';
+  }
+  for (const request of responses) {
+    const response = await request.response();
+    const sizes = await request.sizes();
+    files.push({
+      url: request.url(),
+      status: response?.status() ?? null,
+      encoding: (await response?.headerValue('content-encoding')) ?? 'identity',
+      body_bytes: sizes.responseBodySize,
+      header_bytes: sizes.responseHeadersSize,
+    });
+  }
+  await context.close();
+  return {
+    ...marks,
+    load_average,
+    requests: files.length,
+    transfer_bytes: files.reduce((s, f) => s + f.body_bytes + f.header_bytes, 0),
+    body_bytes: files.reduce((s, f) => s + f.body_bytes, 0),
+    files,
+  };
+}
+
+/** Runs `runs` cold loads of the exercises page `path` under dist/; resolves to {runs: [...], summary}. */
+export async function pageLoad({ runs = 7, path = 'index.html' } = {}) {
+  const server = await serve(DIST);
+  const browser = await launch();
+  const browser_version = browser.version();
+  const results = [];
+  try {
+    for (let i = 0; i < runs; i++) results.push(await oneRun(browser, server.url + path));
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  const summary = {};
+  for (const key of ['fcp_ms', 'ready_ms', 'filled_ms', 'wasm_end_ms', 'body_bytes', 'transfer_bytes', 'load_average']) {
+    const xs = results.map((r) => r[key]).filter((x) => x != null);
+    summary[key] = xs.length ? { median: median(xs), min: Math.min(...xs), max: Math.max(...xs), n: xs.length } : null;
+  }
+  return { path, browser_version, runs: results, summary };
+}
+
+export function formatPageLoad({ path, runs, summary }) {
+  const ms = (s) => (s ? `${s.median.toFixed(0).padStart(6)} ms  (${s.min.toFixed(0)}-${s.max.toFixed(0)})` : '     -');
+  const files = runs[0].files;
+  const encodings = [...new Set(files.map((f) => f.encoding))].join(', ');
+  const la = summary.load_average;
+  return [
+    `${path}: ${runs.length} cold loads (fresh context each), median (min-max) from navigation start; ` +
+      `load average ${la.min.toFixed(2)}-${la.max.toFixed(2)}`,
+    `  first contentful paint      ${ms(summary.fcp_ms)}`,
+    `  usable (data-ready)         ${ms(summary.ready_ms)}`,
+    `  all cards filled            ${ms(summary.filled_ms)}   (${runs[0].cards} cards)`,
+    `  .wasm response end          ${ms(summary.wasm_end_ms)}${runs[0].wasm_end_from === 'playwright' ? '   (Playwright\'s timing: fetched by a worker)' : ''}`,
+    `  transferred                 ${(summary.body_bytes.median / 1000).toFixed(1)} KB of bodies, ` +
+      `${(summary.transfer_bytes.median / 1000).toFixed(1)} KB with headers, ${files.length} responses (encodings: ${encodings})`,
+  ].join('\n');
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const arg = (name, fallback) => {
+    const i = process.argv.indexOf(name);
+    return i > 0 ? process.argv[i + 1] : fallback;
+  };
+  const result = await pageLoad({ runs: Number(arg('--runs', 7)) });
+  console.log(process.argv.includes('--json') ? JSON.stringify(result, null, 2) : formatPageLoad(result));
+}

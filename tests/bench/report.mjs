@@ -1,0 +1,174 @@
+#!/usr/bin/env node
+// `./lab bench` in one report: native vs wasm per request, the 1,024-device ring cold vs warm in
+// a fresh module, the engine's and the page's sizes (raw, gzip -9, brotli q11), and the page's
+// cold load in headless Chromium (tests/bench/page_load.mjs). Needs build/, build-wasm/, dist/.
+// Usage: node tests/bench/report.mjs [--runs N] [--json]
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ENCODINGS } from '../../web/tools/compress.mjs';
+import { DIST } from '../browser/helpers.mjs';
+import { formatPageLoad, median, pageLoad } from './page_load.mjs';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const RING_1024 =
+  '{"op":"simulate","collective":"allreduce","algorithm":"ring","devices":1024,"bytes":1e9,"mode":"accounting","trace_limit":0}';
+
+// tests/node/bench_wasm.mjs's cases and the Google Benchmark that runs the same request
+// (tests/bench/bench_evaluate.cpp). A result's own `native_name`, when it has one, wins.
+const REQUESTS = [
+  { wasm: 'transfer', native: 'BM_EvaluateTransfer', label: 'transfer' },
+  { wasm: 'allreduce_ring', native: 'BM_EvaluateAllreduceRing', label: 'allreduce ring, 16 devices' },
+  { wasm: 'allreduce_auto', native: 'BM_EvaluateAllreduceAuto', label: 'allreduce auto, 64 devices' },
+  { wasm: 'hierarchical', native: 'BM_EvaluateHierarchical', label: 'allreduce hierarchical' },
+  { wasm: 'bad_request', native: 'BM_EvaluateBadRequest', label: 'a bad request' },
+  { wasm: 'simulate_ring_1024_accounting', native: 'BM_SimulateRing1024Accounting', label: 'simulate ring 1,024, accounting' },
+  { wasm: 'simulate_ring_64x2MB_data', native: 'BM_SimulateRing64x2MBData', label: 'simulate ring 64 x 2 MB, data' },
+];
+
+const US_PER = { ns: 1e-3, us: 1, ms: 1e3, s: 1e6 };
+
+/** {benchmark name: us a request} from Google Benchmark's JSON, and the machine's load then. */
+function nativeTimes() {
+  const out = execFileSync(join(ROOT, 'build/tests/bench_evaluate'), ['--benchmark_format=json'],
+    { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const report = JSON.parse(out);
+  const us = {};
+  for (const b of report.benchmarks) {
+    if (b.run_type === 'aggregate') continue;
+    us[b.name] = b.real_time * US_PER[b.time_unit];
+  }
+  return { us, load_average: report.context.load_avg?.[0] ?? null };
+}
+
+/** {case: {us, native_name}} from tests/node/bench_wasm.mjs --json (results as a map or a list). */
+function wasmTimes() {
+  const out = execFileSync(process.execPath, [join(ROOT, 'tests/node/bench_wasm.mjs'), '--json'],
+    { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const report = JSON.parse(out.slice(out.indexOf('{')));
+  const entries = Array.isArray(report.results)
+    ? report.results.map((r) => [r.name, r])
+    : Object.entries(report.results);
+  const results = {};
+  for (const [name, r] of entries) results[name] = { us: r.us_per_request ?? r.ms_per_request * 1e3, native_name: r.native_name };
+  return { results, load_ms: report.load_ms };
+}
+
+/** Pairs each wasm case with its native benchmark: the table's rows, ratio wasm / native. */
+export function pairRows(native, wasm) {
+  const rows = REQUESTS.map(({ wasm: name, native: nativeName, label }) => ({
+    label, wasm_case: name, native_name: wasm[name]?.native_name ?? nativeName,
+  }));
+  for (const [name, r] of Object.entries(wasm)) {
+    if (!rows.some((row) => row.wasm_case === name)) rows.push({ label: name, wasm_case: name, native_name: r.native_name });
+  }
+  for (const row of rows) {
+    row.native_us = native[row.native_name] ?? null;
+    row.wasm_us = wasm[row.wasm_case]?.us ?? null;
+    row.ratio = row.native_us && row.wasm_us ? row.wasm_us / row.native_us : null;
+  }
+  return rows;
+}
+
+// In a fresh Node process: load the shipped module, time the ring's first call, then warm ones.
+async function coldRingChild() {
+  const t0 = performance.now();
+  const { loadCommlab } = await import(pathToFileURL(join(DIST, 'engine/commlab.js')).href);
+  const lab = await loadCommlab();
+  const load_ms = performance.now() - t0;
+  const time = () => {
+    const start = performance.now();
+    const reply = JSON.parse(lab.evaluateText(RING_1024));
+    if (reply.error) throw new Error(reply.error.message);
+    return performance.now() - start;
+  };
+  const first_ms = time();
+  const warm_ms = median(Array.from({ length: 5 }, time));
+  console.log(JSON.stringify({ load_ms, first_ms, warm_ms }));
+}
+
+function coldRing(processes = 3) {
+  const runs = Array.from({ length: processes }, () => JSON.parse(execFileSync(process.execPath,
+    [fileURLToPath(import.meta.url), '--cold-ring'], { encoding: 'utf8' })));
+  const med = (key) => median(runs.map((r) => r[key]));
+  return { processes, load_ms: med('load_ms'), first_ms: med('first_ms'), warm_ms: med('warm_ms'),
+    ratio: med('first_ms') / med('warm_ms') };
+}
+
+function sizesOf(path) {
+  const raw = readFileSync(path);
+  return { raw: raw.length, gzip: ENCODINGS.gzip.compress(raw).length, br: ENCODINGS.br.compress(raw).length };
+}
+
+/** Sizes of the engine's three files and of every file the page requested (its first cold load). */
+function sizes(pageFiles) {
+  const rows = ['engine/commlab_wasm.wasm', 'engine/commlab_wasm.mjs', 'engine/commlab.js']
+    .map((file) => ({ label: file, ...sizesOf(join(DIST, file)) }));
+  const paths = [...new Set(pageFiles.filter((f) => f.status === 200).map((f) => {
+    const path = decodeURIComponent(new URL(f.url).pathname).slice(1);
+    return path === '' || path.endsWith('/') ? `${path}index.html` : path;
+  }))];
+  const page = { label: `the page (${paths.length} files it requested)`, raw: 0, gzip: 0, br: 0 };
+  for (const path of paths) {
+    const s = sizesOf(join(DIST, path));
+    for (const key of ['raw', 'gzip', 'br']) page[key] += s[key];
+  }
+  return [...rows, page];
+}
+
+const fmtTime = (us) => (us == null ? '-' : us >= 1000 ? `${(us / 1000).toFixed(1)} ms` : `${us.toFixed(1)} us`);
+const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
+const la = (x) => (x == null ? '-' : x.toFixed(2));
+
+function table(header, rows) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+async function main() {
+  const arg = (name, fallback) => {
+    const i = process.argv.indexOf(name);
+    return i > 0 ? process.argv[i + 1] : fallback;
+  };
+  const report = { date: new Date().toISOString(), load_average_start: loadavg()[0] };
+  const native = nativeTimes();
+  const wasm = wasmTimes();
+  report.requests = pairRows(native.us, wasm.results);
+  report.native_load_average = native.load_average;
+  report.cold_ring = coldRing();
+  report.page_load = await pageLoad({ runs: Number(arg('--runs', 7)) });
+  report.sizes = sizes(report.page_load.runs[0].files);
+  report.load_average_end = loadavg()[0];
+
+  if (process.argv.includes('--json')) {
+    console.log(JSON.stringify(report, null, 2));
+    return;
+  }
+  const r = report.cold_ring;
+  console.log([
+    `commlab bench, ${report.date}, Node ${process.versions.node}, ${report.page_load.browser_version}; ` +
+      `load average ${la(report.load_average_start)} at the start, ${la(native.load_average)} during the native run`,
+    '',
+    'Per request: native (Google Benchmark, real time) vs wasm (Node)',
+    table(['request', 'native', 'wasm', 'wasm/native'], report.requests.map((row) =>
+      [row.label, fmtTime(row.native_us), fmtTime(row.wasm_us), row.ratio == null ? '-' : `${row.ratio.toFixed(2)}x`])),
+    '',
+    `simulate ring 1,024 in a fresh wasm module (median of ${r.processes} processes): first call ` +
+      `${r.first_ms.toFixed(1)} ms, warm ${r.warm_ms.toFixed(1)} ms, first/warm ${r.ratio.toFixed(2)}x; ` +
+      `module load ${r.load_ms.toFixed(1)} ms`,
+    '',
+    'Sizes (dist/)',
+    table(['file', 'raw', 'gzip -9', 'brotli q11'], report.sizes.map((s) => [s.label, kb(s.raw), kb(s.gzip), kb(s.br)])),
+    '',
+    formatPageLoad(report.page_load),
+    '',
+    `load average at the end ${la(report.load_average_end)}`,
+  ].join('\n'));
+}
+
+if (process.argv.includes('--cold-ring')) await coldRingChild();
+else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+// Precompressed siblings for a static host: X.br (brotli, quality 11) and X.gz (gzip -9) beside
+// every text or wasm file X of a folder, so the server (serve.mjs, nginx's gzip_static and
+// brotli_static) sends them without compressing on each request.
+// Usage: node web/tools/compress.mjs <folder>
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+/** Extensions worth compressing (images like .png are compressed already). */
+export const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.wasm', '.svg']);
+
+/** Content encodings as served, each with its file suffix and its compressor at maximum effort. */
+export const ENCODINGS = {
+  br: {
+    suffix: '.br',
+    compress: (bytes) => brotliCompressSync(bytes, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 11,
+        [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+        // Text and wasm alike: generic mode, the brotli CLI's default.
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_GENERIC,
+      },
+    }),
+  },
+  gzip: { suffix: '.gz', compress: (bytes) => gzipSync(bytes, { level: 9 }) },
+};
+
+function* files(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* files(path);
+    else if (entry.isFile()) yield path;
+  }
+}
+
+/**
+ * Writes X.br and X.gz for every compressible file X under `dir`; a sibling that would not be
+ * smaller than X is not written (the server then sends X itself). Returns
+ * [{path, raw_bytes, br_bytes, gzip_bytes}] (null where not written).
+ */
+export function compressFolder(dir) {
+  const written = [];
+  for (const path of [...files(dir)]) {
+    if (!COMPRESSIBLE.has(extname(path))) continue;
+    const raw = readFileSync(path);
+    const row = { path, raw_bytes: raw.length };
+    for (const [name, { suffix, compress }] of Object.entries(ENCODINGS)) {
+      const packed = compress(raw);
+      row[`${name}_bytes`] = packed.length < raw.length ? packed.length : null;
+      if (packed.length < raw.length) writeFileSync(path + suffix, packed);
+    }
+    written.push(row);
+  }
+  return written;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const dir = process.argv[2] ?? 'dist';
+  const rows = compressFolder(dir);
+  const sum = (key) => rows.reduce((s, r) => s + (r[key] ?? r.raw_bytes), 0);
+  const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
+  console.log(`compressed ${rows.length} files of ${dir}: ${kb(sum('raw_bytes'))} raw, ` +
+    `${kb(sum('gzip_bytes'))} gzip -9, ${kb(sum('br_bytes'))} brotli q11`);
+}
