@@ -74,7 +74,9 @@ export function pairRows(native, wasm) {
 }
 
 // In a fresh Node process: load the shipped module, time the ring's first call, then warm ones.
-async function coldRingChild() {
+// With --warmed, first as the page's worker does while idle (engine/warmup.js, then a pause in
+// which V8 tiers up in the background).
+async function coldRingChild(warmed) {
   const t0 = performance.now();
   const { loadCommlab } = await import(pathToFileURL(join(DIST, 'engine/commlab.js')).href);
   const lab = await loadCommlab();
@@ -85,14 +87,19 @@ async function coldRingChild() {
     if (reply.error) throw new Error(reply.error.message);
     return performance.now() - start;
   };
+  if (warmed) {
+    const { WARMUP_REQUESTS } = await import(pathToFileURL(join(DIST, 'engine/warmup.js')).href);
+    for (const r of WARMUP_REQUESTS) lab.evaluateText(r);
+    await new Promise((r) => setTimeout(r, 300));
+  }
   const first_ms = time();
   const warm_ms = median(Array.from({ length: 5 }, time));
   console.log(JSON.stringify({ load_ms, first_ms, warm_ms }));
 }
 
-function coldRing(processes = 3) {
+function coldRing(processes = 3, warmed = false) {
   const runs = Array.from({ length: processes }, () => JSON.parse(execFileSync(process.execPath,
-    [fileURLToPath(import.meta.url), '--cold-ring'], { encoding: 'utf8' })));
+    [fileURLToPath(import.meta.url), '--cold-ring', ...(warmed ? ['--warmed'] : [])], { encoding: 'utf8' })));
   const med = (key) => median(runs.map((r) => r[key]));
   return { processes, load_ms: med('load_ms'), first_ms: med('first_ms'), warm_ms: med('warm_ms'),
     ratio: med('first_ms') / med('warm_ms') };
@@ -140,6 +147,7 @@ async function main() {
   report.requests = pairRows(native.us, wasm.results);
   report.native_load_average = native.load_average;
   report.cold_ring = coldRing();
+  report.warmed_ring = coldRing(3, true);
   report.page_load = await pageLoad({ runs: Number(arg('--runs', 7)) });
   report.sizes = sizes(report.page_load.runs[0].files);
   report.load_average_end = loadavg()[0];
@@ -149,6 +157,7 @@ async function main() {
     return;
   }
   const r = report.cold_ring;
+  const w = report.warmed_ring;
   console.log([
     `commlab bench, ${report.date}, Node ${process.versions.node}, ${report.page_load.browser_version}; ` +
       `load average ${la(report.load_average_start)} at the start, ${la(native.load_average)} during the native run`,
@@ -160,6 +169,8 @@ async function main() {
     `simulate ring 1,024 in a fresh wasm module (median of ${r.processes} processes): first call ` +
       `${r.first_ms.toFixed(1)} ms, warm ${r.warm_ms.toFixed(1)} ms, first/warm ${r.ratio.toFixed(2)}x; ` +
       `module load ${r.load_ms.toFixed(1)} ms`,
+    `  after the worker's idle warm-up (engine/warmup.js) and 300 ms: first call ${w.first_ms.toFixed(1)} ms, ` +
+      `warm ${w.warm_ms.toFixed(1)} ms, first/warm ${w.ratio.toFixed(2)}x`,
     '',
     'Sizes (dist/)',
     table(['file', 'raw', 'gzip -9', 'brotli q11'], report.sizes.map((s) => [s.label, kb(s.raw), kb(s.gzip), kb(s.br)])),
@@ -170,5 +181,5 @@ async function main() {
   ].join('\n'));
 }
 
-if (process.argv.includes('--cold-ring')) await coldRingChild();
+if (process.argv.includes('--cold-ring')) await coldRingChild(process.argv.includes('--warmed'));
 else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();
