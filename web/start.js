@@ -51,7 +51,8 @@
   // Embedded (app/main.js: framed, or embed=1): no page header or contents, from the first paint.
   if (query.has('exercise') && (window.parent !== window || query.get('embed') === '1')) root.classList.add('embed');
 
-  // A check before the engine is ready: no verdict, a clear word, and the check runs once the
+  // A check before the engine is ready: no verdict, a clear word (util/i18n.js checkWaits says
+  // the same on a live card), and the check runs once the
   // live card is there (app/main.js reads boot.checks).
   var WAIT = {
     en: 'The engine is still loading: your answers will be checked as soon as it is ready.',

@@ -19,9 +19,14 @@ after(async () => {
   await server?.close();
 });
 
-/** A fresh page whose .wasm download waits until release() (the worker's fetch included). */
-async function heldBack(locale, path = '') {
+/**
+ * A fresh page whose .wasm download waits until release() (the worker's fetch included).
+ * Without `built`, the build's answers (engine/first.json) are not for this page, so the cards
+ * stay prerendered until the engine answers; with it, they come alive from those answers.
+ */
+async function heldBack(locale, path = '', { built = false } = {}) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale });
+  if (!built) await ctx.route('**/engine/first.json', (r) => r.fulfill({ contentType: 'application/json', body: '{"requests":[],"responses":[]}' }));
   let release;
   const gate = new Promise((r) => { release = r; });
   let asked = 0;
@@ -102,6 +107,28 @@ describe('the prerendered page', () => {
     assert.equal(await live.locator('[data-answer="steps"]').getAttribute('data-verdict'), 'correct');
     assert.equal(await live.locator('[data-answer="time"]').getAttribute('data-verdict'), 'correct');
     assert.equal(await live.locator('[data-answer="bytes_sent"]').getAttribute('data-verdict'), null);
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  });
+
+  test('with the build\'s answers the cards come alive before the engine; a check waits for it and says so', async () => {
+    const { ctx, page, errors, release } = await heldBack('en-US', '', { built: true });
+    await page.waitForFunction(() => document.querySelectorAll('section.card[data-prerendered]').length === 0);
+    const live = await visibleCards(page);
+    assert.deepEqual(Object.keys(live), ['1', '2', '3', '4', '5', '6', '7', '8']);
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.ready), undefined, 'not ready before the engine');
+    const card = page.locator('section.card[data-exercise="2"]');
+    await card.locator('[data-answer="steps"]').fill('6');
+    await card.locator('[data-action="check"]').click();
+    const summary = card.locator('[data-role="summary"]');
+    assert.equal(await summary.getAttribute('data-state'), 'engine-loading');
+    assert.match(await summary.innerText(), /engine is still loading/);
+    assert.equal(await page.locator('[data-verdict]').count(), 0, 'no verdict before the engine');
+    release();
+    await page.waitForSelector('html[data-ready="true"]');
+    await settled(page);
+    assert.equal(await card.locator('[data-answer="steps"]').getAttribute('data-verdict'), 'correct');
+    assert.equal(await summary.getAttribute('data-state'), null);
     assert.deepEqual(errors, []);
     await ctx.close();
   });

@@ -7,7 +7,7 @@
 
 import { Card } from '../card/card.js';
 import { h } from '../util/dom.js';
-import { askMany, rememberSolve, setLinks, solveAll, useImporter } from '../engine/door.js';
+import { ask, askMany, rememberSolve, setLinks, solveAll, useImporter } from '../engine/door.js';
 import { browserLanguage, pick, strings, viewStrings } from '../util/i18n.js';
 import { createExplore, parseSettings, settingsQuery } from '../views/explore.js';
 import { Store } from './store.js';
@@ -245,9 +245,13 @@ export async function start(importer) {
     status.dataset.kind = 'error';
     document.documentElement.dataset.engine = 'failed';
   };
-  const docRequests = (ids) => ids.flatMap((id) => [{ op: 'exercise.get', id }, { op: 'exercise.solve', id }]);
   const guessed = exploring ? [] : [...new Set(prerendered.keys())];
-  const first = await askMany([{ op: 'exercise.list' }, { op: 'links' }, ...docRequests(guessed)]);
+  const requests = firstBatch(guessed);
+  // The build's answers to this very batch (engine/first.json) let the cards come alive before
+  // the engine has loaded; the page still says it is ready only once the engine answers (ping).
+  const built = guessed.length ? await answeredAtBuild(requests) : null;
+  const first = built ?? await askMany(requests);
+  const ping = built ? ask({ op: 'links' }) : null;
   performance.mark('commlab-engine');
   const [list, linkRes] = first;
   if (list.error) {
@@ -269,7 +273,7 @@ export async function start(importer) {
   const answered = new Map(guessed.map((id, i) => [id, { doc: first[2 + 2 * i], lecture: first[3 + 2 * i] }]));
   const missing = list.exercises.map((ex) => ex.id).filter((id) => !answered.has(id));
   if (missing.length) {
-    const more = await askMany(docRequests(missing));
+    const more = await askMany(firstBatch(missing).slice(2));
     missing.forEach((id, i) => answered.set(id, { doc: more[2 * i], lecture: more[2 * i + 1] }));
   }
   listing = list.exercises.filter((ex) => only === null || ex.id === only);
@@ -345,6 +349,13 @@ export async function start(importer) {
     for (const c of cards) if (id === '*' || String(c.id) === id) c.reload();
     renderProgress();
   });
+  if (ping) {
+    const pong = await ping;
+    if (pong.error) {
+      engineFailed(`${strings(lang).engineFailed}${pong.error.message}`);
+      return;
+    }
+  }
   if (embedded) startEmbedded();
   document.documentElement.dataset.ready = 'true';
   performance.mark('commlab-ready');
@@ -395,6 +406,30 @@ export async function start(importer) {
 
   const target = location.hash && document.getElementById(location.hash.slice(1));
   if (target) target.scrollIntoView();
+}
+
+/**
+ * The requests of the page's first render, in one batch: the list, the links, and for each of
+ * `ids` its document and its answers at the lecture's values. web/tools/prerender.mjs asks the
+ * same batch at build time and keeps the answers (engine/first.json).
+ */
+export function firstBatch(ids) {
+  return [{ op: 'exercise.list' }, { op: 'links' },
+    ...ids.flatMap((id) => [{ op: 'exercise.get', id }, { op: 'exercise.solve', id }])];
+}
+
+// The engine's answers to `requests` as the build computed them, when the build asked exactly
+// these (else null: the page asks the engine).
+async function answeredAtBuild(requests) {
+  if (location.protocol === 'file:') return null;
+  try {
+    const res = await fetch('engine/first.json');
+    if (!res.ok) return null;
+    const kept = await res.json();
+    return JSON.stringify(kept.requests) === JSON.stringify(requests) ? kept.responses : null;
+  } catch {
+    return null;
+  }
 }
 
 // The lecture-value answer (exercise.solve without parameters) is the one for the document's

@@ -2,7 +2,7 @@
 // verdicts, their messages and attempts are saved per (exercise, variant).
 
 import { pick } from '../util/i18n.js';
-import { ask } from '../engine/door.js';
+import { ask, engineAnswered } from '../engine/door.js';
 import { h } from '../util/dom.js';
 import { shownUnit } from '../util/units.js';
 import { choiceValue } from './common.js';
@@ -123,9 +123,17 @@ export const answersMixin = {
     }
     const form = this.form;
     const variant = this.variant;
-    form.setAttribute('aria-busy', 'true');
+    // Before the engine has loaded, the check waits for it and says so (never a verdict).
+    const waiting = !engineAnswered();
+    if (waiting) {
+      this.summary.textContent = t.checkWaits;
+      this.summary.dataset.state = 'engine-loading';
+    }
     const res = await this.track(ask({ op: 'exercise.check', id: this.id, params: this.params, answers }));
-    form.removeAttribute('aria-busy');
+    if (waiting) {
+      this.summary.textContent = '';
+      delete this.summary.dataset.state;
+    }
     // The card moved on meanwhile (another variant, a reload): this answer is for what it left.
     if (form !== this.form || variant !== this.variant) return;
     if (res.error) {

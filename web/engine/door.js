@@ -76,6 +76,13 @@ function askHere(requests, key) {
  * when a later call with the same `key` superseded this one.
  */
 export function askMany(requests, key = null) {
+  return askAnywhere(requests, key).then((out) => {
+    if (out && !out.every((r) => WORKER_FAILURES.has(r?.error?.code))) answered = true;
+    return out;
+  });
+}
+
+function askAnywhere(requests, key) {
   connect();
   if (!client) return askHere(requests, key);
   return client.ask(requests, key).then((out) => {
@@ -87,6 +94,13 @@ export function askMany(requests, key = null) {
     }
     return out;
   });
+}
+
+let answered = false;
+
+/** True once the engine has answered a request (it is loaded and running). */
+export function engineAnswered() {
+  return answered;
 }
 
 /** One request; resolves to its response (or null when superseded by a later `key`). */

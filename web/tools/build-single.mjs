@@ -122,6 +122,8 @@ const replaceOnce = (re, text, what) => {
 replaceOnce(/<meta http-equiv="Content-Security-Policy" content="[^"]*">/,
   `<meta http-equiv="Content-Security-Policy" content="${csp}">`, 'the CSP meta tag');
 html = html.replace(/^\s*<link rel="modulepreload"[^>]*>\n/gm, ''); // the engine is inline
+// Nothing is fetched from file://: no preloads (the page asks the inline engine instead).
+html = html.replace(/^\s*<!--[^>]*-->\n(?=\s*<link rel="preload")/gm, '').replace(/^\s*<link rel="preload"[^>]*>\n/gm, '');
 replaceOnce(/<script src="start\.js"><\/script>/, `<script>${startScript}</script>`, 'the start script');
 replaceOnce(/<script type="module" src="boot\.js"><\/script>/,
   `<script type="module">${script}</script>`, 'the boot script');

@@ -3,7 +3,9 @@
 // has loaded. The text is the engine's: the built page itself runs (its wasm engine and its own
 // card renderer, in headless Chromium) once per language with nothing saved, and each card is
 // copied out as it stands. The live page later replaces each copy by its live card (app/main.js);
-// tests/browser/prerender.test.mjs checks the copies equal the live cards.
+// tests/browser/prerender.test.mjs checks the copies equal the live cards. The engine's answers
+// to the page's first batch of requests go to <dist>/engine/first.json (tests/node checks them
+// against the engine).
 //
 // Usage: node web/tools/prerender.mjs dist
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -62,6 +64,7 @@ const browser = await chromium.launch({
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-component-update'],
 });
 const parts = [];
+let first = null;
 try {
   for (const [i, [lang, htmlLang]] of Object.entries(LANGS).entries()) {
     const context = await browser.newContext({ locale: htmlLang });
@@ -73,6 +76,18 @@ try {
     await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
     if (errors.length) throw new Error(`the page failed while prerendering: ${errors.join('; ')}`);
     const cards = await page.evaluate(copyCards, { htmlLang, suffix: i === 0 ? '' : `-${lang}` });
+    // The engine's answers to the page's first batch (app/main.js firstBatch), kept so the live
+    // cards need not wait for the engine to load; the same in every language.
+    if (i === 0) {
+      first = await page.evaluate(async () => {
+        const { firstBatch } = await import('./app/main.js');
+        const { askMany } = await import('./engine/door.js');
+        const ids = [...document.querySelectorAll('#exercises > section.card')].map((c) => Number(c.dataset.exercise));
+        const requests = firstBatch(ids);
+        return { requests, responses: await askMany(requests) };
+      });
+      if (first.responses.some((r) => r.error)) throw new Error('the engine refused a request of the first batch');
+    }
     if (!cards.includes('data-exercise')) throw new Error('no cards to prerender');
     parts.push(cards);
     await context.close();
@@ -86,5 +101,6 @@ const file = join(dist, 'index.html');
 const html = readFileSync(file, 'utf8');
 if (!STATUS.test(html)) throw new Error('index.html: the engine status line was not found');
 writeFileSync(file, html.replace(STATUS, (m) => `${m}\n${parts.join('\n')}`));
+writeFileSync(join(dist, 'engine', 'first.json'), `${JSON.stringify(first)}\n`);
 const kb = (n) => `${(n / 1000).toFixed(1)} KB`;
 console.log(`prerendered ${Object.keys(LANGS).length} languages into ${file} (${kb(html.length)} -> ${kb(readFileSync(file).length)})`);

@@ -81,6 +81,8 @@ const STRINGS = {
     verdict: { correct: 'Correct', incorrect: 'Not yet', 'format-error': 'Not a number' },
     empty: 'Type an answer first.',
     nothingTyped: 'Type at least one answer, then check.',
+    // The same words as start.js says on a prerendered card.
+    checkWaits: 'The engine is still loading: your answers will be checked as soon as it is ready.',
     choose: 'Choose…',
     allCorrect: 'All correct.',
     showAll: 'All exercises',
@@ -174,6 +176,7 @@ const STRINGS = {
     verdict: { correct: '正确', incorrect: '不对', 'format-error': '不是数字' },
     empty: '请先填写答案。',
     nothingTyped: '至少填一个答案再检查。',
+    checkWaits: '引擎仍在加载：就绪后会立即检查你的答案。',
     choose: '请选择…',
     allCorrect: '全部正确。',
     showAll: '全部练习',
