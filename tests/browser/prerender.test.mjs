@@ -50,6 +50,7 @@ function visibleCards(page) {
     .map((c) => {
       const copy = c.cloneNode(true);
       copy.querySelector('[data-role="visuals"]')?.remove();
+      copy.removeAttribute('data-prerendered'); // laid out even off screen (content-visibility)
       document.body.append(copy); // innerText needs layout
       const text = copy.innerText;
       copy.remove();
