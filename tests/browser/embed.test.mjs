@@ -84,6 +84,8 @@ async function answerIn(frame, answers) {
     else await field.fill(text);
   }
   await frame.locator('[data-action="check"]').click();
+  // The check is answered by the engine's worker: wait until the card is no longer busy.
+  await frame.waitForFunction(() => !document.querySelector('section.card[aria-busy="true"]'));
 }
 
 const verdictsIn = (frame) => frame.locator('[data-answer]').evaluateAll((els) =>

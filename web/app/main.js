@@ -314,24 +314,29 @@ export async function start(importer) {
       confirmLeave, fixed: fixedOf.get(ex.id) ?? null, calculator: options.calculator, hints: options.hints, reveal: options.reveal,
       onEvent: (type, detail) => { if (embedded) tellHost({ type: `commlab:${type}`, exercise: ex.id, ...detail }); },
     });
-    carryTyped(card, prerendered.get(ex.id));
     cards.push(card);
     made.push(card);
   }
   // Everything the cards show first, in one more batch (nothing, for the lecture's values).
   await solveAll(cards.flatMap((c) => c.needs()));
-  for (const card of cards) card.render();
-  // Each live card takes its prerendered twin's place (focus and typing carried over).
+  // Each live card takes its prerendered twin's place, one card a task (the page stays
+  // responsive; the twin shows meanwhile), with what was typed into the twin and the focus.
   for (const item of made) {
     const twin = prerendered.get(item.id);
+    if (item instanceof Card) {
+      carryTyped(item, twin);
+      item.render();
+    }
     const focused = twin?.contains(document.activeElement) ? document.activeElement : null;
     if (twin) twin.replaceWith(item.root);
     else main.append(item.root);
     if (focused?.id) {
-      const again = document.getElementById(focused.id);
+      // The ids of the second language's copies end in -zh (web/tools/prerender.mjs).
+      const again = document.getElementById(focused.id.replace(/-zh$/, ''));
       again?.focus();
       if (focused.selectionStart != null && again?.setSelectionRange) again.setSelectionRange(focused.selectionStart, focused.selectionEnd);
     }
+    if (twin) await nextTask();
   }
   for (const el of main.querySelectorAll('section.card[data-prerendered]')) el.remove();
   status.textContent = '';
@@ -436,6 +441,16 @@ async function answeredAtBuild(requests) {
 // full parameters: remembered under them, so cards find it.
 function rememberLecture(doc, res) {
   if (res && !res.error) rememberSolve(doc.id, fullParams(doc, null), res);
+}
+
+// Lets the page handle input and paint between two pieces of start-up work.
+function nextTask() {
+  if (globalThis.scheduler?.yield) return globalThis.scheduler.yield();
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(null);
+  });
 }
 
 // Answers typed into a prerendered card before the engine was there: kept, as if typed into the
