@@ -1,6 +1,8 @@
 // Benchmark of the wasm module under Node: the same requests as tests/bench/bench_evaluate.cpp,
 // requests per second and microseconds a request, plus the module size gzipped.
 // Usage: node tests/node/bench_wasm.mjs [--json]
+// With --json each result carries `native_name`, the Google Benchmark case of the same request
+// (the `name` in `build/tests/bench_evaluate --benchmark_format=json`), and `request`.
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
@@ -14,6 +16,17 @@ const cases = {
   hierarchical:
     '{"op":"allreduce","algorithm":"hierarchical","nodes":4,"gpus_per_node":8,"bytes":1e9,"intra_link":"nvlink4","inter_link":"ib_ndr"}',
   bad_request: '{"op":"transfer","link":"warp","bytes":-1}',
+};
+
+// Case name here -> BM_ name in tests/bench/bench_evaluate.cpp (the same request text).
+const nativeNames = {
+  transfer: 'BM_EvaluateTransfer',
+  allreduce_ring: 'BM_EvaluateAllreduceRing',
+  allreduce_auto: 'BM_EvaluateAllreduceAuto',
+  hierarchical: 'BM_EvaluateHierarchical',
+  bad_request: 'BM_EvaluateBadRequest',
+  simulate_ring_1024_accounting: 'BM_SimulateRing1024Accounting',
+  simulate_ring_64x2MB_data: 'BM_SimulateRing64x2MBData',
 };
 
 // The step engine: the same requests as BM_Simulate* in tests/bench/bench_evaluate.cpp.
@@ -39,7 +52,9 @@ for (const [name, req] of Object.entries(cases)) {
     n += 1000;
     elapsed = performance.now() - start;
   }
-  results[name] = { us_per_request: (elapsed * 1000) / n, requests_per_s: n / (elapsed / 1000) };
+  results[name] = {
+    native_name: nativeNames[name], request: req, us_per_request: (elapsed * 1000) / n, requests_per_s: n / (elapsed / 1000),
+  };
 }
 
 for (const [name, req] of Object.entries(heavy)) {
@@ -50,7 +65,9 @@ for (const [name, req] of Object.entries(heavy)) {
   const start = performance.now();
   for (let i = 0; i < runs; i++) lab.evaluateText(req);
   const ms = (performance.now() - start) / runs;
-  results[name] = { ms_per_request: ms, us_per_request: ms * 1000, requests_per_s: 1000 / ms };
+  results[name] = {
+    native_name: nativeNames[name], request: req, ms_per_request: ms, us_per_request: ms * 1000, requests_per_s: 1000 / ms,
+  };
   if (name.includes('data')) results[name].moved_GBps = (64 * 2 * (63 / 64) * 2e6) / (ms / 1000) / 1e9;
 }
 
