@@ -11,6 +11,9 @@ export class CommlabError extends Error {
   }
 }
 
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
 class Commlab {
   #module;
   constructor(module) {
@@ -19,7 +22,15 @@ class Commlab {
 
   /** Request text in, response text out, exactly as the CLI's `commlab eval`. */
   evaluateText(requestText) {
-    return this.#module.evaluate(String(requestText));
+    const m = this.#module;
+    const text = String(requestText);
+    // UTF-8 takes at most 3 bytes per UTF-16 unit; the module's buffer is reused.
+    const room = text.length * 3;
+    const at = m._commlab_request_buffer(room);
+    const { written } = encoder.encodeInto(text, m.HEAPU8.subarray(at, at + room));
+    const out = m._commlab_evaluate(written);
+    const bytes = m._commlab_answer_bytes();
+    return decodeAnswer(m.HEAPU8, out, bytes);  // HEAPU8 read after the call: memory may grow
   }
 
   /** Request object in, response object out; errors come back as {error: {code, message}}. */
@@ -33,7 +44,7 @@ class Commlab {
     if (text === undefined) {
       return { error: { code: 'invalid_json', message: 'request: value is not allowed; allowed: a JSON object' } };
     }
-    return JSON.parse(this.#module.evaluate(text));
+    return JSON.parse(this.evaluateText(text));
   }
 
   /** Like evaluate, but throws CommlabError on an engine error. */
@@ -67,6 +78,15 @@ class Commlab {
   links() {
     return this.call('links').links;
   }
+}
+
+// Short ASCII answers (the calculators') are read by hand: TextDecoder's fixed cost per call
+// is larger than this loop over a few hundred bytes.
+function decodeAnswer(heap, at, bytes) {
+  const view = heap.subarray(at, at + bytes);
+  if (bytes > 2048) return decoder.decode(view);
+  for (let i = 0; i < bytes; i++) if (view[i] > 0x7f) return decoder.decode(view);
+  return String.fromCharCode.apply(null, view);
 }
 
 const inNode = typeof process === 'object' && typeof process.versions?.node === 'string';
