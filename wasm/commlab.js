@@ -16,21 +16,28 @@ const decoder = new TextDecoder();
 
 class Commlab {
   #module;
+  #answer; // address of the module's {address, bytes} of the last answer
+  #room = 0; // bytes of the module's request buffer
+  #input = null; // a view of that buffer (renewed when the buffer or the memory grows)
   constructor(module) {
     this.#module = module;
+    this.#answer = module._commlab_answer() >> 2;
   }
 
   /** Request text in, response text out, exactly as the CLI's `commlab eval`. */
   evaluateText(requestText) {
     const m = this.#module;
     const text = String(requestText);
-    // UTF-8 takes at most 3 bytes per UTF-16 unit; the module's buffer is reused.
-    const room = text.length * 3;
-    const at = m._commlab_request_buffer(room);
-    const { written } = encoder.encodeInto(text, m.HEAPU8.subarray(at, at + room));
-    const out = m._commlab_evaluate(written);
-    const bytes = m._commlab_answer_bytes();
-    return decodeAnswer(m.HEAPU8, out, bytes);  // HEAPU8 read after the call: memory may grow
+    // UTF-8 takes at most 3 bytes per UTF-16 unit.
+    if (!this.#input || text.length * 3 > this.#room || this.#input.buffer !== m.HEAPU8.buffer) {
+      this.#room = Math.max(this.#room, text.length * 3, 4096);
+      const at = m._commlab_request_buffer(this.#room);
+      this.#input = m.HEAPU8.subarray(at, at + this.#room);
+    }
+    const { written } = encoder.encodeInto(text, this.#input);
+    m._commlab_evaluate(written);
+    const at = m.HEAPU32[this.#answer]; // read after the call: memory may have grown
+    return decoder.decode(m.HEAPU8.subarray(at, at + m.HEAPU32[this.#answer + 1]));
   }
 
   /** Request object in, response object out; errors come back as {error: {code, message}}. */
@@ -78,15 +85,6 @@ class Commlab {
   links() {
     return this.call('links').links;
   }
-}
-
-// Short ASCII answers (the calculators') are read by hand: TextDecoder's fixed cost per call
-// is larger than this loop over a few hundred bytes.
-function decodeAnswer(heap, at, bytes) {
-  const view = heap.subarray(at, at + bytes);
-  if (bytes > 2048) return decoder.decode(view);
-  for (let i = 0; i < bytes; i++) if (view[i] > 0x7f) return decoder.decode(view);
-  return String.fromCharCode.apply(null, view);
 }
 
 const inNode = typeof process === 'object' && typeof process.versions?.node === 'string';

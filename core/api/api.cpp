@@ -167,10 +167,9 @@ json answer(const json& request, bool as_text, std::string& text) {
       if (name == info.name) {
         json out;
         if (info.writer && as_text) {
-          JsonTextWriter w;
+          JsonTextWriter w("op", name);
           w.begin_object();
           info.writer(r, w);
-          w.member("op", name);
           w.end_object();
           if (!w.saw_non_finite()) {
             text = w.take();

@@ -2,131 +2,147 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 namespace commlab {
 
-JsonTextWriter::JsonTextWriter() {
-  out_.reserve(512);
-  levels_.reserve(8);
-  members_.reserve(32);
+JsonTextWriter::JsonTextWriter(std::string_view root_key, std::string_view root_value)
+    : out_(512, '\0'), root_key_(root_key), root_value_(root_value), root_member_done_(root_key.empty()) {}
+
+void JsonTextWriter::put(const char* p, size_t n) {
+  if (size_ + n > out_.size()) out_.resize(std::max(2 * out_.size(), size_ + n));
+  std::memcpy(&out_[size_], p, n);
+  size_ += n;
 }
 
 void JsonTextWriter::before_value() {
-  if (levels_.empty()) return;
-  Level& l = levels_.back();
-  if (!l.object && l.count++ > 0) out_ += ',';
+  if (depth_ == 0) return;
+  Level& l = levels_[depth_ - 1];
+  if (!l.object && l.count++ > 0) put(',');
 }
 
 void JsonTextWriter::begin_object() {
   before_value();
-  out_ += '{';
-  levels_.push_back({true, 0, members_.size()});
+  if (depth_ == kMaxLevels) throw std::logic_error("answer nests too deep for the text writer");
+  put('{');
+  levels_[depth_++] = {true, true, 0, n_members_};
 }
 
 void JsonTextWriter::begin_array() {
   before_value();
-  out_ += '[';
-  levels_.push_back({false, 0, members_.size()});
+  if (depth_ == kMaxLevels) throw std::logic_error("answer nests too deep for the text writer");
+  put('[');
+  levels_[depth_++] = {false, true, 0, n_members_};
 }
 
 void JsonTextWriter::end_object() {
-  sort_members(levels_.back());
-  members_.resize(levels_.back().first_member);
-  levels_.pop_back();
-  out_ += '}';
+  if (depth_ == 1) root_member_before({});
+  const Level& l = levels_[depth_ - 1];
+  if (!l.sorted) sort_members(l);
+  n_members_ = l.first_member;
+  --depth_;
+  put('}');
 }
 
 void JsonTextWriter::end_array() {
-  levels_.pop_back();
-  out_ += ']';
+  --depth_;
+  put(']');
 }
 
+// The root's extra member goes before the first key above it, or last.
+void JsonTextWriter::root_member_before(std::string_view k) {
+  if (root_member_done_ || (!k.empty() && k < root_key_)) return;
+  root_member_done_ = true;
+  key(root_key_);
+  value(root_value_);
+}
+
+// Keys are the engine's own literals (letters, digits, '_'): written without escaping.
 void JsonTextWriter::key(std::string_view k) {
-  if (members_.size() > levels_.back().first_member) out_ += ',';
-  members_.push_back({k, out_.size()});
-  value(k);
-  out_ += ':';
+  if (depth_ == 1 && !root_member_done_ && k != root_key_) root_member_before(k);
+  Level& l = levels_[depth_ - 1];
+  if (n_members_ == kMaxMembers) throw std::logic_error("answer has too many members for the text writer");
+  if (l.count > 0) {
+    if (!(members_[n_members_ - 1].key < k)) l.sorted = false;
+    put(',');
+  }
+  ++l.count;
+  members_[n_members_++] = {k, size_};
+  put('"');
+  put(k.data(), k.size());
+  put('"');
+  put(':');
 }
 
-// Members written out of key order are moved into it, as a std::map holds them; the common
-// case (written in order) costs one pass.
+// Members written out of key order are moved into it, as a std::map holds them.
 void JsonTextWriter::sort_members(const Level& l) {
-  const auto first = members_.begin() + static_cast<std::ptrdiff_t>(l.first_member);
-  const auto by_key = [](const Member& a, const Member& b) { return a.key < b.key; };
-  const auto same_key = [](const Member& a, const Member& b) { return a.key == b.key; };
-  const auto last = members_.end() - (members_.size() > l.first_member ? 1 : 0);
-  if (std::is_sorted(first, last, by_key) && std::adjacent_find(first, last, same_key) == last) {
-    if (last == members_.end()) return;
-    // All but the last member in order (an answer's "op", added last): move its text before
-    // the first member above it, in place. The text there is A + "," + M; it becomes M + "," + A.
-    const auto above = std::upper_bound(first, last, *last, by_key);
-    if (above == last) return;
-    if (above == first || (above - 1)->key != last->key) {
-      const auto text = out_.begin();
-      const size_t a = above->start, m = last->start, e = out_.size();
-      std::rotate(text + a, text + m, text + e);         // M + A + ","
-      std::rotate(text + a + (e - m), text + e - 1, text + e);  // M + "," + A
-      return;
-    }
-  }
   // Each member's text runs from its key to the comma before the next one (or the end).
   struct Span {
     std::string_view key;
     size_t start, end;
   };
   std::vector<Span> spans;
-  for (auto it = first; it != members_.end(); ++it) {
-    const size_t end = it + 1 == members_.end() ? out_.size() : (it + 1)->start - 1;
-    spans.push_back({it->key, it->start, end});
-  }
+  for (size_t i = l.first_member; i < n_members_; ++i)
+    spans.push_back({members_[i].key, members_[i].start, i + 1 == n_members_ ? size_ : members_[i + 1].start - 1});
   std::stable_sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.key < b.key; });
   for (size_t i = 1; i < spans.size(); ++i)  // a tree holds one member a key: a writer bug
     if (spans[i].key == spans[i - 1].key)
       throw std::logic_error("answer member written twice: " + std::string(spans[i].key));
   std::string sorted;
-  sorted.reserve(out_.size() - first->start);
+  sorted.reserve(size_ - spans.front().start);
   for (const Span& s : spans) {
     if (!sorted.empty()) sorted += ',';
     sorted.append(out_, s.start, s.end - s.start);
   }
-  out_.replace(first->start, std::string::npos, sorted);
+  std::memcpy(&out_[members_[l.first_member].start], sorted.data(), sorted.size());
 }
 
 void JsonTextWriter::value(double x) {
   before_value();
   if (!std::isfinite(x)) {
     non_finite_ = true;
-    out_ += "null";
+    put("null", 4);
     return;
   }
   char buf[64];
   const char* end = nlohmann::detail::to_chars(buf, buf + sizeof buf, x);
-  out_.append(buf, static_cast<size_t>(end - buf));
+  put(buf, static_cast<size_t>(end - buf));
 }
 
 void JsonTextWriter::value(long long x) {
   before_value();
-  out_ += std::to_string(x);
+  char buf[24];
+  char* p = buf + sizeof buf;
+  unsigned long long u = x < 0 ? 0ULL - static_cast<unsigned long long>(x) : static_cast<unsigned long long>(x);
+  do {
+    *--p = static_cast<char>('0' + u % 10);
+    u /= 10;
+  } while (u);
+  if (x < 0) *--p = '-';
+  put(p, static_cast<size_t>(buf + sizeof buf - p));
 }
 
 void JsonTextWriter::value(bool b) {
   before_value();
-  out_ += b ? "true" : "false";
+  if (b) put("true", 4);
+  else put("false", 5);
 }
 
 void JsonTextWriter::value(std::string_view s) {
   before_value();
   bool plain = true;
   for (const char c : s)
-    plain = plain && static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x80 && c != '"' &&
-            c != '\\' && c != 0x7f;
+    plain = plain && static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7f && c != '"' &&
+            c != '\\';
   if (plain) {
-    out_ += '"';
-    out_.append(s.data(), s.size());
-    out_ += '"';
+    put('"');
+    put(s.data(), s.size());
+    put('"');
   } else {  // escaped exactly as the tree's dump escapes it
-    out_ += nlohmann::json(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    const std::string escaped =
+        nlohmann::json(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    put(escaped.data(), escaped.size());
   }
 }
 

@@ -44,7 +44,9 @@ class JsonWriter {
 /// JSON text, as the tree's dump(-1, ' ', false, replace) prints it.
 class JsonTextWriter final : public JsonWriter {
  public:
-  JsonTextWriter();
+  /// `root_key`, `root_value`: a string member the root object gets in its place in key order
+  /// (an answer's "op"), written when the first key above it comes or the root closes.
+  JsonTextWriter(std::string_view root_key = {}, std::string_view root_value = {});
   void begin_object() override;
   void end_object() override;
   void begin_array() override;
@@ -56,14 +58,21 @@ class JsonTextWriter final : public JsonWriter {
   void value(std::string_view s) override;
   using JsonWriter::value;
 
-  std::string take() { return std::move(out_); }
+  std::string take() {
+    out_.resize(size_);
+    return std::move(out_);
+  }
   /// A number was not finite (the text reads null where the tree holds it).
   bool saw_non_finite() const { return non_finite_; }
 
  private:
+  // Fixed room, no allocation: the answers written as text nest 3 deep with a few dozen
+  // members open at once; more is a writer bug (std::logic_error).
+  static constexpr size_t kMaxLevels = 16, kMaxMembers = 96;
   struct Level {
     bool object;
-    size_t count;          // elements written (arrays)
+    bool sorted;           // members so far in ascending key order
+    size_t count;          // members or elements written
     size_t first_member;   // index of the object's first member in members_
   };
   struct Member {
@@ -72,11 +81,22 @@ class JsonTextWriter final : public JsonWriter {
   };
   void before_value();
   void sort_members(const Level& l);
+  void put(char c) {
+    if (size_ == out_.size()) out_.resize(2 * out_.size());
+    out_[size_++] = c;
+  }
+  void put(const char* p, size_t n);
+  void root_member_before(std::string_view k);
 
-  std::vector<Level> levels_;
-  std::vector<Member> members_;
-  std::string out_;
+  Level levels_[kMaxLevels];
+  size_t depth_ = 0;
+  Member members_[kMaxMembers];
+  size_t n_members_ = 0;
+  std::string out_;        // written up to size_, the rest is room
+  size_t size_ = 0;
   bool non_finite_ = false;
+  std::string_view root_key_, root_value_;
+  bool root_member_done_;
 };
 
 /// A json tree, the same as the text (answers that stay trees share writer functions).
