@@ -14,6 +14,7 @@
 
 namespace {
 std::vector<char> request_bytes;  // grows to the longest request seen
+std::string request_text;         // the same, kept: no allocation a request
 std::string answer_text;
 // Where commlab.js finds the last answer, read from memory: no call per field.
 struct AnswerView {
@@ -38,7 +39,8 @@ EMSCRIPTEN_KEEPALIVE const AnswerView* commlab_answer() { return &answer_view; }
 /// commlab_answer() says until the next call.
 EMSCRIPTEN_KEEPALIVE void commlab_evaluate(size_t bytes) {
   try {
-    answer_text = commlab::evaluate(std::string(request_bytes.data(), bytes));
+    request_text.assign(request_bytes.data(), bytes);
+    answer_text = commlab::evaluate(request_text);
   } catch (...) {  // evaluate() catches everything itself; this is the last line of defence
     answer_text = R"({"error":{"code":"internal","message":"internal error: the engine failed on this request"}})";
   }

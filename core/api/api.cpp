@@ -147,13 +147,13 @@ json written_tree(const OpInfo& info, Request& r, const std::string& name) {
   return w.take();
 }
 
-// A request's answer: a tree, or (`as_text`, for an op that writes its answer) its text in
-// `text`, with no tree built.
+// A request's answer: a tree, or (`as_text`: a request parsed from text, and an op that writes
+// its answer) its text in `text`, with no tree built.
 json answer(const json& request, bool as_text, std::string& text) {
   try {
-    // Every later step (quoting a value, copying) may recurse over the value: bound it first.
-    const int depth = nesting_depth(request, kMaxNestingDepth);
-    if (depth > kMaxNestingDepth) return too_deep();
+    // Every later step (quoting a value, copying) may recurse over the value: bound it first
+    // (a text request's depth was bounded before it was parsed).
+    if (!as_text && nesting_depth(request, kMaxNestingDepth) > kMaxNestingDepth) return too_deep();
     if (!request.is_object())
       return error_json("invalid_type", "request: value " + show_value(request) +
                                             " is not allowed; allowed: a JSON object with an \"op\" field");
