@@ -221,7 +221,7 @@ std::string evaluate(const std::string& request_text) {
   if (depth > kMaxNestingDepth) return to_text(too_deep());
   json request;
   try {
-    request = json::parse(request_text);
+    request = parse_json(request_text);
   } catch (const json::exception& e) {  // parse_error, and out_of_range for 1e999
     return to_text(error_json("invalid_json", "request is not valid JSON: " + capped(e.what())));
   } catch (const std::exception& e) {

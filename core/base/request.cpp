@@ -21,6 +21,14 @@ std::string scalar_text(const json& v, size_t cap) {
 }
 }  // namespace
 
+json parse_json(const std::string& text) {
+  json result;
+  auto input = nlohmann::detail::input_adapter(text);
+  nlohmann::detail::json_sax_dom_parser<json> dom(result, true);
+  nlohmann::detail::parser<json, decltype(input)>(std::move(input), nullptr, true, false).sax_parse(&dom, true);
+  return result;
+}
+
 // Without recursion (json::dump recurses, and a value nested 100,000 deep overflows the stack),
 // and stopping at the cap, so the cost of quoting does not grow with the value.
 std::string show_value(const json& v) {

@@ -83,6 +83,9 @@ class Request {
   std::string read_;
 };
 
+/// json::parse(text) without its callback variant, which the engine never uses: the same
+/// parser, values and errors, and 10 KB less of wasm.
+json parse_json(const std::string& text);
 /// Formats a JSON value for an error message, shortened past 60 characters; never recurses.
 std::string show_value(const json& v);
 /// Deepest nesting of arrays and objects in `v` (0 for a scalar), counted without recursion;
