@@ -78,24 +78,33 @@ void JsonTextWriter::key(std::string_view k) {
 // Members written out of key order are moved into it, as a std::map holds them.
 void JsonTextWriter::sort_members(const Level& l) {
   // Each member's text runs from its key to the comma before the next one (or the end).
+  // Insertion sort (an object has a dozen members or so), then the sorted text is assembled
+  // in the room after the answer and copied back: no allocation.
   struct Span {
     std::string_view key;
     size_t start, end;
   };
-  std::vector<Span> spans;
-  for (size_t i = l.first_member; i < n_members_; ++i)
-    spans.push_back({members_[i].key, members_[i].start, i + 1 == n_members_ ? size_ : members_[i + 1].start - 1});
-  std::stable_sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.key < b.key; });
-  for (size_t i = 1; i < spans.size(); ++i)  // a tree holds one member a key: a writer bug
+  Span spans[kMaxMembers];
+  const size_t n = n_members_ - l.first_member;
+  for (size_t i = 0; i < n; ++i) {
+    const size_t m = l.first_member + i;
+    const Span span{members_[m].key, members_[m].start, m + 1 == n_members_ ? size_ : members_[m + 1].start - 1};
+    size_t j = i;
+    for (; j > 0 && span.key < spans[j - 1].key; --j) spans[j] = spans[j - 1];
+    spans[j] = span;
+  }
+  for (size_t i = 1; i < n; ++i)  // a tree holds one member a key: a writer bug
     if (spans[i].key == spans[i - 1].key)
       throw std::logic_error("answer member written twice: " + std::string(spans[i].key));
-  std::string sorted;
-  sorted.reserve(size_ - spans.front().start);
-  for (const Span& s : spans) {
-    if (!sorted.empty()) sorted += ',';
-    sorted.append(out_, s.start, s.end - s.start);
+  const size_t begin = members_[l.first_member].start, length = size_ - begin;
+  if (out_.size() < size_ + length) out_.resize(std::max(2 * out_.size(), size_ + length));
+  size_t at = size_;
+  for (size_t i = 0; i < n; ++i) {
+    if (i > 0) out_[at++] = ',';
+    std::memcpy(&out_[at], &out_[spans[i].start], spans[i].end - spans[i].start);
+    at += spans[i].end - spans[i].start;
   }
-  std::memcpy(&out_[members_[l.first_member].start], sorted.data(), sorted.size());
+  std::memcpy(&out_[begin], &out_[size_], length);
 }
 
 void JsonTextWriter::value(double x) {
