@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "base/error.hpp"
+#include "base/json_writer.hpp"
 #include "api/ops.hpp"
 #include "exercises/declared.hpp"
 
@@ -17,10 +18,10 @@ std::vector<OpInfo>& ops() {
   static std::vector<OpInfo> table = {
       {"ops", ops_list, "this list"},
       {"links", op_links, "the link catalogue of P5 §2.1 (nominal and effective bandwidth, alpha)"},
-      {"transfer", op_transfer, "one message on one link: alpha-beta time, n_1/2, bandwidth fraction (§3)"},
-      {"allreduce", op_allreduce, "all-reduce by algorithm, including hierarchical and auto (§5)"},
-      {"collective", op_collective, "cost of any of the six collectives or send/recv (§4)"},
-      {"nccl", op_nccl, "NCCL protocols LL / LL128 / Simple and its (algorithm, protocol) choice (§5.6)"},
+      {"transfer", nullptr, "one message on one link: alpha-beta time, n_1/2, bandwidth fraction (§3)", op_transfer},
+      {"allreduce", nullptr, "all-reduce by algorithm, including hierarchical and auto (§5)", op_allreduce},
+      {"collective", nullptr, "cost of any of the six collectives or send/recv (§4)", op_collective},
+      {"nccl", nullptr, "NCCL protocols LL / LL128 / Simple and its (algorithm, protocol) choice (§5.6)", op_nccl},
       {"simulate", op_simulate, "the collective-step engine: explicit schedule run on buffers, verified, timed (§4-5)"},
       {"presets", op_presets, "models, GPUs and nodes; any field can be overridden in a request (§1-2)"},
       {"tp", op_tp, "tensor / sequence parallel all-reduces of a decode step or a prefill (§6.2)"},
@@ -134,11 +135,25 @@ json too_deep() {
 
 }  // namespace
 
-json evaluate(const json& request) {
+namespace {
+
+// An op that writes its answer, as a tree (a fresh Request over the same request).
+json written_tree(const OpInfo& info, Request& r, const std::string& name) {
+  JsonTreeWriter w;
+  w.begin_object();
+  info.writer(r, w);
+  w.member("op", name);
+  w.end_object();
+  return w.take();
+}
+
+// A request's answer: a tree, or (`as_text`: a request parsed from text, and an op that writes
+// its answer) its text in `text`, with no tree built.
+json answer(const json& request, bool as_text, std::string& text) {
   try {
-    // Every later step (quoting a value, copying) may recurse over the value: bound it first.
-    const int depth = nesting_depth(request, kMaxNestingDepth);
-    if (depth > kMaxNestingDepth) return too_deep();
+    // Every later step (quoting a value, copying) may recurse over the value: bound it first
+    // (a text request's depth was bounded before it was parsed).
+    if (!as_text && nesting_depth(request, kMaxNestingDepth) > kMaxNestingDepth) return too_deep();
     if (!request.is_object())
       return error_json("invalid_type", "request: value " + show_value(request) +
                                             " is not allowed; allowed: a JSON object with an \"op\" field");
@@ -147,11 +162,29 @@ json evaluate(const json& request) {
     if (!op.is_string())
       return error_json("invalid_type", "field 'op': value " + show_value(op) +
                                             " is not a string; allowed: one of " + op_names());
-    const std::string name = op.get<std::string>();
+    const std::string& name = op.get_ref<const std::string&>();
     for (const OpInfo& info : op_table())
       if (name == info.name) {
-        json out = info.handler(r);
-        out["op"] = name;
+        json out;
+        if (info.writer && as_text) {
+          JsonTextWriter w("op", name);
+          w.begin_object();
+          info.writer(r, w);
+          w.end_object();
+          if (!w.saw_non_finite()) {
+            text = w.take();
+            return json();
+          }
+          // A number reads null: the tree of the same answer names it below.
+          Request again(request);
+          again.raw("op");
+          out = written_tree(info, again, name);
+        } else if (info.writer) {
+          out = written_tree(info, r, name);
+        } else {
+          out = info.handler(r);
+          out["op"] = name;
+        }
         // A documented number never comes back as null: the handlers reject inputs that would
         // make a result infinite or NaN, and this is the last line of defence.
         const std::string bad = non_finite_path(out);
@@ -175,19 +208,28 @@ json evaluate(const json& request) {
   }
 }
 
+}  // namespace
+
+json evaluate(const json& request) {
+  std::string unused;
+  return answer(request, false, unused);
+}
+
 std::string evaluate(const std::string& request_text) {
   // Before parsing: the parser itself copes, but nothing after it should see such a value.
   const int depth = text_nesting_depth(request_text, kMaxNestingDepth);
   if (depth > kMaxNestingDepth) return to_text(too_deep());
   json request;
   try {
-    request = json::parse(request_text);
+    request = parse_json(request_text);
   } catch (const json::exception& e) {  // parse_error, and out_of_range for 1e999
     return to_text(error_json("invalid_json", "request is not valid JSON: " + capped(e.what())));
   } catch (const std::exception& e) {
     return to_text(error_json("invalid_json", "request could not be read: " + capped(e.what())));
   }
-  return to_text(evaluate(request));
+  std::string text;
+  const json tree = answer(request, true, text);
+  return text.empty() ? to_text(tree) : text;
 }
 
 }  // namespace commlab

@@ -7,12 +7,16 @@
 
 namespace commlab {
 
+class JsonWriter;
 using OpHandler = json (*)(Request&);
+/// An op that writes its answer's members (no tree to build for a text answer; api.cpp).
+using OpWriter = void (*)(Request&, JsonWriter&);
 
 struct OpInfo {
   const char* name;
-  OpHandler handler;
+  OpHandler handler;  // answers with a tree, or null when `writer` writes the answer
   const char* summary;
+  OpWriter writer = nullptr;
 };
 
 /// Every op, in the order `{"op":"ops"}` lists them: the built-in ones, then the added ones.
@@ -23,10 +27,10 @@ void add_op(const OpInfo& info);
 
 // ops_cost.cpp: links, the alpha-beta model, collectives, all-reduce algorithms, NCCL.
 json op_links(Request& r);
-json op_transfer(Request& r);
-json op_allreduce(Request& r);
-json op_collective(Request& r);
-json op_nccl(Request& r);
+void op_transfer(Request& r, JsonWriter& w);
+void op_allreduce(Request& r, JsonWriter& w);
+void op_collective(Request& r, JsonWriter& w);
+void op_nccl(Request& r, JsonWriter& w);
 // ops_simulate.cpp: the collective-step engine (schedule, executor, topology).
 json op_simulate(Request& r);
 // ops_parallel.cpp: presets, parallelism and overlap (P5 §6-7).

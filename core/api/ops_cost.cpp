@@ -6,23 +6,39 @@
 #include "model/nccl.hpp"
 #include "api/ops.hpp"
 #include "model/link_field.hpp"
+#include "base/json_writer.hpp"
 
 namespace commlab {
 
+void write_cost_members(JsonWriter& w, const CollectiveCost& c) {
+  w.member("algorithm", c.algorithm)
+      .member("alpha_time_s", c.alpha_time_s)
+      .member("beta_time_s", c.time_s - c.alpha_time_s)
+      .member("bytes_sent_per_device", c.bytes_sent_per_device);
+  if (c.chunks > 1) w.member("chunks", c.chunks);
+  w.member("steps", c.steps).member("time_s", c.time_s);
+}
+
 json cost_json(const CollectiveCost& c) {
-  json j = {{"algorithm", c.algorithm},
-            {"time_s", c.time_s},
-            {"steps", c.steps},
-            {"bytes_sent_per_device", c.bytes_sent_per_device},
-            {"alpha_time_s", c.alpha_time_s},
-            {"beta_time_s", c.time_s - c.alpha_time_s}};
-  if (c.chunks > 1) j["chunks"] = c.chunks;
-  return j;
+  JsonTreeWriter w;
+  w.begin_object();
+  write_cost_members(w, c);
+  w.end_object();
+  return w.take();
 }
 
 namespace {
-json link_json(const Link& l) {
-  return {{"id", l.id}, {"alpha_s", l.alpha_s}, {"beta_Bps", l.beta_Bps}};
+void write_cost(JsonWriter& w, const CollectiveCost& c) {
+  w.begin_object();
+  write_cost_members(w, c);
+  w.end_object();
+}
+
+void write_link(JsonWriter& w, const char* key, const Link& l) {
+  w.key(key);
+  w.begin_object();
+  w.member("alpha_s", l.alpha_s).member("beta_Bps", l.beta_Bps).member("id", l.id);
+  w.end_object();
 }
 }  // namespace
 
@@ -58,27 +74,41 @@ json op_links(Request& r) {
   return {{"links", list}, {"efficiency", eff}};
 }
 
-json op_transfer(Request& r) {
+// The calculator ops below write their answers (api.cpp: text, or a tree for evaluate(json)),
+// members in key order where that is easy (the text writer sorts the rest).
+void op_transfer(Request& r, JsonWriter& w) {
   const Link link = read_link(r, "link");
   const double bytes = r.bytes("bytes");
   r.finish();
-  return {{"link", link_json(link)},
-          {"bytes", bytes},
-          {"time_s", transfer_time_s(link, bytes)},
-          {"alpha_s", link.alpha_s},
-          {"beta_Bps", link.beta_Bps},
-          {"n_half_bytes", n_half_bytes(link)},
-          {"bandwidth_fraction", bandwidth_fraction(link, bytes)},
-          {"latency_bound", bytes < n_half_bytes(link)}};
+  w.member("alpha_s", link.alpha_s)
+      .member("bandwidth_fraction", bandwidth_fraction(link, bytes))
+      .member("beta_Bps", link.beta_Bps)
+      .member("bytes", bytes)
+      .member("latency_bound", bytes < n_half_bytes(link));
+  write_link(w, "link", link);
+  w.member("n_half_bytes", n_half_bytes(link)).member("time_s", transfer_time_s(link, bytes));
 }
 
-json op_allreduce(Request& r) {
-  std::vector<std::string> names;
-  for (AllreduceAlgorithm a : allreduce_algorithms()) names.push_back(algorithm_name(a));
-  std::vector<std::string> with_extra = names;
-  with_extra.push_back("hierarchical");
-  with_extra.push_back("auto");
-  const std::string algorithm = r.name("algorithm", with_extra);
+namespace {
+// Allowed names, built once (not on every request).
+const std::vector<std::string>& allreduce_names(bool with_extra) {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (AllreduceAlgorithm a : allreduce_algorithms()) v.push_back(algorithm_name(a));
+    return v;
+  }();
+  static const std::vector<std::string> extra = [] {
+    std::vector<std::string> v = names;
+    v.push_back("hierarchical");
+    v.push_back("auto");
+    return v;
+  }();
+  return with_extra ? extra : names;
+}
+}  // namespace
+
+void op_allreduce(Request& r, JsonWriter& w) {
+  const std::string algorithm = r.name("algorithm", allreduce_names(true));
   const double bytes = r.bytes("bytes");
 
   if (algorithm == "hierarchical") {
@@ -87,29 +117,32 @@ json op_allreduce(Request& r) {
     const Link intra = read_link(r, "intra_link");
     const Link inter = read_link(r, "inter_link");
     AllreduceAlgorithm inter_algo;
-    parse_allreduce_algorithm(r.name_or("inter_algorithm", "ring", names), &inter_algo);
+    parse_allreduce_algorithm(r.name_or("inter_algorithm", "ring", allreduce_names(false)), &inter_algo);
     r.finish();
     const HierarchicalCost h = hierarchical_allreduce_cost(nodes, gpus, bytes, intra, inter, inter_algo);
-    json out = cost_json(h.total);
-    out["devices"] = nodes * gpus;
-    out["bytes"] = bytes;
-    out["phases"] = {cost_json(h.intra_reduce_scatter), cost_json(h.inter_allreduce),
-                     cost_json(h.intra_allgather)};
-    out["lower_bound_bytes"] = allreduce_lower_bound_bytes(nodes * gpus, bytes);
-    return out;
+    write_cost_members(w, h.total);
+    w.member("bytes", bytes)
+        .member("devices", nodes * gpus)
+        .member("lower_bound_bytes", allreduce_lower_bound_bytes(nodes * gpus, bytes));
+    w.key("phases");
+    w.begin_array();
+    for (const CollectiveCost* c : {&h.intra_reduce_scatter, &h.inter_allreduce, &h.intra_allgather})
+      write_cost(w, *c);
+    w.end_array();
+    return;
   }
 
   const int devices = r.integer("devices", 1, kMaxDevices);
   const Link link = read_link(r, "link");
-  json out;
   if (algorithm == "auto") {
     const bool in_switch = r.boolean_or("in_switch_available", false);
     r.finish();
     const AutoChoice choice = allreduce_auto(devices, bytes, link, in_switch);
-    out = cost_json(choice.cost);
-    json candidates = json::array();
-    for (const CollectiveCost& c : choice.candidates) candidates.push_back(cost_json(c));
-    out["candidates"] = candidates;
+    write_cost_members(w, choice.cost);
+    w.key("candidates");
+    w.begin_array();
+    for (const CollectiveCost& c : choice.candidates) write_cost(w, c);
+    w.end_array();
   } else {
     AllreduceAlgorithm algo;
     parse_allreduce_algorithm(algorithm, &algo);
@@ -117,18 +150,19 @@ json op_allreduce(Request& r) {
                            ? r.integer_or("chunks", 0, 0, 4096)
                            : 0;
     r.finish();
-    out = cost_json(allreduce_cost(algo, devices, bytes, link, chunks));
+    write_cost_members(w, allreduce_cost(algo, devices, bytes, link, chunks));
   }
-  out["devices"] = devices;
-  out["bytes"] = bytes;
-  out["link"] = link_json(link);
-  out["lower_bound_bytes"] = allreduce_lower_bound_bytes(devices, bytes);
-  return out;
+  w.member("bytes", bytes).member("devices", devices);
+  write_link(w, "link", link);
+  w.member("lower_bound_bytes", allreduce_lower_bound_bytes(devices, bytes));
 }
 
-json op_collective(Request& r) {
-  std::vector<std::string> names;
-  for (Collective c : collectives()) names.push_back(collective_name(c));
+void op_collective(Request& r, JsonWriter& w) {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (Collective c : collectives()) v.push_back(collective_name(c));
+    return v;
+  }();
   Collective c;
   parse_collective(r.name("collective", names), &c);
   const std::vector<std::string> algos = collective_algorithms(c);
@@ -138,31 +172,29 @@ json op_collective(Request& r) {
   const double bytes = r.bytes("bytes");
   const Link link = read_link(r, "link");
   r.finish();
-  json out = cost_json(collective_cost(c, algorithm, devices, bytes, link));
-  out["collective"] = collective_name(c);
-  out["devices"] = devices;
-  out["bytes"] = bytes;
-  out["link"] = link_json(link);
-  out["lower_bound_bytes"] = collective_lower_bound_bytes(c, devices, bytes);
-  return out;
+  write_cost_members(w, collective_cost(c, algorithm, devices, bytes, link));
+  w.member("bytes", bytes).member("collective", collective_name(c)).member("devices", devices);
+  write_link(w, "link", link);
+  w.member("lower_bound_bytes", collective_lower_bound_bytes(c, devices, bytes));
 }
 
 namespace {
-json estimate_json(const NcclEstimate& e) {
-  return {{"algorithm", nccl_algorithm_name(e.algorithm)},
-          {"protocol", protocol_name(e.protocol)},
-          {"time_s", e.time_s},
-          {"latency_s", e.latency_s},
-          {"bandwidth_Bps", e.bandwidth_Bps}};
+void write_estimate_members(JsonWriter& w, const NcclEstimate& e) {
+  w.member("algorithm", nccl_algorithm_name(e.algorithm))
+      .member("bandwidth_Bps", e.bandwidth_Bps)
+      .member("latency_s", e.latency_s)
+      .member("protocol", protocol_name(e.protocol))
+      .member("time_s", e.time_s);
 }
 }  // namespace
 
-json op_nccl(Request& r) {
+void op_nccl(Request& r, JsonWriter& w) {
   const int devices = r.integer("devices", 1, kMaxDevices);
   const double bytes = r.bytes("bytes");
   const Link link = read_link(r, "link");
   NcclTransport transport = transport_of(link);
-  parse_transport(r.name_or("transport", transport_name(transport), {"nvlink", "pci", "net"}), &transport);
+  static const std::vector<std::string> transports = {"nvlink", "pci", "net"};
+  parse_transport(r.name_or("transport", transport_name(transport), transports), &transport);
   std::vector<NcclAlgorithm> algorithms = {NcclAlgorithm::ring, NcclAlgorithm::tree};
   if (r.has("algorithms")) {
     const json& list = r.raw("algorithms");
@@ -180,14 +212,17 @@ json op_nccl(Request& r) {
   }
   r.finish();
   const NcclChoice choice = nccl_select(devices, bytes, link, transport, algorithms);
-  json candidates = json::array();
-  for (const NcclEstimate& e : choice.candidates) candidates.push_back(estimate_json(e));
-  json out = estimate_json(choice.best);
-  out["devices"] = devices;
-  out["bytes"] = bytes;
-  out["transport"] = transport_name(transport);
-  out["candidates"] = candidates;
-  return out;
+  write_estimate_members(w, choice.best);
+  w.member("bytes", bytes);
+  w.key("candidates");
+  w.begin_array();
+  for (const NcclEstimate& e : choice.candidates) {
+    w.begin_object();
+    write_estimate_members(w, e);
+    w.end_object();
+  }
+  w.end_array();
+  w.member("devices", devices).member("transport", transport_name(transport));
 }
 
 }  // namespace commlab

@@ -77,7 +77,7 @@ json op_exercise_load(Request& r) {
     const json& text = r.raw("text");
     if (!text.is_string()) throw RequestError("invalid_type", "field 'text': must be the exercise file's text");
     try {
-      doc = json::parse(text.get<std::string>());
+      doc = parse_json(text.get<std::string>());
     } catch (const json::exception& e) {
       throw RequestError("invalid_exercise", "exercises/" + file + ": not valid JSON: " + e.what());
     }

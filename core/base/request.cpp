@@ -21,6 +21,14 @@ std::string scalar_text(const json& v, size_t cap) {
 }
 }  // namespace
 
+json parse_json(const std::string& text) {
+  json result;
+  auto input = nlohmann::detail::input_adapter(text);
+  nlohmann::detail::json_sax_dom_parser<json> dom(result, true);
+  nlohmann::detail::parser<json, decltype(input)>(std::move(input), nullptr, true, false).sax_parse(&dom, true);
+  return result;
+}
+
 // Without recursion (json::dump recurses, and a value nested 100,000 deep overflows the stack),
 // and stopping at the cap, so the cost of quoting does not grow with the value.
 std::string show_value(const json& v) {
@@ -124,7 +132,7 @@ std::string type_name(const json& v) {
 std::string describe(const Range& r) {
   std::string s = "a finite number " + std::string(r.min_exclusive ? "> " : ">= ") + num(r.min) +
                   " and <= " + num(r.max);
-  if (!r.unit.empty()) s += " (" + r.unit + ")";
+  if (*r.unit) s += " (" + std::string(r.unit) + ")";
   return s;
 }
 
@@ -134,139 +142,174 @@ Request::Request(const json& body, std::string where) : body_(body), where_(std:
                                                         : "field '" + where_.substr(0, where_.size() - 1) + "'") +
                                            ": value " + show_value(body_) +
                                            " is not allowed; allowed: a JSON object");
+  read_.reserve(96);
 }
 
-bool Request::has(const std::string& field) const { return body_.contains(field); }
+bool Request::has(std::string_view field) const { return body_.find(field) != body_.end(); }
 
-const json& Request::at(const std::string& field, const std::string& rule) {
-  read_.insert(field);
-  if (!body_.contains(field))
-    throw RequestError("missing_field", "field '" + path(field) + "' is missing; allowed: " + rule);
-  return body_.at(field);
+void Request::mark_read(std::string_view field) {
+  read_.append(field.data(), field.size());
+  read_.push_back('\0');
 }
 
-const json& Request::raw(const std::string& field) { return at(field, "any JSON value"); }
+const json* Request::find(std::string_view field) {
+  mark_read(field);
+  const auto it = body_.find(field);
+  return it == body_.end() ? nullptr : &*it;
+}
 
-double Request::number(const std::string& field, const Range& r) {
-  const json& v = at(field, describe(r));
-  const std::string rule = "allowed: " + describe(r);
-  if (!v.is_number())
-    throw RequestError("invalid_type", "field '" + path(field) + "': value " + show_value(v) +
-                                           " is " + type_name(v) + "; " + rule);
-  const double x = v.get<double>();
+void Request::throw_missing(std::string_view field, const std::string& rule) const {
+  throw RequestError("missing_field", "field '" + path(field) + "' is missing; allowed: " + rule);
+}
+
+void Request::throw_type(std::string_view field, const json& v, const std::string& rule) const {
+  throw RequestError("invalid_type", "field '" + path(field) + "': value " + show_value(v) + " is " +
+                                         type_name(v) + "; allowed: " + rule);
+}
+
+void Request::throw_value(std::string_view field, const json& v, const std::string& rule,
+                          const char* code) const {
+  throw RequestError(code, "field '" + path(field) + "': value " + show_value(v) + " is not allowed; allowed: " + rule);
+}
+
+const json& Request::raw(std::string_view field) {
+  return required(field, [] { return std::string("any JSON value"); });
+}
+
+double Request::number(std::string_view field, const Range& r) {
+  const json* v = find(field);
+  if (!v) throw_missing(field, describe(r));
+  if (!v->is_number()) throw_type(field, *v, describe(r));
+  const double x = v->get<double>();
   const bool below = r.min_exclusive ? !(x > r.min) : !(x >= r.min);
-  if (!std::isfinite(x) || below || x > r.max)
-    throw RequestError("out_of_range",
-                       "field '" + path(field) + "': value " + show_value(v) + " is not allowed; " + rule);
+  if (!std::isfinite(x) || below || x > r.max) throw_value(field, *v, describe(r));
   return x;
 }
 
-double Request::number_or(const std::string& field, double fallback, const Range& r) {
+double Request::number_or(std::string_view field, double fallback, const Range& r) {
   if (!has(field)) {
-    read_.insert(field);
+    mark_read(field);
     return fallback;
   }
   return number(field, r);
 }
 
-int Request::integer(const std::string& field, long long min, long long max) {
-  const std::string allowed = "an integer from " + std::to_string(min) + " to " + std::to_string(max);
-  const json& v = at(field, allowed);
-  const std::string rule = "allowed: " + allowed;
-  if (!v.is_number())
-    throw RequestError("invalid_type", "field '" + path(field) + "': value " + show_value(v) +
-                                           " is " + type_name(v) + "; " + rule);
-  const double x = v.get<double>();
+namespace {
+std::string integer_rule(long long min, long long max) {
+  return "an integer from " + std::to_string(min) + " to " + std::to_string(max);
+}
+}  // namespace
+
+int Request::integer(std::string_view field, long long min, long long max) {
+  const json* v = find(field);
+  if (!v) throw_missing(field, integer_rule(min, max));
+  if (!v->is_number()) throw_type(field, *v, integer_rule(min, max));
+  const double x = v->get<double>();
   if (!std::isfinite(x) || x != std::floor(x) || x < static_cast<double>(min) ||
       x > static_cast<double>(max))
-    throw RequestError(x != std::floor(x) && std::isfinite(x) ? "not_integer" : "out_of_range",
-                       "field '" + path(field) + "': value " + show_value(v) + " is not allowed; " + rule);
+    throw_value(field, *v, integer_rule(min, max),
+                x != std::floor(x) && std::isfinite(x) ? "not_integer" : "out_of_range");
   return static_cast<int>(x);
 }
 
-int Request::integer_or(const std::string& field, int fallback, long long min, long long max) {
+int Request::integer_or(std::string_view field, int fallback, long long min, long long max) {
   if (!has(field)) {
-    read_.insert(field);
+    mark_read(field);
     return fallback;
   }
   return integer(field, min, max);
 }
 
-bool Request::boolean_or(const std::string& field, bool fallback) {
-  if (!has(field)) {
-    read_.insert(field);
-    return fallback;
-  }
-  const json& v = at(field, "true or false");
-  if (!v.is_boolean())
-    throw RequestError("invalid_type", "field '" + path(field) + "': value " + show_value(v) +
-                                           " is " + type_name(v) + "; allowed: true or false");
-  return v.get<bool>();
+bool Request::boolean_or(std::string_view field, bool fallback) {
+  const json* v = find(field);
+  if (!v) return fallback;
+  if (!v->is_boolean()) throw_type(field, *v, "true or false");
+  return v->get<bool>();
 }
 
-std::string Request::name(const std::string& field, const std::vector<std::string>& allowed) {
+namespace {
+std::string one_of(const std::vector<std::string>& allowed) {
   std::string list;
   for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
-  const json& v = at(field, "one of " + list);
-  if (!v.is_string())
-    throw RequestError("invalid_type", "field '" + path(field) + "': value " + show_value(v) +
-                                           " is " + type_name(v) + "; allowed: one of " + list);
-  const std::string s = v.get<std::string>();
+  return "one of " + list;
+}
+}  // namespace
+
+std::string Request::name(std::string_view field, const std::vector<std::string>& allowed) {
+  const json* v = find(field);
+  if (!v) throw_missing(field, one_of(allowed));
+  if (!v->is_string()) throw_type(field, *v, one_of(allowed));
+  const std::string& s = v->get_ref<const std::string&>();
   for (const std::string& a : allowed)
     if (a == s) return s;
-  throw RequestError("unknown_value", "field '" + path(field) + "': unknown value " + show_value(v) +
-                                          "; allowed: one of " + list);
+  throw RequestError("unknown_value", "field '" + path(field) + "': unknown value " + show_value(*v) +
+                                          "; allowed: " + one_of(allowed));
 }
 
-std::string Request::name_or(const std::string& field, const std::string& fallback,
+std::string Request::name_or(std::string_view field, const std::string& fallback,
                              const std::vector<std::string>& allowed) {
   if (!has(field)) {
-    read_.insert(field);
+    mark_read(field);
     return fallback;
   }
   return name(field, allowed);
 }
 
-double Request::bytes(const std::string& field) {
+double Request::bytes(std::string_view field) {
   const Range r = bytes_range();
-  const json& v = at(field, describe(r) + ", or a string with a unit such as \"256 KB\"");
-  if (v.is_string()) {
-    const std::optional<Parsed> p = parse_quantity(v.get<std::string>(), Dimension::bytes, "B");
+  const json* v = find(field);
+  if (!v) throw_missing(field, describe(r) + ", or a string with a unit such as \"256 KB\"");
+  if (v->is_string()) {
+    const std::optional<Parsed> p = parse_quantity(v->get_ref<const std::string&>(), Dimension::bytes, "B");
     if (!p)
-      throw RequestError("invalid_type", "field '" + path(field) + "': value " + show_value(v) +
+      throw RequestError("invalid_type", "field '" + path(field) + "': value " + show_value(*v) +
                                              " is not a byte count; allowed: " + describe(r) +
                                              ", or a string with a unit (" + units_of(Dimension::bytes) + ")");
-    if (!(p->value > 0) || p->value > kMaxBytes)
-      throw RequestError("out_of_range", "field '" + path(field) + "': value " + show_value(v) +
-                                             " is not allowed; allowed: " + describe(r));
+    if (!(p->value > 0) || p->value > kMaxBytes) throw_value(field, *v, describe(r));
     return p->value;
   }
   return number(field, r);
 }
 
-double Request::bytes_or(const std::string& field, double fallback) {
+double Request::bytes_or(std::string_view field, double fallback) {
   if (!has(field)) {
-    read_.insert(field);
+    mark_read(field);
     return fallback;
   }
   return bytes(field);
 }
 
-const json& Request::object(const std::string& field) {
-  const json& v = at(field, "a JSON object");
-  if (!v.is_object())
-    throw RequestError("invalid_type", "field '" + path(field) + "': value " + show_value(v) +
-                                           " is " + type_name(v) + "; allowed: a JSON object");
-  return v;
+const json& Request::object(std::string_view field) {
+  const json* v = find(field);
+  if (!v) throw_missing(field, "a JSON object");
+  if (!v->is_object()) throw_type(field, *v, "a JSON object");
+  return *v;
 }
 
 void Request::finish() const {
+  // The names asked for, unique and sorted, as the message lists them.
+  const auto asked = [this] {
+    std::vector<std::string> names;
+    for (size_t i = 0; i < read_.size();) {
+      const size_t end = read_.find('\0', i);
+      names.emplace_back(read_, i, end - i);
+      i = end + 1;
+    }
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    return names;
+  };
   for (auto it = body_.begin(); it != body_.end(); ++it) {
-    if (read_.count(it.key())) continue;
+    const std::string& key = it.key();
+    // A name in the buffer is a match when it is followed by '\0' and begins the buffer or a name.
+    bool read = false;  // no reader asks for a name holding '\0'
+    for (size_t at = key.find('\0') == std::string::npos ? read_.find(key) : std::string::npos;
+         at != std::string::npos && !read; at = read_.find(key, at + 1))
+      read = (at == 0 || read_[at - 1] == '\0') && at + key.size() < read_.size() && read_[at + key.size()] == '\0';
+    if (read) continue;
     std::string known;
-    for (const std::string& k : read_) known += (known.empty() ? "" : ", ") + k;
-    throw RequestError("unknown_field", "field '" + path(it.key()) +
-                                            "' is not known here; allowed fields: " + known);
+    for (const std::string& k : asked()) known += (known.empty() ? "" : ", ") + k;
+    throw RequestError("unknown_field", "field '" + path(key) + "' is not known here; allowed fields: " + known);
   }
 }
 

@@ -12,8 +12,14 @@ double efficiency(Request& r) { return r.number_or("efficiency", kDefaultEfficie
 
 Link read_link(Request& r, const std::string& field) {
   const json& v =
-      r.required(field, "a link id (" + link_ids() + ") or an object {\"alpha_s\", \"beta_Bps\"}");
-  if (v.is_string()) return catalogue_link(v.get<std::string>(), r.path(field), efficiency(r));
+      r.required(field, [] { return "a link id (" + link_ids() + ") or an object {\"alpha_s\", \"beta_Bps\"}"; });
+  if (v.is_string()) {
+    // The field's path is spelled out only for the message of an unknown id.
+    const double eff = efficiency(r);
+    const std::string& id = v.get_ref<const std::string&>();
+    if (const LinkSpec* spec = find_link(id)) return effective_link(*spec, eff);
+    return catalogue_link(id, r.path(field), eff);
+  }
   if (v.is_object()) {
     Request inline_link(v, r.path(field) + ".");
     Link l;
