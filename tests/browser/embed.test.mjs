@@ -168,6 +168,7 @@ describe('embedded in a course page', () => {
     // Reset inside exercise 6 leaves exercise 3 alone, now and after a reload.
     await f6.locator('[data-action="reset"]').click();
     await f6.locator('[data-action="reset-confirm"]').click();
+    await f6.waitForFunction(() => !document.querySelector('section.card[aria-busy="true"]'));
     assert.equal(await f6.locator('[data-answer="microbatches"]').inputValue(), '');
     await page.reload();
     await page.waitForFunction(() => window.events.filter((e) => e.type === 'commlab:ready').length >= 2);
