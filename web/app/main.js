@@ -7,7 +7,7 @@
 
 import { Card } from '../card/card.js';
 import { h } from '../util/dom.js';
-import { ask, askMany, rememberSolve, setLinks, solveAll, useImporter } from '../engine/door.js';
+import { ask, askMany, rememberSolve, setLinks, solveAll, useImporter, warmUp } from '../engine/door.js';
 import { browserLanguage, pick, strings, viewStrings } from '../util/i18n.js';
 import { createExplore, parseSettings, settingsQuery } from '../views/explore.js';
 import { Store } from './store.js';
@@ -26,6 +26,11 @@ function safeStorage() {
 
 export async function start(importer) {
   if (importer) useImporter(importer);
+  // The engine is asked at once (the links; the answer also says it is running): the worker
+  // answers as soon as its engine is there, while the page reads its saved state and cards.
+  const ping = ask({ op: 'links' });
+  // The build's answers to the first batch, fetched meanwhile (preloaded by index.html).
+  const keptAtBuild = fetchAnsweredAtBuild();
   const $ = (sel) => document.querySelector(sel);
   const store = new Store(safeStorage());
   store.load();
@@ -249,9 +254,9 @@ export async function start(importer) {
   const requests = firstBatch(guessed);
   // The build's answers to this very batch (engine/first.json) let the cards come alive before
   // the engine has loaded; the page still says it is ready only once the engine answers (ping).
-  const built = guessed.length ? await answeredAtBuild(requests) : null;
+  const kept = await keptAtBuild;
+  const built = guessed.length && kept && JSON.stringify(kept.requests) === JSON.stringify(requests) ? kept.responses : null;
   const first = built ?? await askMany(requests);
-  const ping = built ? ask({ op: 'links' }) : null;
   performance.mark('commlab-engine');
   const [list, linkRes] = first;
   if (list.error) {
@@ -267,6 +272,7 @@ export async function start(importer) {
     for (const el of main.querySelectorAll('section.card[data-prerendered]')) el.remove();
     showExplore();
     document.documentElement.dataset.ready = 'true';
+    warmUpWhenIdle();
     return;
   }
   // Documents and lecture-value answers by id: from the first batch, else asked now.
@@ -354,7 +360,7 @@ export async function start(importer) {
     for (const c of cards) if (id === '*' || String(c.id) === id) c.reload();
     renderProgress();
   });
-  if (ping) {
+  if (built) {
     const pong = await ping;
     if (pong.error) {
       engineFailed(`${strings(lang).engineFailed}${pong.error.message}`);
@@ -364,6 +370,7 @@ export async function start(importer) {
   if (embedded) startEmbedded();
   document.documentElement.dataset.ready = 'true';
   performance.mark('commlab-ready');
+  warmUpWhenIdle();
   // Checks pressed on a prerendered card before the engine was there (start.js) run now.
   for (const id of globalThis.commlabBoot?.checks.splice(0) ?? []) cards.find((c) => String(c.id) === id)?.check();
   if (framed && !embedded) reportHeight(only, [document.body], () => main);
@@ -423,15 +430,13 @@ export function firstBatch(ids) {
     ...ids.flatMap((id) => [{ op: 'exercise.get', id }, { op: 'exercise.solve', id }])];
 }
 
-// The engine's answers to `requests` as the build computed them, when the build asked exactly
-// these (else null: the page asks the engine).
-async function answeredAtBuild(requests) {
+// The engine's answers to the first batch as the build computed them ({requests, responses}),
+// or null (the page then asks the engine).
+async function fetchAnsweredAtBuild() {
   if (location.protocol === 'file:') return null;
   try {
     const res = await fetch('engine/first.json');
-    if (!res.ok) return null;
-    const kept = await res.json();
-    return JSON.stringify(kept.requests) === JSON.stringify(requests) ? kept.responses : null;
+    return res.ok ? await res.json() : null;
   } catch {
     return null;
   }
@@ -441,6 +446,11 @@ async function answeredAtBuild(requests) {
 // full parameters: remembered under them, so cards find it.
 function rememberLecture(doc, res) {
   if (res && !res.error) rememberSolve(doc.id, fullParams(doc, null), res);
+}
+
+// Once the page is ready and idle, the worker warms the engine up for the first heavy request.
+function warmUpWhenIdle() {
+  (globalThis.requestIdleCallback ?? ((f) => setTimeout(f, 500)))(() => warmUp(), { timeout: 3000 });
 }
 
 // Lets the page handle input and paint between two pieces of start-up work.

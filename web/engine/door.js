@@ -32,6 +32,7 @@ function connect() {
   }
   if (!worker) return;
   where = 'worker';
+  workerPort = worker;
   client = createClient((m) => worker.postMessage(m));
   worker.onmessage = (e) => client.receive(e.data);
   worker.onerror = (e) => {
@@ -106,6 +107,13 @@ export function engineAnswered() {
 /** One request; resolves to its response (or null when superseded by a later `key`). */
 export function ask(request, key = null) {
   return askMany([request], key).then((out) => (out ? out[0] : null));
+}
+
+let workerPort = null; // the worker, for messages outside the request protocol
+
+/** Lets the worker warm the engine up while idle (engine/warmup.js); the page calls it once ready. */
+export function warmUp() {
+  workerPort?.postMessage({ type: 'warm-up' });
 }
 
 /** Where requests run: 'worker' or 'main thread'. */

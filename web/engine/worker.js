@@ -31,7 +31,15 @@ const ready = Promise.all([import('./commlab.js'), import('./protocol.js'), impo
 
 let receive = null;
 const early = [];
+let warm = null; // starts the idle warm-up, once the engine is there
+let warmWanted = false;
 self.onmessage = (e) => {
+  // The page says when it is ready: warming up earlier would take a core from its start-up.
+  if (e.data?.type === 'warm-up') {
+    warmWanted = true;
+    warm?.();
+    return;
+  }
   if (receive) receive(e.data);
   else early.push(e.data);
 };
@@ -40,7 +48,11 @@ ready.then(({ lab, protocol, warmup }) => {
   // Text out: the page parses only the answers it still wants (protocol.js).
   receive = protocol.createServer((r) => lab.evaluateText(JSON.stringify(r)), (m) => self.postMessage(m));
   for (const m of early.splice(0)) receive(m);
-  warmup.warmWhenIdle((text) => lab.evaluateText(text), () => receive.idle());
+  warm = () => {
+    warm = null;
+    warmup.warmWhenIdle((text) => lab.evaluateText(text), () => receive.idle());
+  };
+  if (warmWanted) warm();
 }, (err) => {
   const fail = (m) => self.postMessage({ type: 'failed', id: m?.id ?? null, error: { code: 'not_loaded', message: String(err?.message ?? err) } });
   receive = fail;
