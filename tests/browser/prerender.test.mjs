@@ -87,6 +87,20 @@ describe('the prerendered page', () => {
     });
   }
 
+  test('the language saved in this browser decides which prerendered cards show, before the engine', async () => {
+    const ctx = await browser.newContext({ locale: 'en-US' });
+    await ctx.addInitScript(() => localStorage.setItem('commlab.v2.lang', JSON.stringify('zh')));
+    await ctx.route('**/*.wasm', () => new Promise(() => {})); // the engine never comes
+    await ctx.route('**/engine/first.json', (r) => r.fulfill({ contentType: 'application/json', body: '{"requests":[],"responses":[]}' }));
+    const page = await ctx.newPage();
+    await page.goto(server.url, { waitUntil: 'domcontentloaded' });
+    const shown = await visibleCards(page);
+    assert.deepEqual(Object.keys(shown), ['1', '2', '3', '4', '5', '6', '7', '8']);
+    assert.ok(Object.values(shown).every((c) => c.prerendered && c.lang === 'zh-CN'));
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.lang), 'zh');
+    await ctx.close();
+  });
+
   test('a check before the engine says it is loading, never a verdict, and is answered once it is there', async () => {
     const { ctx, page, errors, release } = await heldBack('en-US');
     const card = page.locator('section.card[data-exercise="2"]:not([lang="zh-CN"])');
