@@ -7,7 +7,7 @@
 
 import { Card } from '../card/card.js';
 import { h } from '../util/dom.js';
-import { ask, askMany, rememberSolve, setLinks, solveAll, useImporter, warmUp } from '../engine/door.js';
+import { ask, askMany, isEngineFailure, knownLinks, rememberSolve, setLinks, solveAll, useImporter, warmUp } from '../engine/door.js';
 import { browserLanguage, pick, strings, viewStrings } from '../util/i18n.js';
 import { createExplore, parseSettings, settingsQuery } from '../views/explore.js';
 import { Store } from './store.js';
@@ -224,10 +224,9 @@ export async function start(importer) {
 
   // The explorer replaces the cards; its settings live in the address (replaceState).
   let explorer = null;
-  let linkList = [];
   function showExplore() {
     const settings = explorer ? explorer.settings() : parseSettings(location.search);
-    explorer = createExplore(lang, settings, linkList, (s) => history.replaceState(null, '', settingsQuery(s)));
+    explorer = createExplore(lang, settings, knownLinks(), (s) => history.replaceState(null, '', settingsQuery(s)));
     main.querySelector('[data-view="explore"]')?.remove();
     main.append(explorer.root);
   }
@@ -260,13 +259,11 @@ export async function start(importer) {
   performance.mark('commlab-engine');
   const [list, linkRes] = first;
   if (list.error) {
-    const failed = ['not_loaded', 'worker_failed'].includes(list.error.code);
-    engineFailed(failed ? `${strings(lang).engineFailed}${list.error.message}`
+    engineFailed(isEngineFailure(list.error) ? `${strings(lang).engineFailed}${list.error.message}`
       : `${strings(lang).engineError}${list.error.code}: ${list.error.message}`);
     return;
   }
-  linkList = linkRes.links ?? [];
-  setLinks(linkList);
+  setLinks(linkRes.links);
   if (exploring) {
     status.hidden = true;
     for (const el of main.querySelectorAll('section.card[data-prerendered]')) el.remove();

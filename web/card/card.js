@@ -57,12 +57,6 @@ export class Card {
     return [this.params, fullParams(this.doc, null)].map((params) => ({ id: this.id, params }));
   }
 
-  /** Asks the engine what render() needs, then renders (the page batches needs() itself). */
-  async start() {
-    await this.track(solveAll(this.needs()));
-    this.render();
-  }
-
   /** Marks the card busy while `promise` is out (tests and assistive technology see it). */
   track(promise) {
     this.busy += 1;

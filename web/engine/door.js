@@ -18,6 +18,11 @@ export function useImporter(f) {
 // Failures of the worker itself, after which the main thread answers instead.
 const WORKER_FAILURES = new Set(['worker_failed', 'not_loaded']);
 
+/** True when `error` says the engine could not be loaded at all (not that it refused a request). */
+export function isEngineFailure(error) {
+  return WORKER_FAILURES.has(error?.code);
+}
+
 function connect() {
   if (where) return;
   where = 'main thread';
@@ -78,7 +83,7 @@ function askHere(requests, key) {
  */
 export function askMany(requests, key = null) {
   return askAnywhere(requests, key).then((out) => {
-    if (out && !out.every((r) => WORKER_FAILURES.has(r?.error?.code))) answered = true;
+    if (out && !out.every((r) => isEngineFailure(r?.error))) answered = true;
     return out;
   });
 }
@@ -88,7 +93,7 @@ function askAnywhere(requests, key) {
   if (!client) return askHere(requests, key);
   return client.ask(requests, key).then((out) => {
     // The worker could not start or load its engine: answer here instead, from now on.
-    if (out && out.length === 1 && WORKER_FAILURES.has(out[0]?.error?.code)) {
+    if (out && out.length === 1 && isEngineFailure(out[0]?.error)) {
       client = null;
       where = 'main thread';
       return askHere(requests, key);
@@ -154,11 +159,18 @@ export async function solveAll(list, key = null) {
   return list.map((x) => cachedSolve(x.id, x.params));
 }
 
+let linkList = [];
 let links = new Map();
 
-/** Gives the catalogue of links (the `links` op's answer), for linkLabel. */
+/** Gives the catalogue of links (the `links` op's answer), for linkLabel and knownLinks. */
 export function setLinks(list) {
-  links = new Map((list ?? []).map((l) => [l.id, l.label]));
+  linkList = list ?? [];
+  links = new Map(linkList.map((l) => [l.id, l.label]));
+}
+
+/** The catalogue of links given to setLinks (empty before). */
+export function knownLinks() {
+  return linkList;
 }
 
 /** The catalogue name of link `id` ("InfiniBand NDR"), or undefined. */
