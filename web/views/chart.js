@@ -13,7 +13,7 @@ function loadUPlot() {
 import { h } from '../util/dom.js';
 import { viewStrings } from '../util/i18n.js';
 import { formatBytes, formatTime } from '../util/units.js';
-import { askMany } from '../engine/door.js';
+import { askMany, knownLinks } from '../engine/door.js';
 
 const COLORS = ['#1f6fb2', '#d9480f', '#2b8a3e', '#7048e8', '#c2255c', '#0b7285', '#e67700', '#5c940d', '#495057'];
 const BAND = ['rgba(31,111,178,.14)', 'rgba(217,72,15,.14)', 'rgba(43,138,62,.14)', 'rgba(112,72,232,.14)', 'rgba(194,37,92,.14)', 'rgba(11,114,133,.14)'];
@@ -137,8 +137,29 @@ function chartShell(view, title, caption) {
     if (Math.abs(w - u.width) > 8) u.setSize({ width: w, height: w < 480 ? 260 : 320 });
   }) : null;
   ro?.observe(box);
+  let asked = 0;
   return {
     root, extra, tbl,
+    /**
+     * The engine's answers to `reqs`, in an animation frame of their own (apart from the task
+     * that parsed them); null when a later call superseded them. `busy`: aria-busy meanwhile.
+     */
+    async answers(reqs, key, { busy = false } = {}) {
+      const mine = ++asked;
+      if (busy) root.setAttribute('aria-busy', 'true');
+      const out = await askMany(reqs, key);
+      if (!out || mine !== asked) return null;
+      await new Promise((r) => requestAnimationFrame(r));
+      if (mine !== asked) return null;
+      if (busy) root.removeAttribute('aria-busy');
+      return out;
+    },
+    /** Shows the first error among `out` under the chart; true when there was one. */
+    showError(out) {
+      const err = out.find((r) => r.error);
+      if (err) extra.textContent = err.error.message;
+      return !!err;
+    },
     draw(spec) {
       if (!uPlot) {
         holder.spec = spec;
@@ -160,6 +181,22 @@ function chartShell(view, title, caption) {
   };
 }
 
+/**
+ * Shaded bands for the winner at each sampled size: runs of one winner, edges halfway (in log
+ * scale) between sampled sizes; `indexOf(winner)` picks the band's colour.
+ */
+function winnerBands(xs, winners, indexOf) {
+  const n = xs.length;
+  const bands = [];
+  for (let i = 0; i < n; ++i) {
+    const from = i === 0 ? xs[0] : Math.sqrt(xs[i - 1] * xs[i]);
+    const to = i === n - 1 ? xs[n - 1] : Math.sqrt(xs[i] * xs[i + 1]);
+    if (bands.length && bands[bands.length - 1].name === winners[i]) bands[bands.length - 1].to = to;
+    else bands.push({ from, to, index: indexOf(winners[i]), name: winners[i] });
+  }
+  return bands;
+}
+
 const ALLREDUCE = ['ring', 'recursive_doubling', 'rabenseifner', 'binary_tree', 'double_binary_tree'];
 
 /**
@@ -169,39 +206,23 @@ const ALLREDUCE = ['ring', 'recursive_doubling', 'rabenseifner', 'binary_tree', 
 export function createCrossover(lang, key = 'crossover') {
   const t = viewStrings(lang);
   const shell = chartShell('crossover', t.crossover, t.crossoverCaption);
-  let asked = 0;
   return {
     root: shell.root,
     async update({ devices, link, bytes }) {
-      const mine = ++asked;
       const xs = sizes(4);
       const reqs = [];
       for (const a of ALLREDUCE) for (const x of xs) reqs.push({ op: 'allreduce', algorithm: a, devices, bytes: x, link });
       for (const x of xs) reqs.push({ op: 'allreduce', algorithm: 'auto', devices, bytes: x, link });
       if (bytes) reqs.push({ op: 'allreduce', algorithm: 'auto', devices, bytes, link });
-      shell.root.setAttribute('aria-busy', 'true');
-      const out = await askMany(reqs, key);
-      if (!out || mine !== asked) return false;
-      await new Promise((r) => requestAnimationFrame(r));
-      if (mine !== asked) return false;
-      shell.root.removeAttribute('aria-busy');
+      const out = await shell.answers(reqs, key, { busy: true });
+      if (!out || shell.showError(out)) return false;
       const n = xs.length;
-      const err = out.find((r) => r.error);
-      if (err) {
-        shell.extra.textContent = err.error.message;
-        return false;
-      }
       const series = ALLREDUCE.map((a, i) => ({ id: a, label: t.algorithms[a], values: out.slice(i * n, (i + 1) * n).map((r) => r.time_s) }));
       const winners = out.slice(ALLREDUCE.length * n, (ALLREDUCE.length + 1) * n).map((r) => r.algorithm);
-      // Bands: runs of one winner, edges halfway (in log scale) between sampled sizes.
-      const bands = [];
-      for (let i = 0; i < n; ++i) {
-        const from = i === 0 ? xs[0] : Math.sqrt(xs[i - 1] * xs[i]);
-        const to = i === n - 1 ? xs[n - 1] : Math.sqrt(xs[i] * xs[i + 1]);
-        const index = ALLREDUCE.indexOf(winners[i]);
-        if (bands.length && bands[bands.length - 1].name === winners[i]) bands[bands.length - 1].to = to;
-        else bands.push({ from, to, index: index < 0 ? 5 : index, name: winners[i] });
-      }
+      const bands = winnerBands(xs, winners, (w) => {
+        const index = ALLREDUCE.indexOf(w);
+        return index < 0 ? 5 : index;
+      });
       const point = bytes ? out[out.length - 1] : null;
       shell.draw({
         xs, series, xLabel: t.size, yLabel: t.time, logY: true, xFormat: formatBytes, yFormat: formatTime, bands,
@@ -222,15 +243,14 @@ export function createBandwidth(lang, key = 'bandwidth') {
   // The link picker: which link's n½ is marked (the exercise's own link first).
   const picker = h('select', { 'aria-label': t.link, 'data-role': 'link-picker' });
   shell.root.insertBefore(h('label', { class: 'view-pick' }, [h('span', { text: `${t.link} ` }), picker]), shell.root.children[1]);
-  let asked = 0;
   let lastArgs = null;
   picker.addEventListener('change', () => lastArgs && update(lastArgs));
   async function update(args) {
     lastArgs = args;
     const { alpha_s, beta_Bps } = args;
-    const mine = ++asked;
     const xs = sizes(4);
-    const links = (await askMany([{ op: 'links' }], `${key}-links`))?.[0]?.links ?? [];
+    // The catalogue the page already has (engine/door.js), else asked once.
+    const links = knownLinks().length ? knownLinks() : (await askMany([{ op: 'links' }], `${key}-links`))?.[0]?.links ?? [];
     const own = alpha_s != null ? { alpha_s, beta_Bps } : null;
     const entries = links.map((l) => ({ id: l.id, label: l.label, link: l.id }));
     if (own) entries.unshift({ id: 'own', label: t.thisLink, link: own });
@@ -242,10 +262,8 @@ export function createBandwidth(lang, key = 'bandwidth') {
     const reqs = [];
     for (const e of entries) for (const x of xs) reqs.push({ op: 'transfer', link: e.link, bytes: x });
     for (const e of entries) reqs.push({ op: 'transfer', link: e.link, bytes: 1 });
-    const out = await askMany(reqs, key);
-    if (!out || mine !== asked) return false;
-    await new Promise((r) => requestAnimationFrame(r));
-    if (mine !== asked) return false;
+    const out = await shell.answers(reqs, key);
+    if (!out) return false;
     const n = xs.length;
     const series = entries.map((e, i) => ({ id: e.id, label: e.label, values: out.slice(i * n, (i + 1) * n).map((r) => r.bandwidth_fraction) }));
     const halves = out.slice(entries.length * n).map((r) => r.n_half_bytes);
@@ -267,35 +285,19 @@ export function createBandwidth(lang, key = 'bandwidth') {
 export function createNccl(lang, key = 'nccl') {
   const t = viewStrings(lang);
   const shell = chartShell('nccl', t.nccl, t.ncclCaption);
-  let asked = 0;
   return {
     root: shell.root,
     async update({ devices, link, bytes }) {
-      const mine = ++asked;
       const xs = sizes(4);
       const reqs = xs.map((x) => ({ op: 'nccl', devices, bytes: x, link }));
       if (bytes) reqs.push({ op: 'nccl', devices, bytes, link });
-      const out = await askMany(reqs, key);
-      if (!out || mine !== asked) return false;
-      await new Promise((r) => requestAnimationFrame(r));
-      if (mine !== asked) return false;
-      const err = out.find((r) => r.error);
-      if (err) {
-        shell.extra.textContent = err.error.message;
-        return false;
-      }
+      const out = await shell.answers(reqs, key);
+      if (!out || shell.showError(out)) return false;
       const pairs = out[0].candidates.map((c) => `${c.algorithm}/${c.protocol}`);
       const name = (p) => `${t.algorithms[p.split('/')[0]] ?? p.split('/')[0]} · ${p.split('/')[1]}`;
       const series = pairs.map((p, i) => ({ id: p, label: name(p), values: out.slice(0, xs.length).map((r) => r.candidates[i]?.time_s ?? null) }));
-      const n = xs.length;
-      const bands = [];
-      for (let i = 0; i < n; ++i) {
-        const w = `${out[i].algorithm}/${out[i].protocol}`;
-        const from = i === 0 ? xs[0] : Math.sqrt(xs[i - 1] * xs[i]);
-        const to = i === n - 1 ? xs[n - 1] : Math.sqrt(xs[i] * xs[i + 1]);
-        if (bands.length && bands[bands.length - 1].name === w) bands[bands.length - 1].to = to;
-        else bands.push({ from, to, index: Math.max(0, pairs.indexOf(w)), name: w });
-      }
+      const winners = out.slice(0, xs.length).map((r) => `${r.algorithm}/${r.protocol}`);
+      const bands = winnerBands(xs, winners, (w) => Math.max(0, pairs.indexOf(w)));
       const point = bytes ? out[out.length - 1] : null;
       shell.draw({
         xs, series, xLabel: t.size, yLabel: t.time, logY: true, xFormat: formatBytes, yFormat: formatTime, bands,
@@ -317,24 +319,15 @@ export function createNccl(lang, key = 'nccl') {
 export function createRingAttention(lang, key = 'ring-attention') {
   const t = viewStrings(lang);
   const shell = chartShell('ring-attention', t.ringAttention, t.ringAttentionCaption);
-  let asked = 0;
   return {
     root: shell.root,
     async update({ devices, link, prompt_tokens: prompt }) {
-      const mine = ++asked;
       const per = [];
       for (let e = 6; e <= 16; e += 0.25) per.push(Math.round(2 ** e));
       const reqs = per.map((n) => ({ op: 'ring_attention', devices, prompt_tokens: n * devices, link }));
       reqs.push({ op: 'ring_attention', devices, prompt_tokens: prompt, link });
-      const out = await askMany(reqs, key);
-      if (!out || mine !== asked) return false;
-      await new Promise((r) => requestAnimationFrame(r));
-      if (mine !== asked) return false;
-      const err = out.find((r) => r.error);
-      if (err) {
-        shell.extra.textContent = err.error.message;
-        return false;
-      }
+      const out = await shell.answers(reqs, key);
+      if (!out || shell.showError(out)) return false;
       const xs = out.slice(0, per.length).map((r) => r.tokens_per_device);
       const series = [
         { id: 'compute', label: t.computeStep, values: out.slice(0, per.length).map((r) => r.compute_time_s) },
