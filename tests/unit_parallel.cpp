@@ -134,7 +134,7 @@ TEST(Ops, TpMoeShardingAndPresets) {
   EXPECT_LT(sh["mlp"]["max_abs_error"].get<double>(), 1e-12) << sh.dump();
   EXPECT_LT(sh["attention"]["max_abs_error"].get<double>(), 1e-12);
   auto presets = evaluate(nlohmann::json{{"op", "presets"}});
-  EXPECT_EQ(presets["models"].size(), 3u);
+  EXPECT_EQ(presets["models"].size(), 6u);
   EXPECT_EQ(presets["gpus"].size(), 3u);
   EXPECT_EQ(presets["nodes"].size(), 2u);
 }

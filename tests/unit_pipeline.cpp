@@ -1,6 +1,8 @@
 // Pipeline-parallel decode simulator (P5 §6.3, code 04 demo 4, exercise 6).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "api/api.hpp"
 #include "model/links.hpp"
 #include "parallel/pipeline.hpp"
@@ -27,6 +29,39 @@ TEST(Pipeline, ClosedFormWhenTheRingIsNotFull) {
   const PipelineResult over = simulate_pipeline_decode(8, 16, 1.0, 0.1, 50);
   EXPECT_GT(over.token_interval_s, 15.9);
   EXPECT_GT(over.utilisation, 0.99);
+}
+
+TEST(Pipeline, SteadyStateIsTheSimulatorsOwnLateInterval) {
+  // P5 §6.3: the interval is the trip while m s <= trip, else m s; the simulator's late tokens agree.
+  for (int p : {2, 4, 8, 13}) {
+    for (int m : {1, 2, p - 1, p, p + 1, 2 * p + 3}) {
+      if (m < 1) continue;
+      for (double t : {0.0, 0.05, 0.3}) {
+        const PipelineResult r = simulate_pipeline_decode(p, m, 1.0, t, 40, 0);
+        const double trip = p * 1.0 + (p - 1) * t;
+        EXPECT_NEAR(r.trip_s, trip, 1e-12);
+        EXPECT_NEAR(r.steady_interval_s, std::max(trip, m * 1.0), 1e-9) << p << " " << m << " " << t;
+        EXPECT_NEAR(r.measured_interval_s, r.steady_interval_s, 1e-9) << p << " " << m << " " << t;
+        EXPECT_NEAR(r.steady_utilisation, m * 1.0 / r.steady_interval_s, 1e-12);
+        EXPECT_LE(r.steady_utilisation, 1.0 + 1e-12);
+      }
+    }
+  }
+  // The lecture's demo: 4 stages of 2 ms, 4 micro-batches, "≈ 8.15 ms, 98%" are its simulator's
+  // 100-token averages, fill included; the steady state is the trip, 8 + 3 x 0.0312 ms, 98.8%.
+  const double t = transfer_time_s(catalogue_link("ib_ndr"), 64 * 8192 * 2);
+  const PipelineResult four = simulate_pipeline_decode(4, 4, 2 * ms, t, 100, 3);
+  EXPECT_NEAR(four.steady_interval_s / ms, 8 + 3 * t / ms, 1e-12);
+  EXPECT_NEAR(four.steady_interval_s / ms, 8.15, 0.01 * 8.15);
+  EXPECT_NEAR(four.steady_utilisation, 8 * ms / four.steady_interval_s, 1e-12);
+  EXPECT_NEAR(four.token_interval_s / ms, 8.15, 0.005);
+  // More micro-batches than the trip holds: each stage is the bottleneck, never slower per token
+  // than m s, and throughput m / interval only grows.
+  const PipelineResult nine = simulate_pipeline_decode(8, 9, 1 * ms, 0.1 * ms, 100, 3);
+  const PipelineResult eight = simulate_pipeline_decode(8, 8, 1 * ms, 0.1 * ms, 100, 3);
+  EXPECT_NEAR(nine.steady_interval_s / ms, 9.0, 1e-9);
+  EXPECT_NEAR(nine.steady_utilisation, 1.0, 1e-12);
+  EXPECT_GT(9 / nine.steady_interval_s, 8 / eight.steady_interval_s);
 }
 
 TEST(Pipeline, Demo044FourStagesOfTwoMs) {
@@ -66,6 +101,19 @@ TEST(Pipeline, Op) {
                                        {"link", "ib_ndr"}});
   ASSERT_FALSE(bytes.contains("error")) << bytes.dump();
   EXPECT_NEAR(bytes["token_interval_s"].get<double>() / ms, 8.15, 0.005);
+  // The steady state the view shows: the interval between micro-batch 0's last two timeline
+  // tokens is the steady interval, and exercise 6's answer at its own micro-batch count.
+  for (int m : {1, 4, 8, 9, 12}) {
+    auto st = evaluate(nlohmann::json{{"op", "pipeline"}, {"microbatches", m}, {"tokens", 4}, {"timeline_tokens", 3}});
+    ASSERT_FALSE(st.contains("error")) << st.dump();
+    const auto ends = st["microbatch0_token_ends_s"].get<std::vector<double>>();
+    ASSERT_EQ(ends.size(), 3u);
+    EXPECT_NEAR(ends[2] - ends[1], st["steady_interval_s"].get<double>(), 1e-12) << m;
+    EXPECT_EQ(st["steady_bound"], m * 1e-3 <= 8.7e-3 ? "trip" : "stages") << m;
+  }
+  auto ex6 = evaluate(nlohmann::json{{"op", "exercise.solve"}, {"id", 6}});
+  auto at8 = evaluate(nlohmann::json{{"op", "pipeline"}, {"microbatches", 8}, {"tokens", 4}, {"timeline_tokens", 3}});
+  EXPECT_NEAR(at8["steady_interval_s"].get<double>(), ex6["answers"]["token_interval"].get<double>(), 1e-15);
   auto huge = evaluate(nlohmann::json{{"op", "pipeline"}, {"stages", 1024}, {"microbatches", 4096}});
   EXPECT_EQ(huge["error"]["code"], "too_large");
   auto neg = evaluate(nlohmann::json{{"op", "pipeline"}, {"stage_time_s", -1}});

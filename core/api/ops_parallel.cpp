@@ -129,6 +129,14 @@ json node_json(const NodePreset& n) {
           {"intra_link", n.intra_link}, {"nic_link", n.nic_link}, {"nics", n.nics}};
 }
 
+// Whether overlapping helped, said by the engine so no page re-derives it: "faster", "slower"
+// (chunks too fine: every chunk pays its alpha, P5 §7.1) or "same".
+const char* outcome(double serial_s, double overlapped_s) {
+  if (overlapped_s < serial_s * (1 - 1e-9)) return "faster";
+  if (overlapped_s > serial_s * (1 + 1e-9)) return "slower";
+  return "same";
+}
+
 json timeline_json(const Timeline& t) {
   json iv = json::array();
   for (const StreamInterval& i : t.intervals)
@@ -137,6 +145,8 @@ json timeline_json(const Timeline& t) {
           {"serial_s", t.serial_s},
           {"saved_s", t.serial_s - t.total_s},
           {"speedup", t.total_s > 0 ? t.serial_s / t.total_s : 1.0},
+          {"slowdown", t.serial_s > 0 ? t.total_s / t.serial_s : 1.0},
+          {"outcome", outcome(t.serial_s, t.total_s)},
           {"compute_end_s", t.compute_end_s},
           {"exposed_comm_s", t.exposed_comm_s},
           {"intervals", iv}};
@@ -279,7 +289,13 @@ json op_pipeline(Request& r) {
                   {"start_s", i.start_s}, {"end_s", i.end_s}});
   return {{"stages", stages}, {"microbatches", mb}, {"stage_time_s", stage_s}, {"transfer_time_s", transfer_s},
           {"tokens", tokens}, {"makespan_s", p.makespan_s}, {"token_interval_s", p.token_interval_s},
-          {"steady_interval_s", p.steady_interval_s}, {"utilisation", p.utilisation},
+          {"trip_s", p.trip_s}, {"steady_interval_s", p.steady_interval_s},
+          {"steady_utilisation", p.steady_utilisation}, {"measured_interval_s", p.measured_interval_s},
+          // P5 §6.3: which sets the interval, a token's trip (too few micro-batches) or the stages.
+          {"steady_bound", p.trip_s >= mb * stage_s ? "trip" : "stages"},
+          {"steady_tokens_per_s", p.steady_tokens_per_s},
+          {"microbatch0_token_ends_s", p.token_ends_s},
+          {"utilisation", p.utilisation},
           {"microbatches_to_fill", p.microbatches_to_fill}, {"tokens_per_s", p.tokens_per_s},
           {"timeline", tl}};
 }
@@ -415,6 +431,7 @@ json op_overlap(Request& r) {
   out["model_serial_s"] = o.model_serial_s;
   out["model_overlapped_s"] = o.model_overlapped_s;
   out["model_saved_s"] = o.saved_s;
+  out["model_outcome"] = outcome(o.model_serial_s, o.model_overlapped_s);
   return out;
 }
 

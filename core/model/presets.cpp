@@ -10,6 +10,10 @@ const std::vector<ModelPreset>& model_presets() {
   static const std::vector<ModelPreset> models = {
       // P5 §1: BF16 weights 141 GB; 64 query / 8 KV heads of 128 (§6.5).
       {"llama3_70b", "Llama-3-70B", 80, 8192, 64, 8, 128, 28672, 0, 0, 141 * GB, 2},
+      // The shapes exercise 5's variants name (published configs; 8.03 B, 405 B, 13.0 B params).
+      {"llama3_8b", "Llama-3-8B", 32, 4096, 32, 8, 128, 14336, 0, 0, 16.06 * GB, 2},
+      {"llama3_405b", "Llama-3-405B", 126, 16384, 128, 8, 128, 53248, 0, 0, 810 * GB, 2},
+      {"llama2_13b", "Llama-2-13B", 40, 5120, 40, 40, 128, 13824, 0, 0, 26.0 * GB, 2},
       // 8 experts, top-2, 46.7 B parameters in BF16.
       {"mixtral_8x7b", "Mixtral-8x7B", 32, 4096, 32, 8, 128, 14336, 8, 2, 93.4 * GB, 2},
       // P5 §1: FP8 weights 671 GB; 256 routed experts, top-8 (MLA: 128 heads of 128 for queries).
@@ -44,6 +48,29 @@ static const T* find_by_id(const std::vector<T>& list, const std::string& id) {
 
 const ModelPreset* find_model(const std::string& id) { return find_by_id(model_presets(), id); }
 const GpuPreset* find_gpu(const std::string& id) { return find_by_id(gpu_presets(), id); }
+
+const ModelPreset* find_model_by_shape(int layers, int hidden) {
+  for (const ModelPreset& m : model_presets())
+    if (m.experts == 0 && m.layers == layers && m.hidden == hidden) return &m;
+  return nullptr;
+}
+
+ModelPreset model_of_shape(int layers, int hidden, double activation_bytes) {
+  ModelPreset m;
+  if (const ModelPreset* known = find_model_by_shape(layers, hidden)) {
+    m = *known;
+  } else {
+    const int heads = hidden >= 128 ? hidden / 128 : 1;
+    m = ModelPreset{"custom", "custom", layers, hidden, heads, heads < 8 ? heads : 8, hidden >= 128 ? 128 : hidden,
+                    static_cast<int>(3.5 * hidden), 0, 0, 0, 2};
+    // Weights: attention (q, o; k, v) and the three MLP matrices a layer.
+    const double per_layer = 2.0 * hidden * m.q_heads * m.head_dim + 2.0 * hidden * m.kv_heads * m.head_dim +
+                             3.0 * hidden * m.ffn;
+    m.weight_bytes = per_layer * layers * m.bytes_per_param;
+  }
+  m.activation_bytes = activation_bytes;
+  return m;
+}
 const NodePreset* find_node(const std::string& id) { return find_by_id(node_presets(), id); }
 
 }  // namespace commlab

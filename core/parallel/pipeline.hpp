@@ -19,8 +19,17 @@ struct PipelineInterval {
 struct PipelineResult {
   double makespan_s = 0;           // every micro-batch has generated `tokens` tokens
   double token_interval_s = 0;     // makespan / tokens: the lecture's pp_decode figure
-  double steady_interval_s = 0;    // p s + (p-1) t: a token's trip, the floor of the interval
-  double utilisation = 0;          // busy stage time / (stages x makespan)
+  double trip_s = 0;               // p s + (p-1) t: a token's trip through every stage
+  /// Steady state (P5 §6.3): a micro-batch's tokens follow each other every max(trip, m s): the
+  /// trip when the micro-batches are too few to keep stages busy, else each stage serves all m.
+  double steady_interval_s = 0;
+  double steady_utilisation = 0;   // m s / steady interval: the share of time a stage computes
+  double steady_tokens_per_s = 0;  // m / steady interval: all micro-batches together
+  double measured_interval_s = 0;  // micro-batch 0's last two tokens, simulated (0 with 1 token)
+  double utilisation = 0;          // busy stage time / (stages x makespan), fill included
+  /// When micro-batch 0's tokens leave the last stage, for the timeline's tokens (the view marks
+  /// the steady interval between the last two).
+  std::vector<double> token_ends_s;
   int microbatches_to_fill = 0;    // ceil((p s + (p-1) t) / s): enough to keep every stage busy
   double tokens_per_s = 0;         // all micro-batches together
   std::vector<PipelineInterval> timeline;  // the first `timeline_tokens` tokens of each micro-batch

@@ -67,7 +67,9 @@ export async function start(importer) {
     $('#subtitle').textContent = t.subtitle;
     const langButton = $('[data-action="language"]');
     langButton.textContent = t.otherLanguage;
-    langButton.setAttribute('aria-label', t.otherLanguageName);
+    // The accessible name is the visible label ("中文"); what it does is its description.
+    langButton.removeAttribute('aria-label');
+    langButton.title = t.otherLanguageName;
     langButton.lang = lang === 'zh' ? 'en' : 'zh-CN';
     $('[data-action="export"]').textContent = t.exportProgress;
     $('#import-label').textContent = t.importProgress;

@@ -4,9 +4,9 @@
 
 import { pick } from '../util/i18n.js';
 import { h } from '../util/dom.js';
-import { fromDisplay, inputText, shownUnit, toDisplay } from '../util/units.js';
+import { formatBytes, formatTime, fromDisplay, inputText, shownUnit, toDisplay, unitFactor } from '../util/units.js';
 import { extraView } from '../views/extra.js';
-import { choiceValue, errorText } from './common.js';
+import { choiceValue } from './common.js';
 import { sameParams } from './variant.js';
 
 /**
@@ -34,6 +34,50 @@ function sliderScale(param, own) {
   };
 }
 
+/**
+ * The values a keyboard step lands on (display unit, ascending): the parameter's nice values,
+ * 1-2-5 in every decade of its range, and every whole number of a short integer range. Arrow
+ * keys move to the next of these instead of one slider position (a thousandth of a log range).
+ */
+function keySteps(param) {
+  const min = toDisplay(param.min, param.unit);
+  const max = toDisplay(param.max, param.unit);
+  const out = new Set([min, max, ...(param.nice ?? []).map((v) => toDisplay(v, param.unit))]);
+  if (param.kind === 'integer' && max - min <= 64) for (let v = Math.ceil(min); v <= max; ++v) out.add(v);
+  if (min > 0) {
+    for (let e = Math.floor(Math.log10(min)); e <= Math.ceil(Math.log10(max)); ++e) {
+      for (const m of [1, 2, 5]) out.add(Number((m * 10 ** e).toPrecision(6)));
+    }
+  } else {
+    const span = max - min;
+    const step = 10 ** Math.floor(Math.log10(span / 10));
+    for (let v = min; v <= max + step / 2; v += step) out.add(Number(v.toPrecision(6)));
+  }
+  return [...out]
+    .filter((v) => v >= min && v <= max && (param.kind !== 'integer' || Number.isInteger(v)))
+    .sort((a, b) => a - b);
+}
+
+/** A parameter's problem as the student typed it, in the page's words, or null. */
+function inputProblem(t, param, text, label, unit) {
+  const v = Number(text);
+  if (text.trim() === '' || !Number.isFinite(v)) return t.paramNotNumber(label);
+  const typed = `${text.trim()}${unit ? ` ${unit}` : ''}`;
+  const lo = toDisplay(param.min, param.unit);
+  const hi = toDisplay(param.max, param.unit);
+  // The range in a unit that suits each end ("1 B to 1 TB", not "0.000001 MB to 1000000 MB").
+  const end = (base) => {
+    const f = unitFactor(param.unit);
+    if (['B', 'KB', 'MB', 'GB', 'TB'].includes(param.unit)) return formatBytes(base);
+    if (['s', 'ms', 'us', 'ns'].includes(param.unit)) return formatTime(base);
+    if (['B/s', 'MB/s', 'GB/s', 'TB/s'].includes(param.unit)) return `${formatBytes(base)}/s`;
+    return `${inputText(base / f)}${unit ? ` ${unit}` : ''}`;
+  };
+  if (v < lo || v > hi) return t.paramOutOfRange(label, typed, end(param.min), end(param.max));
+  if (param.kind === 'integer' && !Number.isInteger(v)) return t.paramNotWhole(label, typed);
+  return null;
+}
+
 export const calculatorMixin = {
   buildCalculator() {
     const t = this.t();
@@ -43,6 +87,7 @@ export const calculatorMixin = {
     const rows = this.doc.params.map((p) => {
       const fid = `${pre}-p-${p.id}`;
       const label = h('label', { for: fid, text: pick(p.label, lang) });
+      this.bad ??= new Map();
       if (p.kind === 'choice') {
         const select = h('select', { id: fid, 'data-param': p.id }, (p.choices ?? []).map((c) =>
           h('option', { value: choiceValue(c), text: this.labelOf(c) })));
@@ -70,18 +115,46 @@ export const calculatorMixin = {
         'aria-label': `${pick(p.label, lang)}${unit ? ` (${unit})` : ''}`,
       });
       slider.value = String(scale.toSlider(toDisplay(this.calcParams[p.id], p.unit)));
+      const label_text = pick(p.label, lang);
+      // Read as "104 MB", not as the slider's position.
+      const speak = (v) => slider.setAttribute('aria-valuetext', `${inputText(v)}${unit ? ` ${unit}` : ''}`);
+      speak(toDisplay(this.calcParams[p.id], p.unit));
+      const set = (v) => {
+        num.value = inputText(v);
+        this.bad.delete(p.id);
+        num.removeAttribute('aria-invalid');
+        this.calcParams[p.id] = fromDisplay(v, p.unit);
+        speak(v);
+        this.scheduleCalc();
+      };
       num.addEventListener('input', () => {
+        const problem = inputProblem(this.t(), p, num.value, label_text, unit);
+        if (problem) {
+          // Nothing is asked of the engine; the stale results go (SPEC: bad input names the field).
+          this.bad.set(p.id, problem);
+          num.setAttribute('aria-invalid', 'true');
+          this.showInputProblems();
+          return;
+        }
         const v = Number(num.value);
-        if (num.value.trim() === '' || !Number.isFinite(v)) return;
+        this.bad.delete(p.id);
+        num.removeAttribute('aria-invalid');
         this.calcParams[p.id] = fromDisplay(v, p.unit);
         slider.value = String(scale.toSlider(v));
+        speak(v);
         this.scheduleCalc();
       });
-      slider.addEventListener('input', () => {
-        const v = scale.fromSlider(Number(slider.value));
-        num.value = inputText(v);
-        this.calcParams[p.id] = fromDisplay(v, p.unit);
-        this.scheduleCalc();
+      slider.addEventListener('input', () => set(scale.fromSlider(Number(slider.value))));
+      const stops = keySteps(p);
+      slider.addEventListener('keydown', (e) => {
+        const dir = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1 }[e.key];
+        if (!dir) return;
+        e.preventDefault();
+        const now = toDisplay(this.calcParams[p.id], p.unit);
+        const next = dir > 0 ? stops.find((v) => v > now * (1 + 1e-9) + 1e-12) : [...stops].reverse().find((v) => v < now * (1 - 1e-9) - 1e-12);
+        if (next === undefined) return;
+        slider.value = String(scale.toSlider(next));
+        set(next);
       });
       return h('div', { class: 'param' }, [
         label,
@@ -95,6 +168,7 @@ export const calculatorMixin = {
     const back = h('button', { type: 'button', 'data-action': 'calc-reset', text: t.useExerciseValues });
     back.addEventListener('click', () => {
       this.calcParams = null;
+      this.bad = new Map();
       const open = this.calc.open;
       const fresh = this.buildCalculator();
       this.calc.replaceWith(fresh);
@@ -114,7 +188,16 @@ export const calculatorMixin = {
     return details;
   },
 
+  /** Input problems in place of results: the engine is not asked until every field reads. */
+  showInputProblems() {
+    this.calcOut.replaceChildren();
+    if (this.visualBox) this.visualBox.hidden = true;
+    this.calcError.hidden = false;
+    this.calcError.textContent = [...this.bad.values()].join(' ');
+  },
+
   scheduleCalc() {
+    if (this.bad?.size) return this.showInputProblems();
     if (this.frame) return;
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
@@ -132,10 +215,16 @@ export const calculatorMixin = {
       }, `ex${this.id}-calc`);
       return;
     }
+    if (this.bad?.size) return this.showInputProblems();
     this.calcError.hidden = !res.error;
     if (this.visualBox) this.visualBox.hidden = true;
     if (res.error) {
-      this.calcError.textContent = `${this.t().engineError}${errorText(res.error)}`;
+      // In the page's words, naming the control the engine blames (its message is the engine's
+      // English, with codes): the stale results go.
+      const field = /params\.([a-z_0-9]+)/.exec(res.error.message ?? '')?.[1];
+      const def = this.doc.params.find((q) => q.id === field);
+      this.calcError.textContent = this.t().engineRefused(def ? pick(def.label, this.lang) : null);
+      this.calcOut.replaceChildren();
       return;
     }
     // At the exercise's own values (compared as displayed) the results are its answers: kept

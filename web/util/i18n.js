@@ -9,6 +9,11 @@ const STRINGS = {
     loading: 'Loading the engine…',
     engineFailed: 'The engine could not be loaded: ',
     engineError: 'The engine answered with an error: ',
+    // Calculator input problems: the control's label, the value as typed, the allowed range.
+    paramNotNumber: (label) => `${label}: type a number.`,
+    paramOutOfRange: (label, typed, lo, hi) => `${label}: ${typed} is outside the allowed range, ${lo} to ${hi}.`,
+    paramNotWhole: (label, typed) => `${label}: ${typed} is not a whole number; type a whole number.`,
+    engineRefused: (label) => (label ? `The engine cannot compute these values: change ${label}.` : 'The engine cannot compute these values: change a parameter.'),
     exercise: 'Exercise',
     contents: 'Exercises',
     progress: (n, total) => `${n} of ${total} solved`,
@@ -104,6 +109,10 @@ const STRINGS = {
     loading: '正在加载引擎…',
     engineFailed: '引擎加载失败：',
     engineError: '引擎返回错误：',
+    paramNotNumber: (label) => `${label}：请输入一个数。`,
+    paramOutOfRange: (label, typed, lo, hi) => `${label}：${typed} 超出允许的范围 ${lo} 到 ${hi}。`,
+    paramNotWhole: (label, typed) => `${label}：${typed} 不是整数，请输入整数。`,
+    engineRefused: (label) => (label ? `引擎无法按这组参数计算：请调整“${label}”。` : '引擎无法按这组参数计算：请调整参数。'),
     exercise: '练习',
     contents: '练习目录',
     progress: (n, total) => `已完成 ${n} / ${total}`,
@@ -208,6 +217,12 @@ export function browserLanguage(nav = globalThis.navigator) {
   return 'en';
 }
 
+/** An engine error in a picture's place, in the page's words: no codes, no work units. */
+export function viewProblem(lang, err) {
+  const t = viewStrings(lang);
+  return err?.code === 'too_large' || err?.code === 'out_of_memory' ? t.viewTooLarge : t.viewFailed;
+}
+
 /** Picks `text[lang]` from a {en, zh} object, falling back to the other language. */
 export function pick(text, lang) {
   if (text == null || typeof text !== 'object' || Array.isArray(text)) return text ?? '';
@@ -221,16 +236,29 @@ const VIEW_STRINGS = {
     chunks: 'Chunks', alphaPerChunk: 'α per chunk (µs)', communication: 'communication',
     chunkedTitle: (n) => `Chunked overlap, ${n} chunks`, chunkedCaption: 'Each chunk’s communication runs while the next chunk computes; every chunk pays its α.',
     twoBatchTitle: 'Two-batch overlap', twoBatchCaption: 'Two half-batches: one computes while the other communicates.',
-    overlapNote: (serial, total, exposed, x) => `In turn ${serial}; overlapped ${total} (communication exposed ${exposed}), ${x}× faster.`,
+    // `outcome` is the engine's: faster, slower (every chunk pays its α) or same.
+    overlapNote: ({ serial, total, exposed, outcome, speedup, slowdown }) => `In turn ${serial}; overlapped ${total} (communication exposed ${exposed}), `
+      + (outcome === 'faster' ? `${speedup}× faster.` : outcome === 'slower' ? `${slowdown}× slower: the chunks are so small that their α’s cost more than the overlap saves.` : 'no faster.'),
     inTurn: 'in turn', inChunks: (n) => `${n} chunks`, allreduces: 'two all-reduces',
     tpTitle: 'One layer of TP prefill: compute against its two all-reduces',
     tpCaption: 'The engine’s intervals for one layer (Llama-3-70B’s layer with this hidden size and value size): compute then both all-reduces, and the same in four chunks where each chunk’s all-reduces run while the next chunk computes.',
-    tpNote: (a, b, saved, n) => `A layer takes ${a} in turn and ${b} in four chunks; over ${n} layers that saves ${saved}.`,
+    tpNote: (a, b, saved, n, outcome) => `A layer takes ${a} in turn and ${b} in four chunks; over ${n} layers that `
+      + (outcome === 'faster' ? `saves ${saved}.` : outcome === 'slower' ? `costs ${saved} more: the chunks’ extra α’s outweigh the overlap.` : 'changes nothing.'),
     timeAxis: 'time', timelineTable: 'The intervals as a table', colRow: 'Row', colWhat: 'What', colStart: 'Start', colEnd: 'End',
     microbatches: 'Micro-batches', compute: 'compute', transfer: 'transfer',
     stageName: (i) => `stage ${i + 1}`, microbatchName: (m) => `micro-batch ${m + 1}`, layerName: (i) => `layer ${i + 1}`,
-    pipelineTitle: 'Pipeline decode, two tokens', pipelineCaption: 'The engine’s timeline: rows are stages, colours micro-batches (the second token lighter), transfers between stages in grey.',
-    pipelineNote: (m, iv, u, fill) => `${m} micro-batches: a token every ${iv}, stages busy ${u}% of the time; ${fill} fill the pipeline.`,
+    pipelineTitle: 'Pipeline decode, three tokens of each micro-batch', pipelineCaption: 'The engine’s timeline: rows are stages, colours micro-batches; the thin grey strip at the foot of a row is the transfer to the next stage. The first token fills the pipeline; the bracket spans one steady-state interval of micro-batch 1.',
+    viewTooLarge: 'This setting is too large to draw here: choose fewer devices, stages or micro-batches.',
+    viewFailed: 'This picture cannot be drawn for these values: change a parameter.',
+    tokenName: (k) => `token ${k + 1}`, stageLink: (i) => `stage ${i + 1} → ${i + 2}`, transferBetween: 'transfer to the next stage',
+    microbatchColour: (c, m) => `micro-batch ${Array.from({ length: Math.ceil((m - c) / 8) }, (_, j) => c + 1 + 8 * j).join(', ')}`,
+    microbatchCount: (m) => (m === 1 ? '1 micro-batch' : `${m} micro-batches`),
+    steadyBracket: (x) => `steady state: a token every ${x}`,
+    // Chosen by the engine's steady_bound: the trip sets the interval, or the stages do (P5 §6.3).
+    pipelineNote: ({ m, interval, busy, fill, bound, trip, rate }) => (bound === 'trip'
+      ? `${m} micro-batch${m === 1 ? '' : 'es'}: in the steady state each micro-batch gets a token every ${interval}, a token’s trip through every stage and transfer, and the stages compute ${busy}% of the time (${rate} tokens/s in all). `
+        + (busy >= 100 ? 'Every stage is busy.' : `${fill} micro-batches fill the pipeline completely; more micro-batches raise throughput, never shorten a token’s trip.`)
+      : `${m} micro-batches are more than a token’s trip (${trip}) holds: each stage serves all ${m} in turn, so each micro-batch gets a token every ${interval}, longer than the trip; the stages compute 100% of the time (${rate} tokens/s in all, the most this pipeline gives).`),
     kvTitle: 'Layer-by-layer KV transfer', kvCaption: 'The engine’s intervals: each layer’s KV cache leaves while the next layer computes.',
     kvZoom: (x) => `Zoom on the end of the axis: only the last layer’s transfer, ${x}, is exposed.`,
     kvNote: (c, total, x) => `Prefill ends at ${c}; the last KV arrives at ${total}; exposed ${x}.`,
@@ -298,16 +326,27 @@ const VIEW_STRINGS = {
     chunks: '块数', alphaPerChunk: '每块 α（微秒）', communication: '通信',
     chunkedTitle: (n) => `分块重叠，${n} 块`, chunkedCaption: '每块的通信与下一块的计算同时进行；每块都要付一次 α。',
     twoBatchTitle: '双批重叠', twoBatchCaption: '两个半批：一个计算时另一个通信。',
-    overlapNote: (serial, total, exposed, x) => `依次执行 ${serial}；重叠后 ${total}（暴露的通信 ${exposed}），快 ${x} 倍。`,
+    overlapNote: ({ serial, total, exposed, outcome, speedup, slowdown }) => `依次执行 ${serial}；重叠后 ${total}（暴露的通信 ${exposed}），`
+      + (outcome === 'faster' ? `快 ${speedup} 倍。` : outcome === 'slower' ? `反而慢 ${slowdown} 倍：块切得太小，每块多付的 α 超过了重叠省下的时间。` : '没有更快。'),
     inTurn: '依次', inChunks: (n) => `${n} 块`, allreduces: '两次 all-reduce',
     tpTitle: 'TP 预填充的一层：计算与两次 all-reduce',
     tpCaption: '引擎给出的一层区间（Llama-3-70B 的层，隐藏维度取本题值）：先计算再做两次 all-reduce；以及分成四块，每块的 all-reduce 与下一块的计算重叠。',
-    tpNote: (a, b, saved, n) => `一层依次执行需 ${a}，分四块需 ${b}；${n} 层共节省 ${saved}。`,
+    tpNote: (a, b, saved, n, outcome) => `一层依次执行需 ${a}，分四块需 ${b}；${n} 层`
+      + (outcome === 'faster' ? `共节省 ${saved}。` : outcome === 'slower' ? `反而多花 ${saved}：分块多付的 α 超过了重叠省下的时间。` : '没有变化。'),
     timeAxis: '时间', timelineTable: '以表格列出各区间', colRow: '行', colWhat: '内容', colStart: '开始', colEnd: '结束',
     microbatches: '微批数', compute: '计算', transfer: '传输',
     stageName: (i) => `第 ${i + 1} 段`, microbatchName: (m) => `微批 ${m + 1}`, layerName: (i) => `第 ${i + 1} 层`,
-    pipelineTitle: '流水线解码，两个 token', pipelineCaption: '引擎的时间线：每行一段，颜色代表微批（第二个 token 较浅），段间传输为灰色。',
-    pipelineNote: (m, iv, u, fill) => `${m} 个微批：每 ${iv} 一个 token，各段 ${u}% 的时间在工作；${fill} 个微批可填满流水线。`,
+    pipelineTitle: '流水线 decode，每个微批三个 token', pipelineCaption: '引擎的时间线：每行一段，颜色代表微批；每行底部的灰色细条是到下一段的传输。第一个 token 填充流水线；括号标出微批 1 在稳态下的一个间隔。',
+    viewTooLarge: '这组设置太大，无法在这里画出：请减少设备、段或微批的数量。',
+    viewFailed: '这组参数画不出这张图：请调整参数。',
+    tokenName: (k) => `第 ${k + 1} 个 token`, stageLink: (i) => `第 ${i + 1} 段 → 第 ${i + 2} 段`, transferBetween: '到下一段的传输',
+    microbatchColour: (c, m) => `微批 ${Array.from({ length: Math.ceil((m - c) / 8) }, (_, j) => c + 1 + 8 * j).join('、')}`,
+    microbatchCount: (m) => `${m} 个微批`,
+    steadyBracket: (x) => `稳态：每 ${x} 一个 token`,
+    pipelineNote: ({ m, interval, busy, fill, bound, trip, rate }) => (bound === 'trip'
+      ? `${m} 个微批：稳态下每个微批每 ${interval} 生成一个 token，即一个 token 走完所有段和传输的时间；各段 ${busy}% 的时间在计算（合计每秒 ${rate} 个 token）。`
+        + (busy >= 100 ? '每一段都在忙。' : `${fill} 个微批才能完全填满流水线；微批再多只提高吞吐，不会缩短一个 token 的路程。`)
+      : `${m} 个微批超过了一个 token 的路程（${trip}）能容纳的数量：每一段要轮流服务全部 ${m} 个微批，所以每个微批每 ${interval} 才生成一个 token，比路程还长；各段 100% 的时间在计算（合计每秒 ${rate} 个 token，这条流水线的上限）。`),
     kvTitle: '逐层 KV 传输', kvCaption: '引擎给出的区间：每层的 KV 缓存在下一层计算时发出。',
     kvZoom: (x) => `放大时间轴末端：只有最后一层的传输（${x}）暴露在外。`,
     kvNote: (c, total, x) => `预填充在 ${c} 结束；最后的 KV 在 ${total} 到达；暴露 ${x}。`,

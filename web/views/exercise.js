@@ -4,7 +4,7 @@
 // shows them only where it shows the calculator's results (the masking rule).
 
 import { h } from '../util/dom.js';
-import { viewStrings } from '../util/i18n.js';
+import { viewProblem, viewStrings } from '../util/i18n.js';
 import { createPlayer } from './player.js';
 import { timeline } from './gantt.js';
 import { askMany } from '../engine/door.js';
@@ -80,49 +80,67 @@ export function exerciseVisual(id, lang) {
         const out = await askMany([{ ...base, chunks: 1 }, { ...base, chunks: 4 }], `ex${id}-overlap`);
         if (!out || mine !== asked) return;
         const err = out.find((r) => r.error);
-        if (err) { box.replaceChildren(h('p', { class: 'card-error', text: err.error.message })); return; }
+        if (err) { box.replaceChildren(h('p', { class: 'card-error', role: 'alert', text: viewProblem(lang, err.error) })); return; }
         const [one, four] = out;
         const rows = [{ label: `${t.inTurn}: ${t.compute}` }, { label: `${t.inTurn}: ${t.allreduces}` }, { label: `${t.inChunks(4)}: ${t.compute}` }, { label: `${t.inChunks(4)}: ${t.allreduces}` }];
         const bars = [];
         for (const [k, res] of [[0, one], [2, four]]) {
-          for (const e of res.intervals) bars.push({ row: k + (e.stream === 'comm' ? 1 : 0), start: e.start_s, end: e.end_s, cls: e.stream === 'comm' ? 'transfer' : `mb${e.index % 2}`, title: `${e.stream === 'comm' ? t.allreduces : t.compute} ${e.index + 1}` });
+          for (const e of res.intervals) bars.push({ row: k + (e.stream === 'comm' ? 1 : 0), start: e.start_s, end: e.end_s, cls: e.stream === 'comm' ? 'transfer' : 'mb0', title: `${e.stream === 'comm' ? t.allreduces : t.compute} ${e.index + 1}` });
         }
         box.replaceChildren(timeline(lang, {
           title: t.tpTitle, caption: t.tpCaption, rows, bars,
           legend: [{ cls: 'mb0', label: t.compute }, { cls: 'transfer', label: t.allreduces }],
-          note: t.tpNote(formatTime(one.total_s), formatTime(four.total_s), formatTime(four.model_saved_s), four.layers),
+          note: t.tpNote(formatTime(one.total_s), formatTime(four.total_s), formatTime(Math.abs(four.model_saved_s)), four.layers, four.model_outcome),
+          data: { lecture: '7.2' },
         }));
       },
     };
   }
   if (id === 6) {
-    // Pipeline decode (P5 §6.3): the engine's timeline for a micro-batch count picked here.
+    // Pipeline decode (P5 §6.3): the engine's timeline for a micro-batch count picked here, three
+    // tokens of each micro-batch: the fill, then the steady state the engine computes (its
+    // interval bracketed between micro-batch 1's token ends, both the engine's).
     const range = h('input', { type: 'range', min: '1', max: '16', step: '1', value: '0', 'data-role': 'microbatches', 'aria-label': t.microbatches });
     const shown = h('output', { class: 'unit' });
     const box = h('div');
     let last = null;
     let chosen = null;
     let asked = 0;
+    const TOKENS = 3;
+    // The timeline op holds at most 20,000 intervals (stages x micro-batches x tokens).
+    const most = (stages) => Math.max(2, Math.min(Math.max(16, 2 * stages), Math.floor(20000 / (TOKENS * stages))));
     const draw = async () => {
       const mine = ++asked;
       const p = last;
-      const req = { op: 'pipeline', stages: p.stages, stage_time_s: p.stage_time_s, transfer_time_s: p.transfer_time_s, tokens: 2 };
+      if (chosen > most(p.stages)) chosen = most(p.stages);
+      const req = { op: 'pipeline', stages: p.stages, stage_time_s: p.stage_time_s, transfer_time_s: p.transfer_time_s, tokens: TOKENS, timeline_tokens: TOKENS };
       if (chosen) req.microbatches = chosen;
       const [out] = (await askMany([req], `ex${id}-pipeline`)) ?? [];
       if (!out || mine !== asked) return;
-      if (out.error) { box.replaceChildren(h('p', { class: 'card-error', text: out.error.message })); return; }
-      range.max = String(Math.max(16, 2 * p.stages));
+      if (out.error) { box.replaceChildren(h('p', { class: 'card-error', role: 'alert', text: viewProblem(lang, out.error) })); return; }
+      range.max = String(most(p.stages));
       range.value = String(out.microbatches);
+      range.setAttribute('aria-valuetext', t.microbatchCount(out.microbatches));
       shown.textContent = String(out.microbatches);
       const bars = out.timeline.filter((e) => e.stage < 64).map((e) => ({
-        row: e.stage, start: e.start_s, end: e.end_s, cls: e.kind === 'transfer' ? 'transfer' : `mb${e.microbatch % 8}${e.token ? ' later' : ''}`,
-        title: `${t.stageName(e.stage)} · ${e.kind === 'transfer' ? t.transfer : t.compute} · ${t.microbatchName(e.microbatch)} · token ${e.token}`,
+        row: e.stage, start: e.start_s, end: e.end_s,
+        cls: e.kind === 'transfer' ? 'transfer' : `mb${e.microbatch % 8}`, lane: e.kind === 'transfer' ? 'sub' : 'main',
+        title: `${e.kind === 'transfer' ? t.stageLink(e.stage) : t.stageName(e.stage)} · ${e.kind === 'transfer' ? t.transfer : t.compute} · ${t.microbatchName(e.microbatch)} · ${t.tokenName(e.token)}`,
       }));
+      const ends = out.microbatch0_token_ends_s;
+      const legend = Array.from({ length: Math.min(8, out.microbatches) }, (_, c) => ({ cls: `mb${c}`, label: t.microbatchColour(c, out.microbatches) }));
+      legend.push({ cls: 'transfer', label: t.transferBetween });
       box.replaceChildren(timeline(lang, {
         title: t.pipelineTitle, caption: t.pipelineCaption,
         rows: Array.from({ length: Math.min(64, p.stages) }, (_, i) => ({ label: t.stageName(i) })), bars,
-        legend: [{ cls: 'mb0', label: t.compute }, { cls: 'transfer', label: t.transfer }],
-        note: t.pipelineNote(out.microbatches, formatTime(out.token_interval_s), Math.round(out.utilisation * 100), out.microbatches_to_fill),
+        legend,
+        bracket: ends.length >= 2 ? { from: ends[ends.length - 2], to: ends[ends.length - 1], label: t.steadyBracket(formatTime(out.steady_interval_s)) } : null,
+        note: t.pipelineNote({
+          m: out.microbatches, interval: formatTime(out.steady_interval_s), busy: Math.round(out.steady_utilisation * 100),
+          fill: out.microbatches_to_fill, bound: out.steady_bound, trip: formatTime(out.trip_s),
+          rate: Number(out.steady_tokens_per_s.toPrecision(3)).toLocaleString(lang === 'zh' ? 'zh-CN' : 'en'),
+        }),
+        data: { lecture: '6.3', intervalS: out.steady_interval_s, utilisation: out.steady_utilisation, microbatches: out.microbatches },
       }));
     };
     range.addEventListener('input', () => { chosen = Number(range.value); if (last) draw(); });
@@ -141,15 +159,16 @@ export function exerciseVisual(id, lang) {
         const mine = ++asked;
         const [out] = (await askMany([{ op: 'kv_transfer', tokens: p.prompt_tokens, nics: p.nics, link: p.link }], `ex${id}-kv`)) ?? [];
         if (!out || mine !== asked) return;
-        if (out.error) { box.replaceChildren(h('p', { class: 'card-error', text: out.error.message })); return; }
+        if (out.error) { box.replaceChildren(h('p', { class: 'card-error', role: 'alert', text: viewProblem(lang, out.error) })); return; }
         const tl = out.timeline;
         const rows = [{ label: t.compute }, { label: t.transfer }];
-        const bars = tl.intervals.map((e) => ({ row: e.stream === 'comm' ? 1 : 0, start: e.start_s, end: e.end_s, cls: e.stream === 'comm' ? 'transfer' : `mb${e.index % 2}`, title: `${t.layerName(e.index)} · ${e.stream === 'comm' ? t.transfer : t.compute}` }));
+        const bars = tl.intervals.map((e) => ({ row: e.stream === 'comm' ? 1 : 0, start: e.start_s, end: e.end_s, cls: e.stream === 'comm' ? 'transfer' : 'mb0', title: `${t.layerName(e.index)} · ${e.stream === 'comm' ? t.transfer : t.compute}` }));
         box.replaceChildren(timeline(lang, {
           title: t.kvTitle, caption: t.kvCaption, rows, bars,
           legend: [{ cls: 'mb0', label: t.compute }, { cls: 'transfer', label: t.transfer }],
           zoom: { from: tl.compute_end_s - 2 * tl.exposed_comm_s, to: tl.total_s, title: t.kvZoom(formatTime(tl.exposed_comm_s)) },
           note: t.kvNote(formatTime(tl.compute_end_s), formatTime(tl.total_s), formatTime(tl.exposed_comm_s)),
+          data: { lecture: '7.3' },
         }));
       },
     };

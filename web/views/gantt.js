@@ -25,10 +25,12 @@ function ticks(a, b, n = 6) {
 }
 
 /**
- * One timeline panel as SVG: rows [{label}], bars [{row, start, end, cls, title}], the time
- * window [from, to] (a zoom shows part of the whole).
+ * One timeline panel as SVG: rows [{label}], bars [{row, start, end, cls, title, lane}], the time
+ * window [from, to] (a zoom shows part of the whole), and an optional bracket {from, to, label}
+ * over the rows (the engine's interval, placed at the engine's times). A bar on lane 'sub' is a
+ * thin strip at the foot of its row, so a transfer shows beside the compute that follows it.
  */
-function panel(t, rows, bars, from, to, title) {
+function panel(t, rows, bars, from, to, title, bracket) {
   // A narrower drawing on phones, so its text is not scaled down to nothing.
   const W = (globalThis.innerWidth ?? 1280) < 600 ? 420 : 720;
   // Room for the longest row label (11 px text, about 6.5 px a character; CJK wider).
@@ -36,7 +38,7 @@ function panel(t, rows, bars, from, to, title) {
   const left = Math.min(240, Math.max(70, 16 + 6.5 * chars));
   const right = 12;
   const row = 22;
-  const top = 6;
+  const top = bracket ? 26 : 6;
   const H = top + rows.length * row + 34;
   const x = (v) => left + ((v - from) / (to - from)) * (W - left - right);
   const s = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'gantt', role: 'img', 'aria-label': title });
@@ -44,13 +46,24 @@ function panel(t, rows, bars, from, to, title) {
     s.append(svg('text', { x: left - 6, y: top + i * row + 15, 'text-anchor': 'end', class: 'row-label' }, r.label));
     s.append(svg('line', { x1: left, x2: W - right, y1: top + (i + 1) * row, y2: top + (i + 1) * row, class: 'row-line' }));
   });
+  const lanes = bars.some((o) => o.lane === 'sub');
   for (const b of bars) {
     if (b.end < from || b.start > to) continue;
     const x0 = x(Math.max(from, b.start));
     const x1 = x(Math.min(to, b.end));
-    const rect = svg('rect', { x: x0, y: top + b.row * row + 3, width: Math.max(0.8, x1 - x0 - 0.5), height: row - 6, class: `bar ${b.cls}` });
+    const sub = b.lane === 'sub';
+    const y = top + b.row * row + (sub ? row - 7 : 3);
+    const rect = svg('rect', { x: x0, y, width: Math.max(0.8, x1 - x0 - 0.5), height: sub ? 5 : row - (lanes ? 11 : 6), class: `bar ${b.cls}` });
     if (b.title) rect.append(svg('title', {}, b.title));
     s.append(rect);
+  }
+  if (bracket && bracket.to > from && bracket.from < to) {
+    const a = x(Math.max(from, bracket.from));
+    const b = x(Math.min(to, bracket.to));
+    const g = svg('g', { class: 'bracket', 'data-role': 'interval-bracket' });
+    g.append(svg('path', { d: `M${a} ${top + rows.length * row}V${top - 14}H${b}V${top + rows.length * row}` }));
+    g.append(svg('text', { x: (a + b) / 2, y: top - 17, 'text-anchor': 'middle' }, bracket.label));
+    s.append(g);
   }
   const axisY = top + rows.length * row;
   const scale = to - from >= 1 ? [1, 's'] : to - from >= 1e-3 ? [1e-3, 'ms'] : [1e-6, 'µs'];
@@ -69,14 +82,17 @@ function panel(t, rows, bars, from, to, title) {
 
 /**
  * A timeline figure: {title, caption, rows, bars, legend: [{cls, label}], note, zoom?: {from, to,
- * title}} — the zoom is a second panel on part of the time axis (a broken axis for a short tail).
+ * title}, bracket?: {from, to, label}, data?: {dataset key: value}} — the zoom is a second panel on
+ * part of the time axis (a broken axis for a short tail); `data` becomes the figure's hooks
+ * (data-lecture, data-interval-s, ...).
  */
 export function timeline(lang, spec) {
   const t = viewStrings(lang);
   const end = Math.max(...spec.bars.map((b) => b.end));
   const fig = h('figure', { class: 'timeline-view', dataset: { view: 'timeline' } });
   fig.append(h('figcaption', {}, [h('strong', { text: `${spec.title}. ` }), spec.caption]));
-  fig.append(h('div', { class: 'gantt-box' }, panel(t, spec.rows, spec.bars, 0, end, spec.title)));
+  for (const [k, v] of Object.entries(spec.data ?? {})) fig.dataset[k] = String(v);
+  fig.append(h('div', { class: 'gantt-box' }, panel(t, spec.rows, spec.bars, 0, end, spec.title, spec.bracket)));
   if (spec.zoom) {
     fig.append(h('p', { class: 'chart-note', text: spec.zoom.title }));
     fig.append(h('div', { class: 'gantt-box' }, panel(t, spec.rows, spec.bars, spec.zoom.from, spec.zoom.to, spec.zoom.title)));

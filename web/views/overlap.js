@@ -44,16 +44,20 @@ export function createOverlap(lang, key = 'overlap') {
     if (!out || mine !== asked) return;
     const err = out.find((r) => r.error);
     if (err) { box.replaceChildren(h('p', { class: 'card-error', role: 'alert', text: err.error.message })); return; }
-    const figure = (res, title, caption) => timeline(lang, {
+    const figure = (res, title, caption, kind) => timeline(lang, {
       title, caption,
       rows: [{ label: t.compute }, { label: t.communication }],
-      bars: res.intervals.map((e) => ({ row: e.stream === 'comm' ? 1 : 0, start: e.start_s, end: e.end_s, cls: e.stream === 'comm' ? 'transfer' : `mb${e.index % 2}`, title: `${e.stream === 'comm' ? t.communication : t.compute} ${e.index + 1}` })),
+      bars: res.intervals.map((e) => ({ row: e.stream === 'comm' ? 1 : 0, start: e.start_s, end: e.end_s, cls: e.stream === 'comm' ? 'transfer' : 'mb0', title: `${e.stream === 'comm' ? t.communication : t.compute} ${e.index + 1}` })),
       legend: [{ cls: 'mb0', label: t.compute }, { cls: 'transfer', label: t.communication }],
-      note: t.overlapNote(formatTime(res.serial_s), formatTime(res.total_s), formatTime(res.exposed_comm_s), Number(res.speedup.toPrecision(3))),
+      note: t.overlapNote({
+        serial: formatTime(res.serial_s), total: formatTime(res.total_s), exposed: formatTime(res.exposed_comm_s),
+        outcome: res.outcome, speedup: Number(res.speedup.toPrecision(3)), slowdown: Number(res.slowdown.toPrecision(3)),
+      }),
+      data: { lecture: kind === 'two_batch' ? '7.4' : '7.1' },
     });
     box.replaceChildren(
-      figure(out[0], t.chunkedTitle(s.chunks), t.chunkedCaption),
-      figure(out[1], t.twoBatchTitle, t.twoBatchCaption),
+      figure(out[0], t.chunkedTitle(s.chunks), t.chunkedCaption, 'chunked'),
+      figure(out[1], t.twoBatchTitle, t.twoBatchCaption, 'two_batch'),
     );
   }
   run();
