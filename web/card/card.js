@@ -6,10 +6,10 @@
 // out, the card is aria-busy.
 
 import { pick, strings } from '../util/i18n.js';
-import { ask, cachedSolve, linkLabel, solveAll } from '../engine/door.js';
+import { ask, cachedSolve, knownLinks, linkLabel, solveAll } from '../engine/door.js';
 import { h } from '../util/dom.js';
 import { renderParagraphs, renderRich } from '../util/math.js';
-import { prettyUnits } from '../util/units.js';
+import { formatBytes, formatTime, prettyUnits } from '../util/units.js';
 import { exerciseVisual } from '../views/exercise.js';
 import { answersMixin } from './answers.js';
 import { calculatorMixin } from './calculator.js';
@@ -145,6 +145,33 @@ export class Card {
     this.errorBox.textContent = err ? `${this.t().engineError}${errorText(err)}` : '';
   }
 
+  /**
+   * The lecture's links with their α and β (the engine's `links` answer), under a statement that
+   * names a link, so a variant's "RoCE 400G" comes with its figures; null for other exercises.
+   */
+  linkTable() {
+    const ids = new Set(knownLinks().map((l) => l.id));
+    const named = this.doc.params.some((p) => p.kind === 'choice' && (p.choices ?? []).some((c) => ids.has(typeof c === 'object' ? c.id : c)));
+    if (!named) return null;
+    const t = this.t();
+    const gbps = (v) => `${Number((v / 1e9).toPrecision(4))} GB/s`;
+    const rows = knownLinks().map((l) => h('tr', { 'data-link': l.id }, [
+      h('th', { scope: 'row', text: l.label }),
+      h('td', { text: prettyUnits(formatTime(l.alpha_s)) }),
+      h('td', { text: gbps(l.beta_Bps) }),
+      h('td', { text: gbps(l.nominal_Bps) }),
+      h('td', { text: formatBytes(l.n_half_bytes) }),
+    ]));
+    return h('details', { class: 'link-table', 'data-role': 'link-table' }, [
+      h('summary', { text: t.linkTable }),
+      h('table', {}, [
+        h('caption', { text: t.linkTableCaption }),
+        h('thead', {}, h('tr', {}, t.linkTableCols.map((c) => h('th', { scope: 'col', text: c })))),
+        h('tbody', {}, rows),
+      ]),
+    ]);
+  }
+
   render() {
     const t = this.t();
     const lang = this.lang;
@@ -188,7 +215,7 @@ export class Card {
       for (const b of this.form.querySelectorAll('[data-action="variant"], [data-action="default"]')) b.hidden = true;
     }
     this.root.replaceChildren(
-      head, this.statement, this.variantNote, this.errorBox, body,
+      head, this.statement, this.linkTable(), this.variantNote, this.errorBox, body,
       this.visualBox, this.hintList, this.solutionBox,
     );
     this.renderStatement();
