@@ -386,10 +386,8 @@ export function createPlayer(lang, { key = 'player', heading = true } = {}) {
     return sum;
   };
   const phaseText = (st) => {
-    let p = t.phases[st.phase] ?? st.phase ?? '';
-    if (st.detail) p += `: ${t.phases[st.detail] ?? st.detail}`;
-    if (st.group) p += ` (${t.groups[st.group] ?? st.group})`;
-    return p;
+    const name = (x) => t.phases[x] ?? x;
+    return t.phaseText(name(st.phase ?? ''), st.detail ? name(st.detail) : '', st.group ? t.groups[st.group] ?? st.group : '');
   };
   /** "8 × 125 KB", or the sizes of a step whose messages differ. */
   const sizesText = (st) => {
@@ -440,6 +438,7 @@ export function createPlayer(lang, { key = 'player', heading = true } = {}) {
     const msgs = cur?.trace ?? [];
     const label = msgs.length <= MAX_LABELS;
     const labels = svg('g', { class: 'msg-labels' });
+    const placed = [];
     msgs.forEach((m, i) => {
       if (!drawn.pos[m.src] || !drawn.pos[m.dst]) return;
       const r = drawn.route(m.src, m.dst, i);
@@ -476,7 +475,18 @@ export function createPlayer(lang, { key = 'player', heading = true } = {}) {
       });
       path.append(svg('title', {}, t.msgText(m, m.op === 'reduce' ? t.reduce : t.copy, formatBytes(m.bytes), m.level ? t.levels[m.level] : '')));
       drawn.arrows.append(path);
-      if (label && mid) labels.append(svg('text', { x: mid.x.toFixed(1), y: (mid.y + 3).toFixed(1), 'text-anchor': 'middle', class: 'msg-size' }, formatBytes(m.bytes)));
+      if (label && mid) {
+        // A label that would cover a device or another label is left out (the status line and
+        // the step table give every size).
+        const text = formatBytes(m.bytes);
+        const bw = text.length * 5.6 + 2;
+        const box = { x: mid.x - bw / 2, y: mid.y - 6, w: bw, h: 11 };
+        const hits = (o) => box.x < o.x + o.w && o.x < box.x + box.w && box.y < o.y + o.h && o.y < box.y + box.h;
+        if (!drawn.boxes.some(hits) && !placed.some(hits)) {
+          placed.push(box);
+          labels.append(svg('text', { x: mid.x.toFixed(1), y: (mid.y + 3.5).toFixed(1), 'text-anchor': 'middle', class: 'msg-size' }, text));
+        }
+      }
     });
     drawn.arrows.append(labels);
   }
@@ -616,7 +626,11 @@ export function createPlayer(lang, { key = 'player', heading = true } = {}) {
     if (two) for (const l of lay.labels) chart.append(svg('text', { x: l.x, y: l.y, 'text-anchor': l.anchor, class: 'local-label' }, t.localName(l.g)));
     chart.append(deviceLayer, arrows);
     stage.replaceChildren(chart);
-    drawn = { pos: two ? lay.pos.map((p) => ({ ...p, x: p.cx, y: p.cy })) : lay.pos, r, id, arrows, cells, fills, deviceNodes, route: lay.route };
+    // Boxes that message labels keep clear of: devices with their cells, the switch.
+    const boxes = two ? lay.pos.map((p) => ({ x: p.x, y: p.y, w: p.w, h: p.h }))
+      : lay.pos.slice(0, k).map((p) => ({ x: p.x - r, y: p.y - r, w: 2 * r, h: 2 * r }));
+    if (!two && res.topology?.kind !== 'ring') boxes.push({ x: W / 2 - 32, y: H / 2 - 13, w: 64, h: 26 });
+    drawn = { pos: two ? lay.pos.map((p) => ({ ...p, x: p.cx, y: p.cy })) : lay.pos, r, id, arrows, cells, fills, deviceNodes, route: lay.route, boxes };
     const keys = [h('span', { class: 'key copy', text: t.copy }), h('span', { class: 'key reduce', text: t.reduce })];
     if (two) keys.push(h('span', { class: 'key intra', text: t.levels.intra }), h('span', { class: 'key inter', text: t.levels.inter }));
     keys.push(h('span', { class: 'key cells', text: t.cellLegend[res.collective] ?? t.cellLegend.allreduce }), h('span', { class: 'key complete', text: t.complete }));
@@ -653,7 +667,7 @@ export function createPlayer(lang, { key = 'player', heading = true } = {}) {
     const ticks = [1];
     const stride = 10 ** Math.floor(Math.log10(Math.max(1, steps.length / 4)));
     const inc = [1, 2, 5, 10].map((m) => m * stride).find((v) => steps.length / v <= (W < 500 ? 4 : 7)) ?? stride * 10;
-    for (let v = inc; v < steps.length; v += inc) if (v - 1 > steps.length * 0.04) ticks.push(v);
+    for (let v = inc; v < steps.length; v += inc) if (v - 1 > steps.length * 0.06 && steps.length - v > steps.length * 0.08) ticks.push(v);
     if (steps.length > 1) ticks.push(steps.length);
     for (const v of ticks) {
       const x = x0 + (v - 0.5) * bw;
