@@ -549,7 +549,7 @@ export function createPlayer(lang, { key = 'player', heading = true } = {}) {
     const lay = two ? gridLayout(res, W) : circleLayout(res, W, phone ? (k <= 16 ? 360 : 380) : (k <= 16 ? 400 : 460));
     const H = lay.H;
     const id = `p${Math.random().toString(36).slice(2, 8)}`;
-    const r = two ? 0 : k <= 8 ? 16 : k <= 16 ? 13 : k <= 32 ? 9 : 7;
+    const r = two ? 0 : k <= 8 ? 16 : k <= 16 ? 13 : k <= 32 ? 10 : 7;
     const chart = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'player-svg', role: 'img', 'aria-label': `${t.player}: ${t.algorithms[res.algorithm] ?? res.algorithm}, ${k}` });
     const defs = svg('defs');
     for (const op of ['copy', 'reduce']) {
@@ -596,7 +596,7 @@ export function createPlayer(lang, { key = 'player', heading = true } = {}) {
       } else {
         body = svg('circle', { cx: p.x, cy: p.y, r, class: 'dev' });
         g.append(body);
-        g.append(svg('text', { x: p.x, y: p.y + 4, 'text-anchor': 'middle', class: 'dev-label', 'font-size': r >= 12 ? 12 : 10 }, String(d)));
+        g.append(svg('text', { x: p.x, y: p.y + 4, 'text-anchor': 'middle', class: 'dev-label', 'font-size': r >= 12 ? 12 : r >= 10 ? 11 : 9 }, String(d)));
         // The strip sits outward from the centre, clear of the messages inside the circle.
         stripW = Math.min(rep.cells * 10, phone ? 64 : 96);
         const dx = p.x - W / 2;
@@ -634,7 +634,7 @@ export function createPlayer(lang, { key = 'player', heading = true } = {}) {
     const keys = [h('span', { class: 'key copy', text: t.copy }), h('span', { class: 'key reduce', text: t.reduce })];
     if (two) keys.push(h('span', { class: 'key intra', text: t.levels.intra }), h('span', { class: 'key inter', text: t.levels.inter }));
     keys.push(h('span', { class: 'key cells', text: t.cellLegend[res.collective] ?? t.cellLegend.allreduce }), h('span', { class: 'key complete', text: t.complete }));
-    if (rep.frames[0].progress.some((p) => p < 0)) keys.push(h('span', { class: 'key owes-none', text: t.owesNone }));
+    if (rep.frames[0].progress.subarray(0, k * rep.cells).some((p) => p < 0)) keys.push(h('span', { class: 'key owes-none', text: t.owesNone }));
     legend.replaceChildren(...keys);
   }
 
