@@ -44,6 +44,62 @@ TEST(SimulateOp, HierarchicalOnTwoLevels) {
   EXPECT_NEAR(out.at("time_s").get<double>(), out.at("closed_form").at("time_s").get<double>(), 1e-15);
 }
 
+TEST(SimulateOp, TwoLevelTraceNamesPhasesAndLevels) {
+  // P5 §5.5: the three phases by what they do; every traced message says whether it stays in
+  // its node, and the inter-node all-reduce runs among GPUs of one local rank only.
+  for (const char* inter : {"ring", "recursive_doubling", "rabenseifner", "double_binary_tree"}) {
+    const int N = 3, G = 4;
+    const json out = eval(json{{"op", "simulate"}, {"algorithm", "hierarchical"}, {"nodes", N}, {"gpus_per_node", G},
+                               {"bytes", 1.2e6}, {"inter_algorithm", inter}, {"mode", "accounting"}}
+                              .dump());
+    ASSERT_FALSE(out.contains("error")) << out.dump();
+    EXPECT_EQ(out.at("topology").at("nodes"), N);
+    EXPECT_EQ(out.at("topology").at("gpus_per_node"), G);
+    std::vector<std::string> order;
+    for (const json& st : out.at("schedule").at("steps")) {
+      const std::string phase = st.at("phase");
+      if (order.empty() || order.back() != phase) order.push_back(phase);
+      const bool across = phase == "inter-node all-reduce";
+      EXPECT_EQ(st.at("group"), across ? "same_local_rank" : "node") << phase;
+      EXPECT_EQ(st.contains("detail"), across) << phase;
+      for (const json& m : st.at("trace")) {
+        const int src = m.at("src"), dst = m.at("dst");
+        EXPECT_EQ(m.at("level"), src / G == dst / G ? "intra" : "inter");
+        EXPECT_EQ(m.at("level"), across ? "inter" : "intra") << phase << " " << src << ">" << dst;
+        if (across) EXPECT_EQ(src % G, dst % G) << inter;
+      }
+    }
+    EXPECT_EQ(order, (std::vector<std::string>{"intra-node reduce-scatter", "inter-node all-reduce",
+                                               "intra-node all-gather"}))
+        << inter;
+  }
+  // The flat ring on two levels: levels from the device ids, no group.
+  const json flat = eval(R"({"op":"simulate","algorithm":"ring","topology":"two_level","nodes":2,"gpus_per_node":4,"bytes":8000,"mode":"accounting"})");
+  int inter_msgs = 0;
+  for (const json& st : flat.at("schedule").at("steps")) {
+    EXPECT_FALSE(st.contains("group"));
+    for (const json& m : st.at("trace")) inter_msgs += m.at("level") == "inter";
+  }
+  EXPECT_EQ(inter_msgs, 2 * 7 * 2);  // 3>4 and 7>0 in each of the 14 steps
+  // A flat topology carries no level.
+  const json sw = eval(R"({"op":"simulate","devices":4,"bytes":8000,"mode":"accounting"})");
+  EXPECT_FALSE(sw.at("schedule").at("steps")[0].at("trace")[0].contains("level"));
+}
+
+TEST(SimulateOp, NonPowerOfTwoFoldIsAPhase) {
+  // MPICH's fold (Thakur et al. 2005): k = 6 folds 2 surplus ranks in first and sends them the
+  // result last; k = 8 has no fold.
+  for (const char* algo : {"recursive_doubling", "rabenseifner"}) {
+    const json six = eval(json{{"op", "simulate"}, {"algorithm", algo}, {"devices", 6}, {"bytes", 6000}}.dump());
+    const json& steps = six.at("schedule").at("steps");
+    EXPECT_EQ(steps.front().at("phase"), "fold surplus ranks in") << algo;
+    EXPECT_EQ(steps.back().at("phase"), "send result to surplus ranks") << algo;
+    EXPECT_EQ(steps.front().at("trace").size(), 2u);
+    const json eight = eval(json{{"op", "simulate"}, {"algorithm", algo}, {"devices", 8}, {"bytes", 8000}}.dump());
+    for (const json& st : eight.at("schedule").at("steps")) EXPECT_NE(st.at("phase"), "fold surplus ranks in");
+  }
+}
+
 TEST(SimulateOp, LectureFiguresByMessages) {
   // P5 §5.3: 64 devices on InfiniBand, 1 MB: ring pays 630 us of alpha, recursive doubling 180 us.
   const json ring = eval(R"({"op":"simulate","devices":64,"bytes":"1 MB","link":"ib_ndr","mode":"accounting"})");

@@ -26,13 +26,15 @@ constexpr double kAutoDataBytes = 16e6;
 
 json link_json(const Link& l) { return {{"id", l.id}, {"alpha_s", l.alpha_s}, {"beta_Bps", l.beta_Bps}}; }
 
-json message_json(const Message& m) {
+/// `gpus` > 0 on two levels: the message says whether it stays in a node (P5 §5.5).
+json message_json(const Message& m, int gpus) {
   json j = {{"src", m.src},
             {"dst", m.dst},
             {"op", m.op == MsgOp::reduce ? "reduce" : "copy"},
             {"bytes", m.bytes},
             {"chunk", {m.src_begin, m.src_begin + m.len, m.den}}};
   if (m.dst_begin != m.src_begin) j["dst_chunk"] = {m.dst_begin, m.dst_begin + m.len, m.den};
+  if (gpus > 0) j["level"] = m.src / gpus == m.dst / gpus ? "intra" : "inter";
   return j;
 }
 
@@ -261,10 +263,13 @@ json op_simulate(Request& r) {
   for (size_t i = 0; i < listed; ++i) {
     const StepRecord& s = res.step_records[i];
     json j = {{"step", i}, {"phase", s.phase}, {"time_s", s.time_s}, {"messages", s.messages}};
+    if (*s.detail) j["detail"] = s.detail;
+    // Hierarchical (P5 §5.5): who works together in this step.
+    if (hierarchical) j["group"] = *s.detail ? "same_local_rank" : "node";
     if (s.cut_through) j["cut_through"] = true;
     if (!s.trace.empty()) {
       json msgs = json::array();
-      for (const Message& m : s.trace) msgs.push_back(message_json(m));
+      for (const Message& m : s.trace) msgs.push_back(message_json(m, topo_name == "two_level" ? gpus : 0));
       j["trace"] = std::move(msgs);
     }
     steps.push_back(std::move(j));

@@ -353,6 +353,7 @@ void Executor::on_step(const Step& step) {
 
   StepRecord rec;
   rec.phase = step.phase;
+  rec.detail = step.detail;
   rec.time_s = step_time;
   rec.messages = static_cast<int64_t>(count);
   rec.cut_through = step.cut_through;

@@ -46,6 +46,7 @@ struct ExecOptions {
 /// One step as run: its time and, while the trace has room, its messages.
 struct StepRecord {
   const char* phase = "";
+  const char* detail = "";
   double time_s = 0;
   int64_t messages = 0;
   bool cut_through = false;

@@ -44,9 +44,12 @@ class Emitter {
   void send(int src, int dst, MsgOp op, const Span& s) { send(src, dst, op, s, s); }
   /// A step of known size allocates once (the memory estimate counts it once, not doubled).
   void reserve(size_t messages) { step_.messages.reserve(messages); }
+  /// Steps emitted while set are named `outer`, with the builder's own name as their detail.
+  void set_outer(const char* outer) { outer_ = outer; }
   void end_step(const char* phase, bool cut_through = false) {
     if (!step_.messages.empty()) {
-      step_.phase = phase;
+      step_.phase = outer_ ? outer_ : phase;
+      step_.detail = outer_ ? phase : "";
       step_.cut_through = cut_through;
       sink_(step_);
     }
@@ -56,6 +59,7 @@ class Emitter {
  private:
   const StepSink& sink_;
   double bytes_;
+  const char* outer_ = nullptr;
   Step step_;
 };
 
@@ -63,24 +67,24 @@ int mod(long long a, long long m) { return static_cast<int>(((a % m) + m) % m); 
 
 // P5 §5.1: in step s of the reduce-scatter, rank i adds block i-s-1 into rank i+1, so rank i
 // ends holding block i summed over the ring.
-void ring_reduce_scatter(const std::vector<Group>& groups, Emitter& e) {
+void ring_reduce_scatter(const std::vector<Group>& groups, Emitter& e, const char* phase = "reduce-scatter") {
   const int g = static_cast<int>(groups.front().ranks.size());
   for (int s = 0; s + 1 < g; ++s) {
     for (const Group& gr : groups)
       for (int i = 0; i < g; ++i)
         e.send(gr.ranks[i], gr.ranks[(i + 1) % g], MsgOp::reduce, gr.span.part(mod(i - s - 1, g), g));
-    e.end_step("reduce-scatter");
+    e.end_step(phase);
   }
 }
 
 // All-gather: rank i starts with block i and forwards in step s the block i-s it got last.
-void ring_allgather(const std::vector<Group>& groups, Emitter& e) {
+void ring_allgather(const std::vector<Group>& groups, Emitter& e, const char* phase = "all-gather") {
   const int g = static_cast<int>(groups.front().ranks.size());
   for (int s = 0; s + 1 < g; ++s) {
     for (const Group& gr : groups)
       for (int i = 0; i < g; ++i)
         e.send(gr.ranks[i], gr.ranks[(i + 1) % g], MsgOp::copy, gr.span.part(mod(i - s, g), g));
-    e.end_step("all-gather");
+    e.end_step(phase);
   }
 }
 
@@ -98,13 +102,13 @@ struct Fold {
 void fold(const std::vector<Group>& groups, const Fold& f, Emitter& e) {
   for (const Group& gr : groups)
     for (int i = 0; i < 2 * f.r; i += 2) e.send(gr.ranks[i], gr.ranks[i + 1], MsgOp::reduce, gr.span);
-  e.end_step("fold (non-power of two)");
+  e.end_step("fold surplus ranks in");
 }
 
 void unfold(const std::vector<Group>& groups, const Fold& f, Emitter& e) {
   for (const Group& gr : groups)
     for (int i = 0; i < 2 * f.r; i += 2) e.send(gr.ranks[i + 1], gr.ranks[i], MsgOp::copy, gr.span);
-  e.end_step("unfold (non-power of two)");
+  e.end_step("send result to surplus ranks");
 }
 
 // P5 §5.2: in step s every rank exchanges its whole buffer with the rank differing in bit s.
@@ -272,9 +276,11 @@ void build_schedule(const ScheduleSpec& spec, const StepSink& sink) {
             rails[g].ranks.push_back(n * G + g);
           }
         for (int g = 0; g < G; ++g) rails[g].span = Span{}.part(g, G);
-        ring_reduce_scatter(nodes, e);
+        ring_reduce_scatter(nodes, e, "intra-node reduce-scatter");
+        e.set_outer("inter-node all-reduce");  // among the GPUs of one local rank
         flat_allreduce(spec.inter_algorithm, rails, spec.chunks, k, e);
-        ring_allgather(nodes, e);
+        e.set_outer(nullptr);
+        ring_allgather(nodes, e, "intra-node all-gather");
         return;
       }
       AllreduceAlgorithm algo;

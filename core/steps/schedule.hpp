@@ -26,6 +26,9 @@ struct Message {
 struct Step {
   std::vector<Message> messages;
   const char* phase = "";  // e.g. "reduce-scatter", for the page
+  /// Within a composite phase (hierarchical's "inter-node all-reduce", P5 §5.5), the inner
+  /// algorithm's own phase ("reduce-scatter"); empty otherwise.
+  const char* detail = "";
   /// Cut-through: this step's data streams on the opposite direction of the ports while the
   /// previous step's is still arriving (the in-switch reduction's multicast, P5 §5.4); it adds
   /// its alpha and only the part of its transfer longer than the previous step's.

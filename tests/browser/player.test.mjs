@@ -1,0 +1,260 @@
+// The schedule player against the engine (SPEC "Views", issue 17): for every all-reduce algorithm
+// at 2-64 devices, flat and on two levels, and the other collectives, each step's drawn
+// [data-message] set (from, to, bytes, level) equals the engine's trace for that step, no message
+// passes through a device but its two ends, and the collectives that have a result everywhere end
+// with every device data-complete="true". The checks run inside the page (one evaluate per batch).
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { launch, openPage, screenshotDir, serve } from './helpers.mjs';
+
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+let server;
+let browser;
+let page;
+const errors = [];
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+  const ctx = await browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
+  page = await openPage(ctx, `${server.url}?view=explore`, errors);
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/**
+ * Runs `cases` (player settings) in the page: each through a fresh player of the page's own
+ * module, stepped forward to the end, compared with the engine's answer to the same request.
+ * Resolves to {checked, failures}.
+ */
+function runCases(cases) {
+  return page.evaluate(async (list) => {
+    const { createPlayer, simulateRequest } = await import('./views/player.js');
+    const mod = await import('./engine/commlab.js');
+    globalThis.__testEngine ??= await mod.loadCommlab();
+    const engine = globalThis.__testEngine;
+    const box = document.createElement('div');
+    box.style.width = '640px';
+    document.body.append(box);
+    const failures = [];
+    let checked = 0;
+    const fail = (c, what) => { if (failures.length < 40) failures.push(`${JSON.stringify(c)}: ${what}`); };
+    for (const c of list) {
+      const player = createPlayer('en', { key: 'player-test' });
+      box.replaceChildren(player.root);
+      if (!(await player.update(c))) { fail(c, 'not drawn'); continue; }
+      const raw = engine.evaluate(simulateRequest(c, { mode: 'accounting', trace_limit: 20000 }));
+      const res = typeof raw === 'string' ? JSON.parse(raw) : raw;
+      const root = player.root;
+      const k = res.devices;
+      if (root.dataset.steps !== String(res.steps)) fail(c, `data-steps ${root.dataset.steps} vs ${res.steps}`);
+      if (!root.dataset.lecture) fail(c, 'no data-lecture');
+      const devs = [...root.querySelectorAll('g.device[data-device]')];
+      if (devs.length !== k) fail(c, `${devs.length} devices drawn, engine ran ${k}`);
+      // Two levels: node and local rank on every device, the same local rank aligned.
+      if (res.topology.kind === 'two_level') {
+        const G = res.topology.gpus_per_node;
+        const centres = devs.map((g) => { const b = g.querySelector('.dev').getBBox(); return [b.x + b.width / 2, b.y + b.height / 2]; });
+        devs.forEach((g, i) => {
+          if (g.dataset.node !== String(Math.floor(i / G)) || g.dataset.local !== String(i % G)) fail(c, `device ${i} node/local ${g.dataset.node}/${g.dataset.local}`);
+        });
+        const axis = centres.every((p, i) => Math.abs(p[0] - centres[i % G][0]) < 0.01) ? 0 : centres.every((p, i) => Math.abs(p[1] - centres[i % G][1]) < 0.01) ? 1 : -1;
+        if (axis < 0) fail(c, 'GPUs of one local rank are not aligned');
+      }
+      // Device shapes, to check that no message crosses a device other than its ends.
+      const shapes = devs.map((g) => {
+        const el = g.querySelector('.dev');
+        if (el.tagName === 'circle') return { cx: +el.getAttribute('cx'), cy: +el.getAttribute('cy'), r: +el.getAttribute('r') };
+        const b = el.getBBox();
+        return { x: b.x, y: b.y, w: b.width, h: b.height };
+      });
+      const inside = (s, p) => (s.r != null ? Math.hypot(p.x - s.cx, p.y - s.cy) < s.r - 0.5
+        : p.x > s.x + 0.5 && p.x < s.x + s.w - 0.5 && p.y > s.y + 0.5 && p.y < s.y + s.h - 0.5);
+      const fwd = root.querySelector('[data-action="step-forward"]');
+      const steps = res.schedule.steps;
+      for (let s = 0; s < steps.length; ++s) {
+        fwd.click();
+        if (root.dataset.step !== String(s + 1)) { fail(c, `data-step ${root.dataset.step} after ${s + 1} clicks`); break; }
+        const key = (from, to, bytes, level) => `${from}>${to}:${Number(bytes)}:${level ?? ''}`;
+        const want = (steps[s].trace ?? []).map((m) => key(m.src, m.dst, m.bytes, m.level)).sort();
+        const msgs = [...root.querySelectorAll('[data-message]')];
+        const got = msgs.map((e) => key(e.dataset.from, e.dataset.to, e.dataset.bytes, e.dataset.level)).sort();
+        if (want.length !== steps[s].messages) fail(c, `trace of step ${s + 1} incomplete`);
+        if (JSON.stringify(got) !== JSON.stringify(want)) { fail(c, `step ${s + 1}: drawn ${got.slice(0, 6)} vs engine ${want.slice(0, 6)}`); break; }
+        // Geometry on a sample of steps (the first, the last, every fifth): it is the slow part.
+        const sampled = s < 4 || s >= steps.length - 2 || s % 5 === 0;
+        for (const e of sampled ? msgs : []) {
+          const from = Number(e.dataset.from);
+          const to = Number(e.dataset.to);
+          const len = e.getTotalLength();
+          for (let l = 0; l <= len; l += 3) {
+            const p = e.getPointAtLength(l);
+            const hit = shapes.findIndex((sh, d) => d !== from && d !== to && inside(sh, p));
+            if (hit >= 0) { fail(c, `step ${s + 1}: message ${from}>${to} passes through device ${hit}`); break; }
+          }
+        }
+        checked += 1;
+      }
+      if (['allreduce', 'allgather', 'reduce_scatter', 'alltoall'].includes(res.collective)) {
+        const done = devs.filter((g) => g.dataset.complete === 'true').length;
+        if (done !== k) fail(c, `${done} of ${k} devices complete at the last step`);
+        // Before the first step no device holds its result (k >= 2).
+        root.querySelector('[data-action="first"]').click();
+        const early = devs.filter((g) => g.dataset.complete === 'true').length;
+        if (early !== 0) fail(c, `${early} devices complete before the first step`);
+      } else if (res.collective === 'broadcast') {
+        const done = devs.filter((g) => g.dataset.complete === 'true').length;
+        if (done !== k) fail(c, `broadcast: ${done} of ${k} devices hold the root's data at the end`);
+      }
+    }
+    box.remove();
+    return { checked, failures };
+  }, cases);
+}
+
+const FLAT = [2, 3, 5, 8, 12, 16, 24, 32, 64];
+const TWO = [[2, 2], [2, 4], [4, 4], [4, 8], [3, 8], [2, 16], [8, 2], [16, 4]];
+const ALGOS = ['ring', 'recursive_doubling', 'rabenseifner', 'binary_tree', 'double_binary_tree', 'in_switch'];
+
+describe('schedule player against the engine', () => {
+  test('all-reduce, every algorithm, flat switch at 2-64 devices', async () => {
+    const cases = [];
+    for (const algorithm of ALGOS) for (const devices of FLAT) cases.push({ algorithm, devices, bytes: 1e6, link: 'nvlink4', topology: 'switch' });
+    const { checked, failures } = await runCases(cases);
+    assert.deepEqual(failures, []);
+    assert.ok(checked > 500, `${checked} steps checked`);
+  });
+
+  test('all-reduce on a ring topology and on two levels (hierarchical and flat algorithms)', async () => {
+    const cases = [];
+    for (const algorithm of ['ring', 'recursive_doubling']) for (const devices of [5, 8, 12]) cases.push({ algorithm, devices, bytes: 1e6, link: 'nvlink4', topology: 'ring' });
+    for (const [nodes, gpus] of TWO) {
+      for (const algorithm of ['hierarchical', 'ring', 'rabenseifner', 'double_binary_tree']) {
+        cases.push({ algorithm, nodes, gpus_per_node: gpus, bytes: 1e6, topology: 'two_level', intra_link: 'nvlink4', inter_link: 'ib_ndr' });
+      }
+    }
+    const { checked, failures } = await runCases(cases);
+    assert.deepEqual(failures, []);
+    assert.ok(checked > 300, `${checked} steps checked`);
+  });
+
+  test('all-gather, reduce-scatter, all-to-all, broadcast, reduce complete as their definitions say', async () => {
+    const cases = [];
+    for (const devices of [2, 3, 5, 8, 12, 16, 24, 32, 64]) {
+      cases.push({ collective: 'allgather', algorithm: 'ring', devices, bytes: 1e6, link: 'nvlink4', topology: 'switch' });
+      cases.push({ collective: 'reduce_scatter', algorithm: 'ring', devices, bytes: 1e6, link: 'nvlink4', topology: 'switch' });
+      cases.push({ collective: 'alltoall', algorithm: 'pairwise', devices, bytes: 1e6, link: 'nvlink4', topology: 'switch' });
+      cases.push({ collective: 'broadcast', algorithm: 'binomial_tree', devices, bytes: 1e6, link: 'nvlink4', topology: 'switch' });
+    }
+    for (const devices of [3, 8, 16]) {
+      cases.push({ collective: 'alltoall', algorithm: 'direct', devices, bytes: 1e6, link: 'nvlink4', topology: 'switch' });
+      cases.push({ collective: 'broadcast', algorithm: 'scatter_allgather', devices, bytes: 1e6, link: 'nvlink4', topology: 'switch' });
+      cases.push({ collective: 'reduce', algorithm: 'reduce_scatter_gather', devices, bytes: 1e6, link: 'nvlink4', topology: 'switch' });
+    }
+    cases.push({ collective: 'allgather', algorithm: 'ring', nodes: 4, gpus_per_node: 4, bytes: 1e6, topology: 'two_level' });
+    cases.push({ collective: 'alltoall', algorithm: 'pairwise', nodes: 2, gpus_per_node: 8, bytes: 1e6, topology: 'two_level' });
+    const { checked, failures } = await runCases(cases);
+    assert.deepEqual(failures, []);
+    assert.ok(checked > 300, `${checked} steps checked`);
+  });
+
+  test('all-to-all: the last frame differs from the first (every block moved)', async () => {
+    const fills = await page.evaluate(async () => {
+      const { createPlayer } = await import('./views/player.js');
+      const p = createPlayer('en', { key: 'player-test' });
+      document.body.append(p.root);
+      await p.update({ collective: 'alltoall', algorithm: 'pairwise', devices: 6, bytes: 6e5, link: 'nvlink4', topology: 'switch' });
+      const read = () => [...p.root.querySelectorAll('.cell')].map((c) => c.style.fill).join();
+      const first = read();
+      p.root.querySelector('[data-action="last"]').click();
+      const last = read();
+      p.root.remove();
+      return { first, last };
+    });
+    assert.notEqual(fills.first, fills.last);
+  });
+
+  test('17-64 devices: the progress colour reaches the drawing (no stylesheet rule hides it)', async () => {
+    const out = await page.evaluate(async () => {
+      const { createPlayer } = await import('./views/player.js');
+      const p = createPlayer('en', { key: 'player-test' });
+      document.body.append(p.root);
+      await p.update({ algorithm: 'ring', devices: 24, bytes: 1e6, link: 'nvlink4', topology: 'switch' });
+      const colours = () => [...p.root.querySelectorAll('.dev')].map((c) => getComputedStyle(c).fill);
+      const first = colours();
+      for (let i = 0; i < 30; ++i) p.root.querySelector('[data-action="step-forward"]').click();
+      const mid = colours();
+      p.root.querySelector('[data-action="last"]').click();
+      const last = colours();
+      p.root.remove();
+      return { first, mid, last };
+    });
+    const white = 'rgb(255, 255, 255)';
+    assert.ok(out.mid.every((c) => c !== white), `mid-way: ${out.mid[0]}`);
+    assert.notDeepEqual(out.mid, out.first);
+    assert.equal(new Set(out.last).size, 1);
+    assert.notEqual(out.last[0], white);
+  });
+
+  test('1,024 devices: axes, and a step marker that follows the step and moves on Play', async () => {
+    const ctx = await browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
+    const p = await openPage(ctx, `${server.url}?view=explore&algorithm=ring&devices=1024&bytes=1000000000&topology=switch&link=nvlink4`, errors);
+    const player = p.locator('[data-view="schedule"]');
+    await p.waitForSelector('[data-view="schedule"][data-steps="2046"]', { timeout: 20000 });
+    assert.ok(await player.locator('.axis').count() >= 6, 'axis labels');
+    assert.equal(await player.getAttribute('data-lecture'), '5.1');
+    const marker = player.locator('[data-role="step-marker"]');
+    assert.equal(await marker.getAttribute('visibility'), 'hidden');
+    await player.locator('[data-action="step-forward"]').click();
+    const x1 = Number(await marker.getAttribute('x1'));
+    assert.equal(await marker.getAttribute('visibility'), 'visible');
+    await player.locator('[data-action="play"]').click();
+    await p.waitForFunction(() => Number(document.querySelector('[data-view="schedule"]').dataset.step) > 20, null, { timeout: 10000 });
+    await player.locator('[data-action="pause"]').click();
+    assert.ok(Number(await marker.getAttribute('x1')) > x1, 'the marker moved right while playing');
+    await player.locator('[data-action="last"]').click();
+    assert.equal(await player.getAttribute('data-step'), '2046');
+    await ctx.close();
+  });
+
+  test('Explore 4x4 and exercise 4 (4x8): two-level picture, phases named, screenshots in both languages', async () => {
+    const shots = screenshotDir();
+    for (const [lang, locale] of [['en', 'en-US'], ['zh', 'zh-CN']]) {
+      for (const [label, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+        const ctx = await browser.newContext({ viewport, locale });
+        const p = await openPage(ctx, `${server.url}?view=explore&algorithm=hierarchical&devices=16&gpus_per_node=4&topology=two_level&bytes=1000000&link=ib_ndr&lang=${lang}`, errors);
+        const pl = p.locator('[data-view="schedule"]').first();
+        await p.waitForSelector('[data-view="schedule"]:not([data-steps="0"])', { timeout: 20000 });
+        assert.equal(await pl.getAttribute('data-lecture'), '5.5');
+        for (let i = 0; i < 4; i++) await pl.locator('[data-action="step-forward"]').click();
+        // Step 4 of 4x4 hierarchical: the first inter-node step, among GPUs of one local rank.
+        assert.equal(await pl.getAttribute('data-phase'), 'inter-node all-reduce');
+        const levels = await pl.locator('[data-message]').evaluateAll((els) => els.map((e) => e.dataset.level));
+        assert.ok(levels.length > 0 && levels.every((l) => l === 'inter'));
+        await pl.scrollIntoViewIfNeeded();
+        await pl.screenshot({ path: join(shots, `player-explore-4x4-step4-${lang}-${label}.png`) });
+        // Exercise 4 at 4 x 8 (another size, so that the card shows its pictures before it is solved).
+        const e4 = await openPage(ctx, `${server.url}?exercise=4&lang=${lang}`, errors);
+        await e4.locator('[data-exercise="4"] [data-param="bytes"]').fill('2');
+        await e4.waitForSelector('[data-visual-of="4"] [data-view="schedule"][data-devices="32"]:not([data-steps="0"])', { timeout: 20000 });
+        const hier = e4.locator('[data-visual-of="4"] [data-view="schedule"]').first();
+        for (let i = 0; i < 8; i++) await hier.locator('[data-action="step-forward"]').click();
+        // Step 8 of 4 x 8: the first step across nodes, 0 -> 8 -> 16 -> 24 among local rank 0.
+        assert.equal(await hier.getAttribute('data-phase'), 'inter-node all-reduce');
+        const m = await hier.locator('[data-message]').evaluateAll((els) => els.map((e) => [Number(e.dataset.from), Number(e.dataset.to), e.dataset.level]));
+        assert.ok(m.length === 32 && m.every(([a, b, l]) => l === 'inter' && a % 8 === b % 8), JSON.stringify(m.slice(0, 4)));
+        await hier.scrollIntoViewIfNeeded();
+        await hier.screenshot({ path: join(shots, `player-ex4-step8-${lang}-${label}.png`) });
+        await ctx.close();
+      }
+    }
+  });
+
+  test('no console errors', () => {
+    assert.deepEqual(errors, []);
+  });
+});
