@@ -7,7 +7,7 @@
 // closed form are the engine's. Hooks: SPEC "Views".
 
 import { h } from '../util/dom.js';
-import { viewStrings } from '../util/i18n.js';
+import { viewProblem, viewStrings } from '../util/i18n.js';
 import { formatBytes, formatTime } from '../util/units.js';
 import { askMany } from '../engine/door.js';
 
@@ -735,7 +735,7 @@ export function createPlayer(lang, { key = 'player', heading = true } = {}) {
       root.removeAttribute('aria-busy');
       if (out[0].error) {
         res = null;
-        stage.replaceChildren(h('p', { class: 'card-error', role: 'alert', text: out[0].error.message }));
+        stage.replaceChildren(h('p', { class: 'card-error', role: 'alert', text: viewProblem(lang, out[0].error) }));
         root.dataset.steps = '0';
         return false;
       }
