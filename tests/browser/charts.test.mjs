@@ -286,6 +286,12 @@ describe('charts', () => {
           const over = await page.locator('.chart .chart-box').evaluateAll((els) => els.filter((e) => !e.closest('[hidden]') && e.scrollWidth > e.clientWidth + 1).length);
           assert.equal(over, 0, `${name} ${lang} ${viewport.width}: a chart overflows its box`);
           await page.locator(target).screenshot({ path: join(dir, `chart-${name}-${lang}-${viewport.width}.png`) });
+          // Each chart on its own too, to be read at phone size.
+          const charts = page.locator(`${target} .chart:not([hidden])`);
+          for (let i = 0; i < await charts.count(); ++i) {
+            const view = await charts.nth(i).getAttribute('data-view');
+            await charts.nth(i).screenshot({ path: join(dir, `chart-${name}-${view}-${lang}-${viewport.width}.png`) });
+          }
           await page.close();
         }
         await ctx.close();

@@ -82,17 +82,27 @@ function plot(box, spec, holder) {
         const right = u.bbox.left + u.bbox.width;
         ctx.save();
         ctx.font = `${(narrow ? 11 : 12) * px}px system-ui, sans-serif`;
-        // A label beside x, kept inside the plot: on the line's left when it would run past.
-        const label = (text, x, y) => {
+        ctx.textAlign = 'left'; // uPlot leaves the last axis's alignment set
+        ctx.textBaseline = 'alphabetic';
+        // A label beside x, kept inside the plot: on the line's left when it would run past. Along
+        // the top (long times and sizes, where the curves rarely are): the point's label first,
+        // then each boundary's in the first row below where it overlaps no other.
+        const rows = [];
+        const place = (text, x, boundary, row) => {
           const w = ctx.measureText(text).width;
           let lx = x + 4 * px + w > right ? x - 4 * px - w : x + 4 * px;
-          lx = Math.min(Math.max(left + 2 * px, lx), right - w - 2 * px);
-          ctx.fillStyle = 'rgba(255,255,255,.85)';
+          lx = Math.max(left + 2 * px, Math.min(lx, right - w - 2 * px));
+          if (boundary) {
+            const free = (r) => !(rows[r] ?? []).some(([a, b]) => lx < b + 4 * px && a < lx + w + 4 * px);
+            row = [1, 2, 3, 4].find(free) ?? 4;
+            (rows[row] ??= []).push([lx, lx + w]);
+          }
+          const y = u.bbox.top + (14 + 16 * row) * px;
+          ctx.fillStyle = 'rgba(255,255,255,.8)';
           ctx.fillRect(lx - 2 * px, y - 11 * px, w + 4 * px, 14 * px);
           ctx.fillStyle = '#222';
           ctx.fillText(text, lx, y);
         };
-        let row = 0;
         for (const m of holder.spec.marks ?? []) {
           const x = u.valToPos(m.x, 'x', true);
           if (x < left - 1 || x > right + 1) continue;
@@ -110,9 +120,7 @@ function plot(box, spec, holder) {
             ctx.arc(x, u.valToPos(m.y, 'y', true), 4.5 * px, 0, 2 * Math.PI);
             ctx.fill();
           }
-          if (!m.label) continue;
-          if (m.kind === 'boundary') label(m.label, x, u.bbox.top + u.bbox.height - (6 + 16 * (row++ % 2)) * px);
-          else label(m.label, x, u.bbox.top + (14 + 16 * (m.row ?? 0)) * px);
+          if (m.label) place(m.label, x, m.kind === 'boundary', m.row ?? 0);
         }
         ctx.restore();
       }],
