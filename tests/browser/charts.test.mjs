@@ -212,6 +212,22 @@ describe('charts', () => {
       assert.equal(await problem.isHidden(), true);
       await page.close();
     }
+    // Off the switch beyond 64 devices the chart is not drawn, and says why; the player runs.
+    {
+      const page = await openPage(ctx, `${server.url}?view=explore&devices=128&topology=ring&algorithm=ring`, errors);
+      await page.waitForFunction(() => document.querySelector('[data-view="schedule"]')?.dataset.devices === '128', null, { timeout: 20000 });
+      const chart = page.locator('[data-view="crossover"]');
+      await page.waitForFunction(() => document.querySelector('[data-view="crossover"]')?.dataset.source === 'none');
+      assert.equal(await chart.getAttribute('data-devices'), '128');
+      assert.equal(await chart.locator('.chart-box').isHidden(), true);
+      assert.match(await chart.locator('.chart-note').textContent(), /up to 64 devices \(here 128\)/);
+      // The slider's arrow keys step one device at a time, and say the count.
+      await page.locator('[data-slider="devices"]').focus();
+      await page.keyboard.press('ArrowLeft');
+      assert.equal(await page.locator('[data-setting="devices"]').inputValue(), '127');
+      assert.equal(await page.locator('[data-slider="devices"]').getAttribute('aria-valuetext'), '127 devices');
+      await page.close();
+    }
     // Two levels: both links labelled and the intra-node one selectable; custom α in µs, β in GB/s.
     const page = await openPage(ctx, `${server.url}?view=explore&algorithm=hierarchical&devices=16&gpus_per_node=8&topology=two_level&link=ib_ndr`, errors);
     assert.equal(await page.locator('label[for="x-intra-link"]').textContent(), 'Intra-node link');

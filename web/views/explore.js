@@ -146,6 +146,8 @@ export function createExplore(lang, settings, links, onChange) {
     fillAlgorithms();
     if (document.activeElement !== devices) devices.value = String(s.devices);
     devSlider.value = String(devScale.to(Math.min(MAX_DEVICES, Math.max(MIN_DEVICES, s.devices))));
+    devSlider.setAttribute('aria-valuetext', t.devicesValue(s.devices));
+    byteSlider.setAttribute('aria-valuetext', formatBytes(s.bytes));
     bytes.value = inputText(s.bytes);
     byteSlider.value = String(byteScale.to(s.bytes));
     byteText.textContent = formatBytes(s.bytes);
@@ -216,6 +218,19 @@ export function createExplore(lang, settings, links, onChange) {
     if (s.topology === 'two_level' && s.gpus_per_node >= 1) v = Math.max(1, Math.round(v / s.gpus_per_node)) * s.gpus_per_node;
     s.devices = Math.min(MAX_DEVICES, v);
     devices.value = String(s.devices);
+    changed();
+  });
+  // Arrow keys move to the next device count (the next node on two levels), not the next of the
+  // slider's 1,000 log positions.
+  devSlider.addEventListener('keydown', (e) => {
+    const dir = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1 }[e.key];
+    if (!dir) return;
+    e.preventDefault();
+    const step = s.topology === 'two_level' && s.gpus_per_node >= 1 ? s.gpus_per_node : 1;
+    const v = Math.min(MAX_DEVICES, Math.max(step === 1 ? MIN_DEVICES : step, s.devices + dir * step));
+    if (v === s.devices) return;
+    s.devices = v;
+    devices.value = String(v);
     changed();
   });
   bytes.addEventListener('input', () => {
