@@ -288,6 +288,8 @@ describe('charts', () => {
       ['ex7', '?exercise=7', '[data-exercise="7"] [data-role="visuals"]', async (p) => { await p.locator('[data-exercise="7"] [data-param="devices"]').fill('16'); await p.waitForSelector('[data-view="ring-attention"] canvas'); }],
       ['explore', '?view=explore&devices=8&bytes=1000000', '[data-view="explore"]', async (p) => { await p.waitForSelector('[data-view="nccl"][data-boundaries] canvas'); await p.waitForSelector('[data-view="crossover"][data-boundaries] canvas'); }],
       ['explore-ring', '?view=explore&devices=8&bytes=1000000&topology=ring', '[data-view="explore"]', async (p) => { await p.waitForSelector('[data-view="crossover"][data-source="simulate"] canvas'); }],
+      ['explore-two-level', '?view=explore&algorithm=hierarchical&devices=16&gpus_per_node=8&topology=two_level&bytes=1000000&link=ib_ndr&intra_link=nvlink4', '[data-view="explore"]', async (p) => { await p.waitForSelector('[data-view="crossover"][data-source="simulate"] canvas'); }],
+      ['explore-not-allowed', '?view=explore&devices=10&gpus_per_node=8&topology=two_level', '[data-view="explore"]', async (p) => { await p.waitForSelector('[data-role="settings-error"]:not([hidden])'); }],
     ];
     for (const lang of ['en', 'zh']) {
       for (const viewport of [DESKTOP, PHONE]) {
