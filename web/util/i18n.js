@@ -368,7 +368,7 @@ const VIEW_STRINGS = {
     winner: '最快',
     exercisePoint: '本题',
     fastestAt: (size, name, time) => `${size} 时：${name}，${time}`,
-    simulatedNote: (topo) => `闭式公式假设交换机拓扑（任意两台设备一跳可达）。在此拓扑（${topo}）上消息会共用链路，所以此图画的是引擎在各采样尺寸上模拟调度的时间，与播放器画的是同一组运行，不标精确的交叉点。`,
+    simulatedNote: (topo) => `闭式公式假设交换机拓扑（任意两台设备一跳可达）。在“${topo}”这种拓扑上消息会共用链路，所以此图画的是引擎在各采样尺寸上模拟调度的时间，与播放器画的是同一组运行，不标精确的交叉点。`,
     simulatedLimit: (k, max) => `在这种拓扑上，图中每个尺寸都要运行一次引擎的调度，所以只在不超过 ${max} 台设备时画图（当前 ${k} 台）。上方播放器给出的是引擎在这组设置下的时间。`,
     askedSize: '题目的尺寸',
     chartTable: '以表格列出数值',
