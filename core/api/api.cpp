@@ -22,6 +22,7 @@ std::vector<OpInfo>& ops() {
       {"allreduce", nullptr, "all-reduce by algorithm, including hierarchical and auto (§5)", op_allreduce},
       {"collective", nullptr, "cost of any of the six collectives or send/recv (§4)", op_collective},
       {"nccl", nullptr, "NCCL protocols LL / LL128 / Simple and its (algorithm, protocol) choice (§5.6)", op_nccl},
+      {"crossover", nullptr, "exact sizes where the cheapest all-reduce algorithm or NCCL pair changes (§5.3, §5.6)", op_crossover},
       {"simulate", op_simulate, "the collective-step engine: explicit schedule run on buffers, verified, timed (§4-5)"},
       {"presets", op_presets, "models, GPUs and nodes; any field can be overridden in a request (§1-2)"},
       {"tp", op_tp, "tensor / sequence parallel all-reduces of a decode step or a prefill (§6.2)"},

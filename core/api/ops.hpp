@@ -31,6 +31,7 @@ void op_transfer(Request& r, JsonWriter& w);
 void op_allreduce(Request& r, JsonWriter& w);
 void op_collective(Request& r, JsonWriter& w);
 void op_nccl(Request& r, JsonWriter& w);
+void op_crossover(Request& r, JsonWriter& w);
 // ops_simulate.cpp: the collective-step engine (schedule, executor, topology).
 json op_simulate(Request& r);
 // ops_parallel.cpp: presets, parallelism and overlap (P5 §6-7).

@@ -389,3 +389,81 @@ CollectiveCost collective_cost(Collective c, const std::string& algorithm, int k
 }
 
 }  // namespace commlab
+
+namespace commlab {
+
+namespace {
+// Grid sizes of cheapest_changes: `n` intervals, ends exact.
+int grid_intervals(double from, double to, int per_decade) {
+  return std::max(1, static_cast<int>(std::ceil(std::log10(to / from) * per_decade - 1e-9)));
+}
+// Bisection steps that take a bracket of ratio `ratio` within `rel_tol`.
+int bisection_steps(double ratio, double rel_tol) {
+  return std::max(1, static_cast<int>(std::ceil(std::log2(std::log(ratio) / std::log1p(rel_tol)))) + 1);
+}
+constexpr int kChangesPerCandidate = 4;  // a cap: concave costs change winner at most n - 1 times
+}  // namespace
+
+long long cheapest_changes_evaluations(int candidates, double from, double to, int per_decade) {
+  const int n = grid_intervals(from, to, per_decade);
+  const double ratio = std::pow(to / from, 1.0 / n);
+  return n + 1 + static_cast<long long>(kChangesPerCandidate) * candidates * (bisection_steps(ratio, 1e-9) + 1);
+}
+
+CheapestMap cheapest_changes(int candidates, const std::function<double(int, double)>& cost,
+                             double from, double to, double rel_tol, int per_decade) {
+  CheapestMap map;
+  auto winner = [&](double x) {
+    ++map.evaluations;
+    int best = 0;
+    double best_t = cost(0, x);
+    for (int i = 1; i < candidates; ++i) {
+      const double t = cost(i, x);
+      if (t < best_t) {
+        best_t = t;
+        best = i;
+      }
+    }
+    return best;
+  };
+  const int n = grid_intervals(from, to, per_decade);
+  const double ratio = std::pow(to / from, 1.0 / n);
+  auto grid = [&](int j) { return j == n ? to : from * std::pow(ratio, j); };
+  const int max_changes = kChangesPerCandidate * candidates;
+  int w_lo = winner(from);
+  map.bands.push_back({w_lo, from, to});
+  for (int j = 0; j < n; ++j) {
+    double lo = grid(j), hi = grid(j + 1);
+    const int w_hi = winner(hi);
+    int cur = w_lo;
+    // Each pass finds where `cur` stops being cheapest; a bracket may hold several changes.
+    while (cur != w_hi && static_cast<int>(map.changes.size()) < max_changes) {
+      double b_lo = lo, b_hi = hi;
+      while (b_hi / b_lo - 1 > rel_tol) {
+        const double mid = std::sqrt(b_lo * b_hi);
+        if (mid <= b_lo || mid >= b_hi) break;  // no double between them
+        if (winner(mid) == cur) b_lo = mid;
+        else b_hi = mid;
+      }
+      const int next = b_hi == hi ? w_hi : winner(b_hi);
+      const double at = std::sqrt(b_lo * b_hi);
+      map.changes.push_back({at, cur, next});
+      map.bands.back().to_bytes = at;
+      map.bands.push_back({next, at, to});
+      cur = next;
+      lo = b_hi;
+    }
+    w_lo = w_hi;
+  }
+  return map;
+}
+
+double allreduce_cost_work(AllreduceAlgorithm algorithm, int devices) {
+  if (algorithm != AllreduceAlgorithm::double_binary_tree) return 1;
+  // About 8 chunk counts, each walking ~4L + 4 pipeline steps over the devices' classes (a
+  // few per depth: ~L).
+  const double L = ceil_log2(std::max(2, devices));
+  return 8 * (4 * L + 4) * (L + 1);
+}
+
+}  // namespace commlab

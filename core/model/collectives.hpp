@@ -1,6 +1,7 @@
 // Closed-form costs of the collectives (P5 §4) and the all-reduce algorithms (P5 §5),
 // in the alpha-beta model. The step engine (schedule.hpp) checks these by executing them.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -87,5 +88,36 @@ double collective_lower_bound_bytes(Collective c, int devices, double bytes);
 /// Cost of a collective by algorithm name (one of collective_algorithms(c)).
 CollectiveCost collective_cost(Collective c, const std::string& algorithm, int devices,
                                double bytes, const Link& link);
+
+/// Where the cheapest of several candidates changes over a byte range (P5 §5.3, §5.6: the
+/// crossover sizes). `cost(i, bytes)` is candidate i's time; the cheapest is the lowest, a tie
+/// going to the lower index (as `allreduce_auto` and exercise 3 break ties).
+struct CheapestChange {
+  double bytes;  // the geometric middle of the final bracket
+  int from, to;  // candidate indices: cheapest just below and just above `bytes`
+};
+struct CheapestBand {
+  int winner;
+  double from_bytes, to_bytes;
+};
+struct CheapestMap {
+  std::vector<CheapestChange> changes;
+  std::vector<CheapestBand> bands;
+  int evaluations = 0;  // sizes at which every candidate was costed
+};
+/// Brackets each change on a grid of `per_decade` sizes a decade and bisects it (in log size)
+/// until the bracket's ends are within `rel_tol` of each other. A change between two grid sizes
+/// with the same winner cannot be missed when, for each pair, one time minus the other changes
+/// sign at most once between grid sizes: true of the alpha-beta lines and of their lower
+/// envelopes (the double binary tree's best chunk count), which are concave in the size.
+CheapestMap cheapest_changes(int candidates, const std::function<double(int, double)>& cost,
+                             double from_bytes, double to_bytes, double rel_tol = 1e-9,
+                             int per_decade = 16);
+/// Cost evaluations `cheapest_changes` may make at most, for its work budget.
+long long cheapest_changes_evaluations(int candidates, double from_bytes, double to_bytes,
+                                       int per_decade = 16);
+/// Relative work of one `allreduce_cost` call, for budgets (the double binary tree walks its
+/// pipeline for several chunk counts; the others are a formula).
+double allreduce_cost_work(AllreduceAlgorithm algorithm, int devices);
 
 }  // namespace commlab

@@ -76,6 +76,17 @@ NcclEstimate nccl_allreduce_estimate(NcclAlgorithm a, NcclProtocol p, int k, dou
   return e;
 }
 
+std::vector<std::pair<NcclAlgorithm, NcclProtocol>> nccl_pairs(const std::vector<NcclAlgorithm>& algorithms) {
+  std::vector<std::pair<NcclAlgorithm, NcclProtocol>> out;
+  for (NcclAlgorithm a : algorithms)
+    for (NcclProtocol p : {NcclProtocol::LL, NcclProtocol::LL128, NcclProtocol::Simple}) out.emplace_back(a, p);
+  return out;
+}
+
+std::string nccl_pair_name(NcclAlgorithm a, NcclProtocol p) {
+  return nccl_algorithm_name(a) + "/" + protocol_name(p);
+}
+
 NcclChoice nccl_select(int k, double D, const Link& link, NcclTransport transport,
                        const std::vector<NcclAlgorithm>& algorithms) {
   NcclChoice choice{};

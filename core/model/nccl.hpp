@@ -1,6 +1,7 @@
 // NCCL's protocols and its choice of (algorithm, protocol) (P5 §5.6, code 03 demo 4).
 #pragma once
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/links.hpp"
@@ -45,6 +46,11 @@ struct NcclChoice {
   NcclEstimate best;
   std::vector<NcclEstimate> candidates;
 };
+/// The (algorithm, protocol) pairs NCCL's tuner weighs for `algorithms`, in nccl_select's order
+/// (so a tie goes to the same pair).
+std::vector<std::pair<NcclAlgorithm, NcclProtocol>> nccl_pairs(const std::vector<NcclAlgorithm>& algorithms);
+/// "ring/LL128": a pair as the page and the `crossover` op name it.
+std::string nccl_pair_name(NcclAlgorithm a, NcclProtocol p);
 NcclChoice nccl_select(int devices, double bytes, const Link& link, NcclTransport transport,
                        const std::vector<NcclAlgorithm>& algorithms);
 

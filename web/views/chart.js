@@ -14,9 +14,12 @@ import { h } from '../util/dom.js';
 import { viewStrings } from '../util/i18n.js';
 import { formatBytes, formatTime } from '../util/units.js';
 import { askMany, knownLinks } from '../engine/door.js';
+import { simulateRequest } from './player.js';
 
-const COLORS = ['#1f6fb2', '#d9480f', '#2b8a3e', '#7048e8', '#c2255c', '#0b7285', '#e67700', '#5c940d', '#495057'];
-const BAND = ['rgba(31,111,178,.14)', 'rgba(217,72,15,.14)', 'rgba(43,138,62,.14)', 'rgba(112,72,232,.14)', 'rgba(194,37,92,.14)', 'rgba(11,114,133,.14)'];
+// Ten distinct colours (category10), one a series; a chart with more series than ten is split
+// rather than reusing a colour. Bands take their winner's colour, faint.
+export const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22'];
+const faint = (hex, a = 0.13) => `rgba(${parseInt(hex.slice(1, 3), 16)},${parseInt(hex.slice(3, 5), 16)},${parseInt(hex.slice(5, 7), 16)},${a})`;
 
 /** Sizes 1 B to 1 GB, `perDecade` points a decade (powers of ten exact). */
 export function sizes(perDecade = 4, from = 0, to = 9) {
@@ -26,56 +29,86 @@ export function sizes(perDecade = 4, from = 0, to = 9) {
 }
 
 /**
- * A log-log (or log-x) chart in `root`: {xs, series: [{label, values}], xLabel, yLabel, logY,
- * bands: [{from, to, index}] shaded behind, marks: [{x, y?, label}] drawn on top}.
+ * A log-log (or log-x) chart in `root`: {xs, series: [{label, values, color?, width?, dash?}],
+ * xLabel, yLabel, logY, bands: [{from, to, color}] shaded behind, marks drawn on top:
+ * [{x, y?, label, kind?: 'point' | 'boundary'}] (a point: dashed line, dot, label at the top; a
+ * boundary: a thin line, its label along the bottom, every other one a row higher).
  */
 // Log axes: ticks and grid only at powers of ten (every third decade on narrow charts).
 const decade = (v) => Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9;
 function logFilter(every) {
   return (u, splits) => splits.map((v) => (decade(v) && Math.round(Math.log10(v)) % every === 0 ? v : null));
 }
+const seriesColor = (s, i) => s.color ?? COLORS[i % COLORS.length];
+const chartHeight = (w) => (w < 480 ? 280 : 320);
 
 function plot(box, spec, holder) {
-  const width = Math.max(280, Math.min(760, box.clientWidth || 640));
+  const width = Math.max(260, Math.min(760, box.clientWidth || 640));
   const narrow = width < 480;
+  const font = `${narrow ? 11 : 12}px system-ui, sans-serif`;
   const opts = {
     width,
-    height: width < 480 ? 260 : 320,
-    scales: { x: { distr: 3, log: 10 }, y: spec.logY ? { distr: 3, log: 10 } : { range: spec.yRange ?? [0, 1] } },
+    height: chartHeight(width),
+    scales: { x: { distr: 3, log: spec.xLog ?? 10 }, y: spec.logY ? { distr: 3, log: 10 } : { range: spec.yRange ?? [0, 1] } },
     axes: [
       {
-        label: spec.xLabel, values: (u, ticks) => ticks.map((v) => (v == null ? '' : spec.xFormat(v))), stroke: '#333',
-        ...(spec.xSplits ? { splits: () => spec.xSplits, grid: { stroke: '#e6e6e6' } }
+        label: spec.xLabel, font, labelFont: font, values: (u, ticks) => ticks.map((v) => (v == null ? '' : spec.xFormat(v))), stroke: '#333',
+        // Given splits are all labelled (uPlot's log filter would keep only powers of ten).
+        ...(spec.xSplits ? { splits: () => spec.xSplits, filter: (u, splits) => splits, grid: { stroke: '#e6e6e6' } }
           : { filter: logFilter(narrow ? 3 : 1), grid: { stroke: '#e6e6e6', filter: logFilter(1) }, ticks: { filter: logFilter(1) } }),
       },
-      { label: spec.yLabel, ...(spec.logY ? { filter: logFilter(1), grid: { stroke: '#e6e6e6', filter: logFilter(1) }, ticks: { filter: logFilter(1) } } : { grid: { stroke: '#e6e6e6' } }), values: (u, ticks) => ticks.map((v) => (v == null ? '' : spec.yFormat(v))), stroke: '#333', size: 64 },
+      { label: spec.yLabel, font, labelFont: font, ...(spec.logY ? { filter: logFilter(narrow ? 2 : 1), grid: { stroke: '#e6e6e6', filter: logFilter(1) }, ticks: { filter: logFilter(1) } } : { grid: { stroke: '#e6e6e6' } }), values: (u, ticks) => ticks.map((v) => (v == null ? '' : spec.yFormat(v))), stroke: '#333', size: narrow ? 56 : 64 },
     ],
     series: [
       { label: spec.xLabel, value: (u, v) => (v == null ? '–' : spec.xFormat(v)) },
-      ...spec.series.map((s, i) => ({ label: s.label, stroke: COLORS[i % COLORS.length], width: 2, points: { show: false }, value: (u, v) => (v == null ? '–' : spec.yFormat(v)) })),
+      ...spec.series.map((s, i) => ({ label: s.label, stroke: seriesColor(s, i), width: s.width ?? 2, dash: s.dash, points: { show: false }, value: (u, v) => (v == null ? '–' : spec.yFormat(v)) })),
     ],
     cursor: { drag: { x: false, y: false } },
     hooks: {
       drawClear: [(u) => {
-        const spec = holder.spec;
         const { ctx } = u;
-        const top = u.bbox.top;
-        const hgt = u.bbox.height;
-        for (const b of spec.bands ?? []) {
+        for (const b of holder.spec.bands ?? []) {
           const x0 = u.valToPos(b.from, 'x', true);
           const x1 = u.valToPos(b.to, 'x', true);
-          ctx.fillStyle = BAND[b.index % BAND.length];
-          ctx.fillRect(x0, top, x1 - x0, hgt);
+          ctx.fillStyle = b.color;
+          ctx.fillRect(x0, u.bbox.top, x1 - x0, u.bbox.height);
         }
       }],
       draw: [(u) => {
-        const spec = holder.spec;
         const { ctx } = u;
+        if (!holder.spec) return;
+        const px = devicePixelRatio;
+        const left = u.bbox.left;
+        const right = u.bbox.left + u.bbox.width;
         ctx.save();
-        for (const m of spec.marks ?? []) {
+        ctx.font = `${(narrow ? 11 : 12) * px}px system-ui, sans-serif`;
+        ctx.textAlign = 'left'; // uPlot leaves the last axis's alignment set
+        ctx.textBaseline = 'alphabetic';
+        // A label beside x, kept inside the plot: on the line's left when it would run past. Along
+        // the top (long times and sizes, where the curves rarely are): the point's label first,
+        // then each boundary's in the first row below where it overlaps no other.
+        const rows = [];
+        const place = (text, x, boundary, row) => {
+          const w = ctx.measureText(text).width;
+          let lx = x + 4 * px + w > right ? x - 4 * px - w : x + 4 * px;
+          lx = Math.max(left + 2 * px, Math.min(lx, right - w - 2 * px));
+          if (boundary) {
+            const free = (r) => !(rows[r] ?? []).some(([a, b]) => lx < b + 4 * px && a < lx + w + 4 * px);
+            row = [1, 2, 3, 4].find(free) ?? 4;
+            (rows[row] ??= []).push([lx, lx + w]);
+          }
+          const y = u.bbox.top + (14 + 16 * row) * px;
+          ctx.fillStyle = 'rgba(255,255,255,.8)';
+          ctx.fillRect(lx - 2 * px, y - 11 * px, w + 4 * px, 14 * px);
+          ctx.fillStyle = '#222';
+          ctx.fillText(text, lx, y);
+        };
+        for (const m of holder.spec.marks ?? []) {
           const x = u.valToPos(m.x, 'x', true);
+          if (x < left - 1 || x > right + 1) continue;
           ctx.strokeStyle = '#222';
-          ctx.setLineDash([4, 3]);
+          ctx.lineWidth = px;
+          ctx.setLineDash(m.kind === 'boundary' ? [] : [4 * px, 3 * px]);
           ctx.beginPath();
           ctx.moveTo(x, u.bbox.top);
           ctx.lineTo(x, u.bbox.top + u.bbox.height);
@@ -84,15 +117,10 @@ function plot(box, spec, holder) {
           if (m.y != null) {
             ctx.fillStyle = '#222';
             ctx.beginPath();
-            ctx.arc(x, u.valToPos(m.y, 'y', true), 5 * devicePixelRatio, 0, 2 * Math.PI);
+            ctx.arc(x, u.valToPos(m.y, 'y', true), 4.5 * px, 0, 2 * Math.PI);
             ctx.fill();
           }
-          ctx.fillStyle = '#222';
-          ctx.font = `${12 * devicePixelRatio}px system-ui, sans-serif`;
-          // The label beside the line, on its left when it would run past the plot.
-          const w = ctx.measureText(m.label).width;
-          const lx = x + 4 * devicePixelRatio + w > u.bbox.left + u.bbox.width ? x - 4 * devicePixelRatio - w : x + 4 * devicePixelRatio;
-          ctx.fillText(m.label, Math.max(u.bbox.left, lx), u.bbox.top + 14 * devicePixelRatio);
+          if (m.label) place(m.label, x, m.kind === 'boundary', m.row ?? 0);
         }
         ctx.restore();
       }],
@@ -105,7 +133,7 @@ function plot(box, spec, holder) {
 }
 
 // Same axes and series: new data into the existing chart (no rebuild while a slider moves).
-const shape = (spec) => JSON.stringify([spec.logY, spec.xLabel, spec.yLabel, spec.series.map((s) => s.label)]);
+const shape = (spec) => JSON.stringify([spec.logY, spec.xLabel, spec.yLabel, spec.series.map((s) => [s.label, s.color])]);
 
 // The values as a table, built when first opened (and rebuilt when open).
 function table(t, xs, series, xFormat, yFormat, rawKey, xLabel = t.size) {
@@ -121,8 +149,8 @@ function table(t, xs, series, xFormat, yFormat, rawKey, xLabel = t.size) {
   return details;
 }
 
-function chartShell(view, title, caption) {
-  const root = h('figure', { class: 'chart', dataset: { view } });
+function chartShell(view, title, caption, lecture) {
+  const root = h('figure', { class: 'chart', dataset: { view, lecture } });
   const box = h('div', { class: 'chart-box' });
   const cap = h('figcaption', {}, [h('strong', { text: `${title}. ` }), caption]);
   const extra = h('p', { class: 'chart-note' });
@@ -133,13 +161,13 @@ function chartShell(view, title, caption) {
   const holder = { spec: null };
   const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(() => {
     if (!u || !last) return;
-    const w = Math.max(280, Math.min(760, box.clientWidth));
-    if (Math.abs(w - u.width) > 8) u.setSize({ width: w, height: w < 480 ? 260 : 320 });
+    const w = Math.max(260, Math.min(760, box.clientWidth));
+    if (Math.abs(w - u.width) > 8) u.setSize({ width: w, height: chartHeight(w) });
   }) : null;
   ro?.observe(box);
   let asked = 0;
   return {
-    root, extra, tbl,
+    root, box, extra, tbl,
     /**
      * The engine's answers to `reqs`, in an animation frame of their own (apart from the task
      * that parsed them); null when a later call superseded them. `busy`: aria-busy meanwhile.
@@ -154,10 +182,20 @@ function chartShell(view, title, caption) {
       if (busy) root.removeAttribute('aria-busy');
       return out;
     },
+    /** Drops the answers still awaited (the caller shows something else instead). */
+    supersede() {
+      ++asked;
+      root.removeAttribute('aria-busy');
+    },
     /** Shows the first error among `out` under the chart; true when there was one. */
     showError(out) {
       const err = out.find((r) => r.error);
-      if (err) extra.textContent = err.error.message;
+      // No stale picture beside an error: the chart and its table go until the next answer.
+      box.hidden = !!err;
+      if (err) {
+        extra.textContent = err.error.message;
+        tbl.replaceChildren();
+      }
       return !!err;
     },
     draw(spec) {
@@ -181,65 +219,110 @@ function chartShell(view, title, caption) {
   };
 }
 
-/**
- * Shaded bands for the winner at each sampled size: runs of one winner, edges halfway (in log
- * scale) between sampled sizes; `indexOf(winner)` picks the band's colour.
- */
-function winnerBands(xs, winners, indexOf) {
-  const n = xs.length;
-  const bands = [];
-  for (let i = 0; i < n; ++i) {
-    const from = i === 0 ? xs[0] : Math.sqrt(xs[i - 1] * xs[i]);
-    const to = i === n - 1 ? xs[n - 1] : Math.sqrt(xs[i] * xs[i + 1]);
-    if (bands.length && bands[bands.length - 1].name === winners[i]) bands[bands.length - 1].to = to;
-    else bands.push({ from, to, index: indexOf(winners[i]), name: winners[i] });
-  }
-  return bands;
+/** Winner bands from the engine's `winners` ({name, from_bytes, to_bytes}), coloured by `colorOf`. */
+function bandsOf(winners, colorOf) {
+  return winners.map((w) => ({ from: w.from_bytes, to: w.to_bytes, name: w.name, color: faint(colorOf(w.name)) }));
 }
+/** The boundaries as the hook carries them (SPEC "Views"): [{bytes, from, to}]. */
+const boundaryHook = (bs) => JSON.stringify(bs.map((b) => ({ bytes: b.bytes, from: b.from, to: b.to })));
 
-const ALLREDUCE = ['ring', 'recursive_doubling', 'rabenseifner', 'binary_tree', 'double_binary_tree'];
+export const ALLREDUCE = ['ring', 'recursive_doubling', 'rabenseifner', 'binary_tree', 'double_binary_tree'];
+/** The engine's simulate runs a chart asks for at most, so on a non-switch topology up to this many devices. */
+export const SIMULATED_MAX_DEVICES = 64;
 
 /**
- * Exercise 3 and Explore: all-reduce time against message size for every algorithm on k
- * devices over `link` (id or {alpha_s, beta_Bps}), the engine's `auto` winner shaded, `bytes` marked.
+ * All-reduce time against message size (P5 §5.3) for `algorithms` on k devices over `link` (id
+ * or {alpha_s, beta_Bps}). On a switch the curves are the closed forms and the shaded bands
+ * and boundary lines are the engine's `crossover` answer (exact sizes, not samples); elsewhere
+ * (`topology`: ring, two levels) the closed forms do not hold, so the chart plots the engine's
+ * simulated schedule, the runs the player draws, with no bands. Marked: `selected` at `bytes`
+ * (Explore), or the cheapest at `bytes` (exercise 3). Hooks: data-boundaries, data-fastest,
+ * data-time-s (the marked time), data-devices, data-source.
  */
-export function createCrossover(lang, key = 'crossover') {
+export function createCrossover(lang, key = 'crossover', { lecture = '5.3' } = {}) {
   const t = viewStrings(lang);
-  const shell = chartShell('crossover', t.crossover, t.crossoverCaption);
+  const shell = chartShell('crossover', t.crossover, t.crossoverCaption, lecture);
+  const name = (a) => t.algorithms[a] ?? a;
+  const ds = shell.root.dataset;
+  async function closedForms({ devices, link, bytes, algorithms, selected }) {
+    const algos = [...algorithms];
+    const xs = sizes(4);
+    const reqs = [];
+    for (const a of algos) for (const x of xs) reqs.push({ op: 'allreduce', algorithm: a, devices, bytes: x, link });
+    reqs.push({ op: 'crossover', devices, link, algorithms: algos, ...(bytes ? { bytes } : {}) });
+    if (selected && bytes) reqs.push({ op: 'allreduce', algorithm: selected, devices, bytes, link });
+    const out = await shell.answers(reqs, key, { busy: true });
+    if (!out || shell.showError(out)) return false;
+    const n = xs.length;
+    const series = algos.map((a, i) => ({ id: a, label: name(a), values: out.slice(i * n, (i + 1) * n).map((r) => r.time_s) }));
+    const cross = out[algos.length * n];
+    const colorOf = (a) => COLORS[Math.max(0, algos.indexOf(a)) % COLORS.length];
+    const marks = cross.boundaries.map((b) => ({ x: b.bytes, label: formatBytes(b.bytes), kind: 'boundary' }));
+    const at = selected && bytes ? out[out.length - 1] : null;
+    if (at) marks.push({ x: bytes, y: at.time_s, label: `${name(selected)}: ${formatTime(at.time_s)}` });
+    else if (cross.cheapest) marks.push({ x: bytes, y: cross.cheapest.time_s, label: `${t.exercisePoint}: ${name(cross.cheapest.name)}` });
+    shell.draw({ xs, series, xLabel: t.size, yLabel: t.time, logY: true, xFormat: formatBytes, yFormat: formatTime, bands: bandsOf(cross.winners, colorOf), marks });
+    Object.assign(ds, { devices: String(devices), bytes: String(bytes ?? ''), source: 'closed_form', boundaries: boundaryHook(cross.boundaries) });
+    if (cross.cheapest) ds.fastest = cross.cheapest.name; else delete ds.fastest;
+    const marked = at ?? cross.cheapest;
+    if (marked) ds.timeS = String(marked.time_s); else delete ds.timeS;
+    if (at) ds.algorithm = selected; else delete ds.algorithm;
+    shell.extra.textContent = `${t.winner}: ${cross.winners.map((w) => `${name(w.name)} ${formatBytes(w.from_bytes)}–${formatBytes(w.to_bytes)}`).join(' · ')}`
+      + (cross.cheapest ? ` · ${t.fastestAt(formatBytes(bytes), name(cross.cheapest.name), formatTime(cross.cheapest.time_s))}` : '');
+    shell.tbl.replaceChildren(table(t, xs, series, formatBytes, formatTime, 'time-s'));
+    return true;
+  }
+  async function simulated({ settings, bytes, algorithms, selected }) {
+    const k = settings.topology === 'two_level' ? settings.nodes * settings.gpus_per_node : settings.devices;
+    for (const x of ['boundaries', 'fastest', 'timeS', 'algorithm']) delete ds[x];
+    ds.devices = String(k);
+    if (k > SIMULATED_MAX_DEVICES) {
+      shell.supersede();
+      shell.box.hidden = true;
+      shell.tbl.replaceChildren();
+      ds.source = 'none';
+      shell.extra.textContent = t.simulatedLimit(k, SIMULATED_MAX_DEVICES);
+      return true;
+    }
+    const xs = sizes(2);
+    const run = (a, b) => simulateRequest({ ...settings, collective: 'allreduce', algorithm: a, bytes: b }, { mode: 'accounting', trace_limit: 0 });
+    const reqs = [];
+    for (const a of algorithms) for (const x of xs) reqs.push(run(a, x));
+    if (selected) reqs.push(run(selected, bytes));
+    const out = await shell.answers(reqs, key, { busy: true });
+    if (!out || shell.showError(out)) return false;
+    const n = xs.length;
+    const series = algorithms.map((a, i) => ({ id: a, label: name(a), values: out.slice(i * n, (i + 1) * n).map((r) => r.time_s) }));
+    const at = selected ? out[out.length - 1] : null;
+    const marks = at ? [{ x: bytes, y: at.time_s, label: `${name(selected)}: ${formatTime(at.time_s)}` }] : [];
+    shell.draw({ xs, series, xLabel: t.size, yLabel: t.time, logY: true, xFormat: formatBytes, yFormat: formatTime, bands: [], marks });
+    Object.assign(ds, { devices: String(at?.devices ?? k), bytes: String(bytes ?? ''), source: 'simulate' });
+    if (at) Object.assign(ds, { timeS: String(at.time_s), algorithm: selected });
+    shell.extra.textContent = t.simulatedNote(t.topologies[settings.topology] ?? settings.topology);
+    shell.tbl.replaceChildren(table(t, xs, series, formatBytes, formatTime, 'time-s'));
+    return true;
+  }
   return {
     root: shell.root,
-    async update({ devices, link, bytes }) {
-      const xs = sizes(4);
-      const reqs = [];
-      for (const a of ALLREDUCE) for (const x of xs) reqs.push({ op: 'allreduce', algorithm: a, devices, bytes: x, link });
-      for (const x of xs) reqs.push({ op: 'allreduce', algorithm: 'auto', devices, bytes: x, link });
-      if (bytes) reqs.push({ op: 'allreduce', algorithm: 'auto', devices, bytes, link });
-      const out = await shell.answers(reqs, key, { busy: true });
-      if (!out || shell.showError(out)) return false;
-      const n = xs.length;
-      const series = ALLREDUCE.map((a, i) => ({ id: a, label: t.algorithms[a], values: out.slice(i * n, (i + 1) * n).map((r) => r.time_s) }));
-      const winners = out.slice(ALLREDUCE.length * n, (ALLREDUCE.length + 1) * n).map((r) => r.algorithm);
-      const bands = winnerBands(xs, winners, (w) => {
-        const index = ALLREDUCE.indexOf(w);
-        return index < 0 ? 5 : index;
-      });
-      const point = bytes ? out[out.length - 1] : null;
-      shell.draw({
-        xs, series, xLabel: t.size, yLabel: t.time, logY: true, xFormat: formatBytes, yFormat: formatTime, bands,
-        marks: point ? [{ x: bytes, y: point.time_s, label: `${t.exercisePoint}: ${t.algorithms[point.algorithm] ?? point.algorithm}` }] : [],
-      });
-      shell.root.dataset.devices = String(devices);
-      shell.extra.textContent = `${t.winner}: ${bands.map((b) => `${t.algorithms[b.name] ?? b.name} ${formatBytes(b.from)}–${formatBytes(b.to)}`).join(' · ')}`;
-      shell.tbl.replaceChildren(table(t, xs, series, formatBytes, formatTime, 'time-s'));
-      return true;
+    /**
+     * {devices, link, bytes, algorithms?, selected?}; with `player` (simulateRequest settings on
+     * a ring or two levels) the simulated times instead of the closed forms.
+     */
+    update(args) {
+      const algorithms = args.algorithms ?? ALLREDUCE;
+      if (args.player && args.player.topology !== 'switch') return simulated({ settings: args.player, bytes: args.bytes, algorithms, selected: args.selected });
+      return closedForms({ ...args, algorithms });
     },
   };
 }
 
-/** Exercise 1: bandwidth fraction against size for the nine links, n_1/2 marked on `link`. */
+/**
+ * Exercise 1: bandwidth fraction against size for the exercise's link (black, first) and the nine
+ * catalogue links (one colour each), the asked size and the chosen link's n½ marked.
+ */
 export function createBandwidth(lang, key = 'bandwidth') {
   const t = viewStrings(lang);
-  const shell = chartShell('bandwidth', t.bandwidth, t.bandwidthCaption);
+  const shell = chartShell('bandwidth', t.bandwidth, t.bandwidthCaption, '3');
   // The link picker: which link's n½ is marked (the exercise's own link first).
   const picker = h('select', { 'aria-label': t.link, 'data-role': 'link-picker' });
   shell.root.insertBefore(h('label', { class: 'view-pick' }, [h('span', { text: `${t.link} ` }), picker]), shell.root.children[1]);
@@ -247,13 +330,13 @@ export function createBandwidth(lang, key = 'bandwidth') {
   picker.addEventListener('change', () => lastArgs && update(lastArgs));
   async function update(args) {
     lastArgs = args;
-    const { alpha_s, beta_Bps } = args;
+    const { alpha_s, beta_Bps, bytes } = args;
     const xs = sizes(4);
     // The catalogue the page already has (engine/door.js), else asked once.
     const links = knownLinks().length ? knownLinks() : (await askMany([{ op: 'links' }], `${key}-links`))?.[0]?.links ?? [];
     const own = alpha_s != null ? { alpha_s, beta_Bps } : null;
-    const entries = links.map((l) => ({ id: l.id, label: l.label, link: l.id }));
-    if (own) entries.unshift({ id: 'own', label: t.thisLink, link: own });
+    const entries = links.map((l, i) => ({ id: l.id, label: l.label, link: l.id, color: COLORS[i % COLORS.length] }));
+    if (own) entries.unshift({ id: 'own', label: t.thisLink, link: own, color: '#000000', width: 3 });
     if (picker.options.length !== entries.length) {
       const keep = picker.value;
       picker.replaceChildren(...entries.map((e) => h('option', { value: e.id, text: e.label })));
@@ -262,15 +345,20 @@ export function createBandwidth(lang, key = 'bandwidth') {
     const reqs = [];
     for (const e of entries) for (const x of xs) reqs.push({ op: 'transfer', link: e.link, bytes: x });
     for (const e of entries) reqs.push({ op: 'transfer', link: e.link, bytes: 1 });
+    if (own && bytes) reqs.push({ op: 'transfer', link: own, bytes });
     const out = await shell.answers(reqs, key);
-    if (!out) return false;
+    if (!out || shell.showError(out)) return false;
     const n = xs.length;
-    const series = entries.map((e, i) => ({ id: e.id, label: e.label, values: out.slice(i * n, (i + 1) * n).map((r) => r.bandwidth_fraction) }));
-    const halves = out.slice(entries.length * n).map((r) => r.n_half_bytes);
+    const series = entries.map((e, i) => ({ id: e.id, label: e.label, color: e.color, width: e.width, values: out.slice(i * n, (i + 1) * n).map((r) => r.bandwidth_fraction) }));
+    const halves = out.slice(entries.length * n, entries.length * (n + 1)).map((r) => r.n_half_bytes);
     const focus = Math.max(0, entries.findIndex((e) => e.id === picker.value));
-    const marks = [{ x: halves[focus], y: 0.5, label: `${entries[focus].label}: n½ ${formatBytes(halves[focus])}` }];
-    shell.draw({ xs, series, xLabel: t.size, yLabel: t.fraction, logY: false, yRange: [0, 1], xFormat: formatBytes, yFormat: (v) => `${Math.round(v * 100)}%`, marks });
+    const pct = (v) => `${Math.round(v * 100)}%`;
+    const marks = [{ x: halves[focus], y: 0.5, label: `${entries[focus].label}: n½ ${formatBytes(halves[focus])}`, row: 1 }];
+    const asked = own && bytes ? out[out.length - 1] : null;
+    if (asked) marks.unshift({ x: bytes, y: asked.bandwidth_fraction, label: `${t.askedSize} ${formatBytes(bytes)}: ${pct(asked.bandwidth_fraction)}` });
+    shell.draw({ xs, series, xLabel: t.size, yLabel: t.fraction, logY: false, yRange: [0, 1], xFormat: formatBytes, yFormat: pct, marks });
     shell.root.dataset.link = entries[focus].id;
+    if (asked) Object.assign(shell.root.dataset, { bytes: String(bytes), fraction: String(asked.bandwidth_fraction) });
     shell.extra.textContent = entries.map((e, i) => `${e.label}: n½ = ${formatBytes(halves[i])}`).join(' · ');
     shell.tbl.replaceChildren(table(t, xs, series, formatBytes, (v) => `${(v * 100).toPrecision(3)}%`, 'fraction'));
     return true;
@@ -279,32 +367,33 @@ export function createBandwidth(lang, key = 'bandwidth') {
 }
 
 /**
- * NCCL's (algorithm, protocol) pairs: time against size from the engine's `nccl` op (one request
- * a size answers every pair), its choice shaded, `bytes` marked.
+ * NCCL's (algorithm, protocol) pairs (P5 §5.6): time against size from the engine's `nccl` op
+ * (one request a size answers every pair); the pair its tuner picks shaded between the exact
+ * boundaries of the `crossover` op; `bytes` marked.
  */
 export function createNccl(lang, key = 'nccl') {
   const t = viewStrings(lang);
-  const shell = chartShell('nccl', t.nccl, t.ncclCaption);
+  const shell = chartShell('nccl', t.nccl, t.ncclCaption, '5.6');
+  const ds = shell.root.dataset;
   return {
     root: shell.root,
     async update({ devices, link, bytes }) {
       const xs = sizes(4);
       const reqs = xs.map((x) => ({ op: 'nccl', devices, bytes: x, link }));
-      if (bytes) reqs.push({ op: 'nccl', devices, bytes, link });
+      reqs.push({ op: 'crossover', kind: 'nccl', devices, link, ...(bytes ? { bytes } : {}) });
       const out = await shell.answers(reqs, key);
       if (!out || shell.showError(out)) return false;
-      const pairs = out[0].candidates.map((c) => `${c.algorithm}/${c.protocol}`);
+      const cross = out[xs.length];
+      const pairs = cross.candidates;
       const name = (p) => `${t.algorithms[p.split('/')[0]] ?? p.split('/')[0]} · ${p.split('/')[1]}`;
-      const series = pairs.map((p, i) => ({ id: p, label: name(p), values: out.slice(0, xs.length).map((r) => r.candidates[i]?.time_s ?? null) }));
-      const winners = out.slice(0, xs.length).map((r) => `${r.algorithm}/${r.protocol}`);
-      const bands = winnerBands(xs, winners, (w) => Math.max(0, pairs.indexOf(w)));
-      const point = bytes ? out[out.length - 1] : null;
-      shell.draw({
-        xs, series, xLabel: t.size, yLabel: t.time, logY: true, xFormat: formatBytes, yFormat: formatTime, bands,
-        marks: point ? [{ x: bytes, y: point.time_s, label: name(`${point.algorithm}/${point.protocol}`) }] : [],
-      });
-      shell.root.dataset.devices = String(devices);
-      shell.extra.textContent = `${t.winner}: ${bands.map((b) => `${name(b.name)} ${formatBytes(b.from)}–${formatBytes(b.to)}`).join(' · ')}`;
+      const series = pairs.map((p, i) => ({ id: p, label: name(p), values: out.slice(0, xs.length).map((r) => r.candidates.find((c) => `${c.algorithm}/${c.protocol}` === p)?.time_s ?? null) }));
+      const colorOf = (p) => COLORS[Math.max(0, pairs.indexOf(p)) % COLORS.length];
+      const marks = cross.boundaries.map((b) => ({ x: b.bytes, label: formatBytes(b.bytes), kind: 'boundary' }));
+      if (cross.cheapest) marks.push({ x: bytes, y: cross.cheapest.time_s, label: name(cross.cheapest.name) });
+      shell.draw({ xs, series, xLabel: t.size, yLabel: t.time, logY: true, xFormat: formatBytes, yFormat: formatTime, bands: bandsOf(cross.winners, colorOf), marks });
+      Object.assign(ds, { devices: String(devices), boundaries: boundaryHook(cross.boundaries) });
+      if (cross.cheapest) ds.fastest = cross.cheapest.name;
+      shell.extra.textContent = `${t.winner}: ${cross.winners.map((w) => `${name(w.name)} ${formatBytes(w.from_bytes)}–${formatBytes(w.to_bytes)}`).join(' · ')}`;
       shell.tbl.replaceChildren(table(t, xs, series, formatBytes, formatTime, 'time-s'));
       return true;
     },
@@ -318,7 +407,7 @@ export function createNccl(lang, key = 'nccl') {
  */
 export function createRingAttention(lang, key = 'ring-attention') {
   const t = viewStrings(lang);
-  const shell = chartShell('ring-attention', t.ringAttention, t.ringAttentionCaption);
+  const shell = chartShell('ring-attention', t.ringAttention, t.ringAttentionCaption, '6.5');
   return {
     root: shell.root,
     async update({ devices, link, prompt_tokens: prompt }) {
@@ -335,12 +424,13 @@ export function createRingAttention(lang, key = 'ring-attention') {
       ];
       const own = out[out.length - 1];
       const tokens = (v) => `${Math.round(v)}`;
+      const ticks = [64, 256, 1024, 4096, 16384, 65536];
       shell.draw({
-        xs, series, xLabel: t.tokensPerDevice, yLabel: t.time, logY: true, xFormat: tokens, yFormat: formatTime,
-        xSplits: [64, 256, 1024, 4096, 16384, 65536],
-        bands: [{ from: xs[0], to: own.threshold_tokens, index: 1 }, { from: own.threshold_tokens, to: xs[xs.length - 1], index: 2 }],
-        marks: [{ x: own.threshold_tokens, label: `${t.threshold} ${tokens(own.threshold_tokens)}` },
-          { x: own.tokens_per_device, y: own.compute_time_s, label: '' }],
+        xs, series, xLabel: t.tokensPerDevice, yLabel: t.time, logY: true, xFormat: (v) => (v >= 1024 && v % 1024 === 0 ? `${v / 1024}K` : tokens(v)), yFormat: formatTime,
+        xLog: 2, xSplits: ticks,
+        bands: [{ from: xs[0], to: own.threshold_tokens, color: faint(COLORS[1], 0.1) }, { from: own.threshold_tokens, to: xs[xs.length - 1], color: faint(COLORS[2], 0.1) }],
+        marks: [{ x: own.threshold_tokens, label: `${t.threshold} ${tokens(own.threshold_tokens)}`, kind: 'boundary' },
+          { x: own.tokens_per_device, y: own.compute_time_s, label: `${t.exercisePoint}: ${tokens(own.tokens_per_device)}` }],
       });
       shell.extra.textContent = t.ringAttentionNote(tokens(own.threshold_tokens), tokens(own.threshold_with_alpha_tokens));
       shell.tbl.replaceChildren(table(t, xs, series, tokens, formatTime, 'time-s', t.tokensPerDevice));

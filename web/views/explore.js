@@ -1,12 +1,12 @@
 // Explore (`?view=explore`): the schedule player and the crossover chart with every control:
-// collective, algorithm, devices (2 - 1,024), bytes, a catalogue link or custom alpha/beta,
-// topology. The settings live in the address (SPEC "Views"), so a link reproduces the view.
+// collective, algorithm, devices (2 - 1,024), bytes, a catalogue link or custom alpha (µs) and
+// beta (GB/s), topology, and on two levels GPUs per node and the intra-node link. The settings live in the address (SPEC "Views"), so a link reproduces the view.
 
 import { h } from '../util/dom.js';
 import { viewStrings } from '../util/i18n.js';
 import { formatBytes, inputText } from '../util/units.js';
 import { createPlayer } from './player.js';
-import { createCrossover, createNccl } from './chart.js';
+import { ALLREDUCE, createCrossover, createNccl } from './chart.js';
 import { createOverlap } from './overlap.js';
 
 /** Schedule algorithms of each collective, as the engine names them (core/steps/schedule.cpp). */
@@ -19,28 +19,45 @@ export const ALGORITHMS = {
   alltoall: ['pairwise', 'direct'],
 };
 const TOPOLOGIES = ['switch', 'ring', 'two_level'];
-export const DEFAULTS = { collective: 'allreduce', algorithm: 'ring', devices: 8, bytes: 1e6, link: 'nvlink4', topology: 'switch', gpus_per_node: 8 };
+export const DEFAULTS = { collective: 'allreduce', algorithm: 'ring', devices: 8, bytes: 1e6, link: 'nvlink4', topology: 'switch', gpus_per_node: 8, intra_link: 'nvlink4' };
+const MIN_DEVICES = 2;
 const MAX_DEVICES = 1024;
+const MAX_GPUS_PER_NODE = 64;
 
-/** Settings from a query string, every value checked; unknown or bad values fall back. */
+/**
+ * Settings from a query string. Names outside their lists fall back; numbers are kept as given
+ * (whole), and `problem` says what is not allowed, so a page opened with `devices=1` says so
+ * rather than showing 2.
+ */
 export function parseSettings(search) {
   const q = new URLSearchParams(search);
   const s = { ...DEFAULTS };
-  const num = (k) => (q.has(k) && Number.isFinite(Number(q.get(k))) ? Number(q.get(k)) : null);
+  const num = (k) => (q.has(k) && q.get(k).trim() !== '' && Number.isFinite(Number(q.get(k))) ? Number(q.get(k)) : null);
   if (ALGORITHMS[q.get('collective')]) s.collective = q.get('collective');
   const algos = ALGORITHMS[s.collective];
   s.algorithm = algos.includes(q.get('algorithm')) ? q.get('algorithm') : algos[0];
-  if (num('devices') != null) s.devices = Math.min(MAX_DEVICES, Math.max(2, Math.round(num('devices'))));
+  if (num('devices') != null) s.devices = Math.round(num('devices'));
   if (num('bytes') != null && num('bytes') >= 1) s.bytes = Math.min(1e9, num('bytes'));
   if (TOPOLOGIES.includes(q.get('topology'))) s.topology = q.get('topology');
-  if (num('gpus_per_node') != null) s.gpus_per_node = Math.min(64, Math.max(1, Math.round(num('gpus_per_node'))));
+  if (num('gpus_per_node') != null) s.gpus_per_node = Math.round(num('gpus_per_node'));
   if (num('alpha_s') != null && num('beta_Bps') != null && num('alpha_s') >= 0 && num('beta_Bps') > 0) {
     s.link = null;
     s.alpha_s = num('alpha_s');
     s.beta_Bps = num('beta_Bps');
   } else if (q.has('link') && /^[a-z0-9_]+$/.test(q.get('link'))) s.link = q.get('link');
+  if (q.has('intra_link') && /^[a-z0-9_]+$/.test(q.get('intra_link'))) s.intra_link = q.get('intra_link');
   if (s.algorithm === 'hierarchical') s.topology = 'two_level';
   return s;
+}
+
+/** What is not allowed in settings `s`, in words naming the control and the range; '' when all is. */
+export function settingsProblem(s, t) {
+  if (!(s.devices >= MIN_DEVICES && s.devices <= MAX_DEVICES)) return t.devicesRange(s.devices, MIN_DEVICES, MAX_DEVICES.toLocaleString('en'));
+  if (s.topology === 'two_level') {
+    if (!(s.gpus_per_node >= 1 && s.gpus_per_node <= MAX_GPUS_PER_NODE)) return t.gpusRange(s.gpus_per_node, 1, MAX_GPUS_PER_NODE);
+    if (s.devices % s.gpus_per_node !== 0) return t.devicesMultiple(s.devices, s.gpus_per_node);
+  }
+  return '';
 }
 
 /** The query string of settings (only what differs from nothing: every setting is written). */
@@ -51,20 +68,28 @@ export function settingsQuery(s) {
     q.set('alpha_s', String(s.alpha_s));
     q.set('beta_Bps', String(s.beta_Bps));
   }
-  if (s.topology === 'two_level') q.set('gpus_per_node', String(s.gpus_per_node));
+  if (s.topology === 'two_level') {
+    q.set('gpus_per_node', String(s.gpus_per_node));
+    q.set('intra_link', s.intra_link);
+  }
   return `?${q}`;
 }
 
-/** The player's settings for explore settings (two levels: nodes of gpus_per_node). */
+/**
+ * The player's settings for explore settings (allowed ones: settingsProblem is ''). On two levels
+ * the devices are nodes of gpus_per_node, the link field is the inter-node link.
+ */
 function playerSettings(s) {
   const link = s.link ?? { alpha_s: s.alpha_s, beta_Bps: s.beta_Bps };
   if (s.topology === 'two_level') {
-    const g = Math.min(s.gpus_per_node, s.devices);
-    const nodes = Math.max(1, Math.round(s.devices / g));
-    return { collective: s.collective, algorithm: s.algorithm, bytes: s.bytes, topology: 'two_level', nodes, gpus_per_node: g, intra_link: 'nvlink4', inter_link: s.link ?? { alpha_s: s.alpha_s, beta_Bps: s.beta_Bps } };
+    return { collective: s.collective, algorithm: s.algorithm, bytes: s.bytes, topology: 'two_level', nodes: s.devices / s.gpus_per_node, gpus_per_node: s.gpus_per_node, intra_link: s.intra_link, inter_link: link };
   }
   return { collective: s.collective, algorithm: s.algorithm, devices: s.devices, bytes: s.bytes, link, topology: s.topology };
 }
+
+// Custom alpha and beta are typed in µs and GB/s, the exercises' units; the address keeps SI.
+const toUs = (alpha_s) => Number((alpha_s * 1e6).toPrecision(12));
+const toGBps = (beta_Bps) => Number((beta_Bps / 1e9).toPrecision(12));
 
 // A log slider over [min, max] with `steps` positions.
 function logScale(min, max, steps) {
@@ -76,7 +101,8 @@ function logScale(min, max, steps) {
 
 /**
  * The Explore view. `links` are the engine's catalogue ({id, label}); `onChange(settings)` is
- * told of every change (the app writes the address).
+ * told of every change (the app writes the address). The player and the charts always show the
+ * same devices on the same topology; settings that are not allowed show what is, not a picture.
  */
 export function createExplore(lang, settings, links, onChange) {
   const t = viewStrings(lang);
@@ -93,36 +119,47 @@ export function createExplore(lang, settings, links, onChange) {
     algorithm.replaceChildren(...ALGORITHMS[s.collective].map((a) => h('option', { value: a, text: t.algorithms[a] ?? a })));
     algorithm.value = s.algorithm;
   };
-  const devScale = logScale(2, MAX_DEVICES, 1000);
-  const devices = h('input', { id: 'x-devices', type: 'number', min: '2', max: String(MAX_DEVICES), step: '1', 'data-setting': 'devices' });
+  const devScale = logScale(MIN_DEVICES, MAX_DEVICES, 1000);
+  const devices = h('input', { id: 'x-devices', type: 'number', min: String(MIN_DEVICES), max: String(MAX_DEVICES), step: '1', 'data-setting': 'devices' });
   const devSlider = h('input', { type: 'range', min: '0', max: '1000', step: '1', 'aria-label': t.devices, 'data-slider': 'devices' });
   const byteScale = logScale(1, 1e9, 900);
   const bytes = h('input', { id: 'x-bytes', type: 'number', min: '1', max: '1000000000', step: 'any', 'data-setting': 'bytes' });
   const byteSlider = h('input', { type: 'range', min: '0', max: '900', step: '1', 'aria-label': t.bytes, 'data-slider': 'bytes' });
   const byteText = h('span', { class: 'unit' });
-  const link = h('select', { id: 'x-link', 'data-setting': 'link' }, [...links.map((l) => h('option', { value: l.id, text: l.label })), h('option', { value: '', text: t.customLink })]);
-  const alpha = h('input', { id: 'x-alpha', type: 'number', min: '0', step: 'any', 'data-setting': 'alpha_s' });
-  const beta = h('input', { id: 'x-beta', type: 'number', min: '1', step: 'any', 'data-setting': 'beta_Bps' });
-  const custom = h('div', { class: 'params custom-link' }, [field(t.alpha, alpha, 'x-alpha'), field(t.beta, beta, 'x-beta')]);
+  const linkOptions = (custom) => [...links.map((l) => h('option', { value: l.id, text: l.label })), ...(custom ? [h('option', { value: '', text: t.customLink })] : [])];
+  const link = h('select', { id: 'x-link', 'data-setting': 'link' }, linkOptions(true));
+  const linkLabel = h('label', { for: 'x-link' });
+  const intra = h('select', { id: 'x-intra-link', 'data-setting': 'intra_link' }, linkOptions(false));
+  const intraField = field(t.intraLink, intra, 'x-intra-link');
+  // data-setting names the address's setting; the control shows it in µs and GB/s.
+  const alpha = h('input', { id: 'x-alpha', type: 'number', min: '0', step: 'any', 'data-setting': 'alpha_s', 'data-unit': 'us' });
+  const beta = h('input', { id: 'x-beta', type: 'number', min: '0', step: 'any', 'data-setting': 'beta_Bps', 'data-unit': 'GB/s' });
+  const custom = h('div', { class: 'params custom-link' }, [field(t.alphaUs, alpha, 'x-alpha'), field(t.betaGBps, beta, 'x-beta')]);
   const topology = h('select', { id: 'x-topology', 'data-setting': 'topology' }, TOPOLOGIES.map((v) => h('option', { value: v, text: t.topologies[v] })));
-  const gpus = h('input', { id: 'x-gpus', type: 'number', min: '1', max: '64', step: '1', 'data-setting': 'gpus_per_node' });
+  const gpus = h('input', { id: 'x-gpus', type: 'number', min: '1', max: String(MAX_GPUS_PER_NODE), step: '1', 'data-setting': 'gpus_per_node' });
   const gpusField = field(t.gpusPerNode, gpus, 'x-gpus');
+  const problem = h('p', { class: 'card-error settings-error', role: 'alert', 'data-role': 'settings-error', hidden: true });
   const share = h('a', { href: settingsQuery(s), 'data-role': 'share', text: t.share });
 
   function fill() {
     collective.value = s.collective;
     fillAlgorithms();
-    devices.value = String(s.devices);
-    devSlider.value = String(devScale.to(s.devices));
+    if (document.activeElement !== devices) devices.value = String(s.devices);
+    devSlider.value = String(devScale.to(Math.min(MAX_DEVICES, Math.max(MIN_DEVICES, s.devices))));
+    devSlider.setAttribute('aria-valuetext', t.devicesValue(s.devices));
+    byteSlider.setAttribute('aria-valuetext', formatBytes(s.bytes));
     bytes.value = inputText(s.bytes);
     byteSlider.value = String(byteScale.to(s.bytes));
     byteText.textContent = formatBytes(s.bytes);
     link.value = s.link ?? '';
+    linkLabel.textContent = s.topology === 'two_level' ? t.interLink : t.link;
+    intra.value = s.intra_link;
+    intraField.hidden = s.topology !== 'two_level';
     custom.hidden = !!s.link;
-    alpha.value = String(s.alpha_s ?? 5e-6);
-    beta.value = String(s.beta_Bps ?? 4e10);
+    if (document.activeElement !== alpha) alpha.value = String(toUs(s.alpha_s ?? 5e-6));
+    if (document.activeElement !== beta) beta.value = String(toGBps(s.beta_Bps ?? 4e10));
     topology.value = s.topology;
-    gpus.value = String(s.gpus_per_node);
+    if (document.activeElement !== gpus) gpus.value = String(s.gpus_per_node);
     gpusField.hidden = s.topology !== 'two_level';
   }
 
@@ -139,23 +176,63 @@ export function createExplore(lang, settings, links, onChange) {
       run();
     });
   }
+  // A typed value the settings cannot take: said beside the controls, nothing drawn meanwhile.
+  let typed = '';
   function run() {
-    player.update(playerSettings(s));
-    chart.root.hidden = s.collective !== 'allreduce';
-    nccl.root.hidden = s.collective !== 'allreduce';
-    if (s.collective === 'allreduce') chart.update({ devices: s.devices, link: s.link ?? { alpha_s: s.alpha_s, beta_Bps: s.beta_Bps }, bytes: s.bytes });
-    if (!nccl.root.hidden) nccl.update({ devices: s.devices, link: s.link ?? { alpha_s: s.alpha_s, beta_Bps: s.beta_Bps }, bytes: s.bytes });
+    const wrong = typed || settingsProblem(s, t);
+    problem.hidden = !wrong;
+    problem.textContent = wrong ? `${wrong} ${t.settingsHidden}` : '';
+    for (const v of [player, chart, nccl]) v.root.hidden = !!wrong;
+    if (wrong) return;
+    const ps = playerSettings(s);
+    player.update(ps);
+    const allreduce = s.collective === 'allreduce';
+    const link = ps.link ?? ps.inter_link;
+    chart.root.hidden = !allreduce;
+    // NCCL's tuning model is of k GPUs on one link: drawn for the switch, where it applies.
+    nccl.root.hidden = !allreduce || s.topology !== 'switch';
+    if (!allreduce) return;
+    if (s.topology === 'switch') {
+      const algorithms = [...ALLREDUCE, ...(s.algorithm === 'in_switch' ? ['in_switch'] : [])];
+      chart.update({ devices: s.devices, link, bytes: s.bytes, algorithms, selected: s.algorithm });
+      nccl.update({ devices: s.devices, link, bytes: s.bytes });
+    } else {
+      const algorithms = ALGORITHMS.allreduce.filter((a) => a !== 'in_switch' && (a !== 'hierarchical' || s.topology === 'two_level'));
+      chart.update({ player: ps, bytes: s.bytes, algorithms, selected: s.algorithm });
+    }
   }
 
   collective.addEventListener('change', () => { s.collective = collective.value; s.algorithm = ALGORITHMS[s.collective][0]; changed(); });
   algorithm.addEventListener('change', () => { s.algorithm = algorithm.value; changed(); });
+  // A typed number goes into the settings as it is (whole), and settingsProblem says if it is not allowed.
+  const whole = (input) => (input.value.trim() === '' || !Number.isFinite(Number(input.value)) ? null : Math.round(Number(input.value)));
   devices.addEventListener('input', () => {
-    const v = Math.round(Number(devices.value));
-    if (!(v >= 2 && v <= MAX_DEVICES)) return;
+    const v = whole(devices);
+    if (v == null) return;
     s.devices = v;
     changed();
   });
-  devSlider.addEventListener('input', () => { s.devices = Math.round(devScale.from(Number(devSlider.value))); changed(); });
+  devSlider.addEventListener('input', () => {
+    let v = Math.round(devScale.from(Number(devSlider.value)));
+    // On two levels the slider moves in whole nodes.
+    if (s.topology === 'two_level' && s.gpus_per_node >= 1) v = Math.max(1, Math.round(v / s.gpus_per_node)) * s.gpus_per_node;
+    s.devices = Math.min(MAX_DEVICES, v);
+    devices.value = String(s.devices);
+    changed();
+  });
+  // Arrow keys move to the next device count (the next node on two levels), not the next of the
+  // slider's 1,000 log positions.
+  devSlider.addEventListener('keydown', (e) => {
+    const dir = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1 }[e.key];
+    if (!dir) return;
+    e.preventDefault();
+    const step = s.topology === 'two_level' && s.gpus_per_node >= 1 ? s.gpus_per_node : 1;
+    const v = Math.min(MAX_DEVICES, Math.max(step === 1 ? MIN_DEVICES : step, s.devices + dir * step));
+    if (v === s.devices) return;
+    s.devices = v;
+    devices.value = String(v);
+    changed();
+  });
   bytes.addEventListener('input', () => {
     const v = Number(bytes.value);
     if (!(v >= 1 && v <= 1e9)) return;
@@ -165,21 +242,27 @@ export function createExplore(lang, settings, links, onChange) {
   byteSlider.addEventListener('input', () => { s.bytes = Number(byteScale.from(Number(byteSlider.value)).toPrecision(3)); changed(); });
   link.addEventListener('change', () => {
     s.link = link.value || null;
-    if (!s.link) { s.alpha_s = Number(alpha.value) || 5e-6; s.beta_Bps = Number(beta.value) || 4e10; }
+    typed = '';
+    if (!s.link) { s.alpha_s ??= 5e-6; s.beta_Bps ??= 4e10; }
     changed();
   });
-  for (const [input, keyName] of [[alpha, 'alpha_s'], [beta, 'beta_Bps']]) {
-    input.addEventListener('input', () => {
-      const v = Number(input.value);
-      if (!(v >= 0) || (keyName === 'beta_Bps' && !(v > 0))) return;
-      s[keyName] = v;
-      changed();
-    });
-  }
+  intra.addEventListener('change', () => { s.intra_link = intra.value; changed(); });
+  alpha.addEventListener('input', () => {
+    const v = Number(alpha.value);
+    typed = alpha.value.trim() !== '' && v >= 0 ? '' : t.alphaRange(alpha.value);
+    if (!typed) s.alpha_s = v / 1e6;
+    changed();
+  });
+  beta.addEventListener('input', () => {
+    const v = Number(beta.value);
+    typed = beta.value.trim() !== '' && v > 0 ? '' : t.betaRange(beta.value);
+    if (!typed) s.beta_Bps = v * 1e9;
+    changed();
+  });
   topology.addEventListener('change', () => { s.topology = topology.value; if (s.algorithm === 'in_switch' && s.topology !== 'switch') s.algorithm = 'ring'; if (s.algorithm === 'hierarchical' && s.topology !== 'two_level') s.algorithm = 'ring'; changed(); });
   gpus.addEventListener('input', () => {
-    const v = Math.round(Number(gpus.value));
-    if (!(v >= 1 && v <= 64)) return;
+    const v = whole(gpus);
+    if (v == null) return;
     s.gpus_per_node = v;
     changed();
   });
@@ -192,11 +275,13 @@ export function createExplore(lang, settings, links, onChange) {
       field(t.algorithm, algorithm, 'x-algorithm'),
       h('div', { class: 'param' }, [h('label', { for: 'x-devices', text: t.devices }), devices, devSlider]),
       h('div', { class: 'param' }, [h('label', { for: 'x-bytes', text: t.bytes }), h('div', { class: 'field' }, [bytes, byteText]), byteSlider]),
-      field(t.link, link, 'x-link'),
       field(t.topology, topology, 'x-topology'),
       gpusField,
+      intraField,
+      h('div', { class: 'param' }, [linkLabel, link]),
     ]),
     custom,
+    problem,
     h('p', {}, [share]),
     player.root,
     chart.root,
