@@ -216,20 +216,27 @@ json judge_answer(const json& def, const json& exact, const json& typed, const j
   const int need = min_figures(def), figs = p->significant_digits;
   const std::string read = quoted(*p, def), pct = percent(tol);
   const std::string k_en = " (K read as 1,000)", k_zh = "（K 按 1,000 理解）";
-  for (const Reading& r : readings) {
-    const bool in_range = range.is_array() && r.value >= range.at(0).get<double>() * (1 - tol) &&
-                          r.value <= range.at(1).get<double>() * (1 + tol);
-    if (within(r.value, e, tol) || in_range)
+  // Tolerance first, then the rounding rule, then the lecture's range: the message names the
+  // part of the rule that the answer meets.
+  for (const Reading& r : readings)
+    if (within(r.value, e, tol))
       return verdict("correct", message("Correct: " + read + " is within " + pct + " of the exact value" +
                                             (r.decimal_k ? k_en : "") + ".",
                                         "正确：" + read + " 与精确值相差不超过 " + pct + (r.decimal_k ? k_zh : "") + "。"));
+  for (const Reading& r : readings)
     if (figs >= need && rounds_to(p->typed, e / r.factor, figs))
       return verdict("correct", message("Correct: " + read + " has " + figures_en(figs) +
                                             ", and the exact value rounded to " + figures_en(figs) + " is " + read +
                                             (r.decimal_k ? k_en : "") + ".",
                                         "正确：" + read + " 有 " + figures_zh(figs) + "，精确值按 " + figures_zh(figs) +
                                             "四舍五入正是 " + read + (r.decimal_k ? k_zh : "") + "。"));
-  }
+  for (const Reading& r : readings)
+    if (range.is_array() && r.value >= range.at(0).get<double>() * (1 - tol) &&
+        r.value <= range.at(1).get<double>() * (1 + tol))
+      return verdict("correct", message("Correct: " + read + " lies in the range the worked solution accepts (within " +
+                                            pct + ")" + (r.decimal_k ? k_en : "") + ".",
+                                        "正确：" + read + " 在解答所接受的范围之内（容差 " + pct + "）" +
+                                            (r.decimal_k ? k_zh : "") + "。"));
 
   // Incorrect: say what was read and which part of the rule it misses, never the exact value.
   const double v = p->value;
@@ -254,10 +261,12 @@ json judge_answer(const json& def, const json& exact, const json& typed, const j
     for (const Reading& r : readings) agrees = agrees || rounds_to(p->typed, e / r.factor, figs);
     if (agrees)
       return verdict("incorrect",
-                     message("Too few figures to judge: " + read + " has " + figures_en(figs) + "; the rounding rule needs at least " +
+                     message("Too few figures to judge: " + read + " is more than " + pct + " from the exact value and has " +
+                                 figures_en(figs) + "; the rounding rule needs at least " +
                                  figures_en(need) + ", because at " + figures_en(figs) +
                                  " a rounded answer and a different quantity look alike. Type it to " + figures_en(need) + ".",
-                             "有效数字太少，无法判断：" + read + " 只有 " + figures_zh(figs) + "；按有效数字判断至少要 " + figures_zh(need) +
+                             "有效数字太少，无法判断：" + read + " 与精确值相差超过 " + pct + "，且只有 " + figures_zh(figs) +
+                                 "；按有效数字判断至少要 " + figures_zh(need) +
                                  "，因为只有 " + figures_zh(figs) + "时，四舍五入的正确答案和另一个量看起来一样。请写到 " +
                                  figures_zh(need) + "。"));
     return verdict("incorrect",
