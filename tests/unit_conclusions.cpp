@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <regex>
 #include <string>
 
@@ -261,4 +262,37 @@ TEST(Conclusions, Exercise8HidesLayerByLayerOnlyWhenItDoesAndAcceptsTheLecturesA
     // And the solution states the simplification.
     EXPECT_TRUE(has(v.en(), "Leaving α out") && has(v.zh(), "不计 α")) << v.where();
   });
+}
+
+// The section is checked like every other field: unknown fields, types and the figures it
+// names, each problem naming its path in the file.
+TEST(Conclusions, LintNamesThePathOfEveryProblem) {
+  json base = eval({{"op", "exercise.get"}, {"id", 7}});
+  base.erase("statement_filled");
+  base.erase("params_display");
+  base["id"] = 907;
+  base["solver"] = 7;  // a new exercise reusing exercise 7's solver
+  auto lint = [&](const std::function<void(json&)>& change) {
+    json doc = base;
+    change(doc);
+    const json out = eval({{"op", "exercise.lint"}, {"file", "907.json"}, {"text", doc.dump()}});
+    return out.at("problems").dump();
+  };
+  EXPECT_EQ(lint([](json&) {}), "[]");
+  EXPECT_TRUE(has(lint([](json& d) { d["conclusions"][0]["cases"][0]["whne"] = 1; }),
+                  "conclusions[0].cases[0].whne': unknown field"));
+  EXPECT_TRUE(has(lint([](json& d) { d["conclusions"][0]["cases"][0]["when"][0]["op"] = "=~"; }),
+                  "conclusions[0].cases[0].when[0].op': must be one of"));
+  EXPECT_TRUE(has(lint([](json& d) { d["conclusions"][1]["cases"][0]["when"]["left"] = "answers.short_hiden"; }),
+                  "conclusions[1].cases[0].when.left: \\\"answers.short_hiden\\\" names no figure"));
+  EXPECT_TRUE(has(lint([](json& d) { d["conclusions"][1]["cases"][0]["when"]["op"] = "<"; }),
+                  "conclusions[1].cases[0].when.op: < compares numbers"));
+  EXPECT_TRUE(has(lint([](json& d) { d["conclusions"][1]["cases"][1]["when"] = d["conclusions"][1]["cases"][0]["when"]; }),
+                  "the last case is the otherwise case"));
+  EXPECT_TRUE(has(lint([](json& d) { d["conclusions"][1]["cases"][1]["text"].erase("zh"); }),
+                  "conclusions[1].cases[1].text' needs en and zh"));
+  EXPECT_TRUE(has(lint([](json& d) { d["conclusions"][1]["cases"][1]["text"]["en"] = "{values.nothing}"; }),
+                  "conclusions[1].cases[1].text.en: placeholder {values.nothing} names no"));
+  EXPECT_TRUE(has(lint([](json& d) { d["conclusions"][1]["id"] = "shrt"; }), "'shrt' is said nowhere"));
+  EXPECT_TRUE(has(lint([](json& d) { d["conclusions"][1]["id"] = "hidden"; }), "'hidden' is used twice"));
 }

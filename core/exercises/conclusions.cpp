@@ -80,7 +80,7 @@ std::vector<std::string> condition_problems(const json& solved, const json& c, c
   for (int i = 0; i < 2; ++i) {
     v[i] = side_value(solved, c.at(sides[i]));
     if (v[i].is_null())
-      out.push_back(at + "." + sides[i] + ": " + c.at(sides[i]).get<std::string>() +
+      out.push_back(at + "." + sides[i] + ": " + c.at(sides[i]).dump() +
                     " names no figure (params.x, answers.x or values.x)");
   }
   if (!out.empty()) return out;
