@@ -178,6 +178,7 @@ TEST(Conclusions, Exercise4SaysWhichStepDominates) {
     const double main_term = 1.0 / (1.0 / g + inter.beta_Bps / intra.beta_Bps);
     says_case(v, {{"add the rest", "补上其余部分"}, {"bring it down", "拉低到"}},
               v.answer("speedup") >= main_term ? 0 : 1, "beyond the main terms");
+    says_case(v, {{"slower than the flat ring", "反而比扁平的环慢"}}, v.answer("speedup") < 1 ? 0 : 1, "a slowdown");
     // The lecture's "6-7x" only beside the lecture's own case.
     const bool lecture = v.params == v.defaults;
     EXPECT_EQ(has(v.en(), "6-7x"), lecture) << v.where() << ": " << v.en();
@@ -295,4 +296,15 @@ TEST(Conclusions, LintNamesThePathOfEveryProblem) {
                   "conclusions[1].cases[1].text.en: placeholder {values.nothing} names no"));
   EXPECT_TRUE(has(lint([](json& d) { d["conclusions"][1]["id"] = "shrt"; }), "'shrt' is said nowhere"));
   EXPECT_TRUE(has(lint([](json& d) { d["conclusions"][1]["id"] = "hidden"; }), "'hidden' is used twice"));
+}
+
+// Outside the variants (the calculator takes any params) a speed-up below 1 is called a slowdown.
+TEST(Conclusions, Exercise4CallsASpeedUpBelowOneASlowdown) {
+  const json params = {{"intra_link", "pcie4"}, {"inter_link", "ib_ndr"}, {"nodes", 2}, {"gpus_per_node", 2}};
+  const json s = eval({{"op", "exercise.solve"}, {"id", 4}, {"params", params}});
+  ASSERT_LT(s.at("answers").at("speedup").get<double>(), 1) << s.dump();
+  EXPECT_TRUE(has(s.at("solution").at("en"), "slower than the flat ring")) << s.at("solution").at("en");
+  EXPECT_TRUE(has(s.at("solution").at("zh"), "反而比扁平的环慢")) << s.at("solution").at("zh");
+  EXPECT_TRUE(has(s.at("solution").at("en"), "drops to")) << s.at("solution").at("en");
+  EXPECT_TRUE(has(s.at("solution").at("en"), "premise of §5.5 does not hold")) << s.at("solution").at("en");
 }
