@@ -10,6 +10,7 @@
 #include "base/error.hpp"
 #include "base/quantity.hpp"
 #include "base/request.hpp"
+#include "exercises/conclusions.hpp"
 #include "exercises/declared.hpp"
 #include "exercises/internal.hpp"
 #include "exercises/templates.hpp"
@@ -54,6 +55,17 @@ void check_param_def(const std::string& file, const json& p, size_t i) {
     bad_doc(file, at + ".unit' " + p.value("unit", "") + " is not a known unit");
   const double lo = p.at("min"), hi = p.at("max"), d = p.at("default");
   if (!(lo <= d && d <= hi)) bad_doc(file, at + ".default' is outside [min, max]");
+  if (p.contains("one_of")) {  // the only values allowed, each within [min, max]
+    const json& list = p.at("one_of");
+    if (!list.is_array() || list.empty()) bad_doc(file, at + ".one_of' must be a non-empty array of numbers");
+    bool has_default = false;
+    for (const json& x : list) {
+      if (!x.is_number() || x.get<double>() < lo || x.get<double>() > hi)
+        bad_doc(file, at + ".one_of' holds " + x.dump() + ", not a number within [min, max]");
+      has_default = has_default || x.get<double>() == d;
+    }
+    if (!has_default) bad_doc(file, at + ".default' is not among its one_of values");
+  }
 }
 
 void check_answer_def(const std::string& file, const json& a, size_t i) {
@@ -96,6 +108,7 @@ Exercise load_one(const std::string& file, const json& doc) {
     bad_doc(file, "field 'hints' needs en and zh arrays");
   for (size_t i = 0; i < doc.at("params").size(); ++i) check_param_def(file, doc.at("params")[i], i);
   for (size_t i = 0; i < doc.at("answers").size(); ++i) check_answer_def(file, doc.at("answers")[i], i);
+  check_conclusions(file, doc);
   const int id = doc.at("id");
   // "compute": answers declared as requests and arithmetic over the params: JSON only.
   if (doc.contains("compute")) {
@@ -163,8 +176,16 @@ const Exercise& load_exercise(const std::string& file, const json& doc) {
 
 namespace {
 
-// "{name}" placeholders left in a filled text (names nothing): "{values.lnk_note}".
-std::vector<std::string> unbound_placeholders(const std::string& text) {
+// "{name}" placeholders left in a filled text (names nothing): "{values.lnk_note}". Braces in
+// $...$ math are TeX groups ("$\beta_\text{NIC}$"), not placeholders.
+std::vector<std::string> unbound_placeholders(const std::string& text_in) {
+  std::string text = text_in;
+  for (size_t open = text.find('$'); open != std::string::npos; open = text.find('$', open + 1)) {
+    const size_t close = text.find('$', open + 1);
+    if (close == std::string::npos) break;
+    for (size_t k = open; k <= close; ++k) text[k] = ' ';
+    open = close;
+  }
   std::vector<std::string> out;
   size_t i = 0;
   while ((i = text.find('{', i)) != std::string::npos) {
@@ -177,18 +198,6 @@ std::vector<std::string> unbound_placeholders(const std::string& text) {
     i = close;
   }
   return out;
-}
-
-// A figure a constraint names ("values.x", "params.x", "answers.x") exists in a solution.
-bool names_figure(const json& solved, const json& ref) {
-  if (ref.is_number()) return true;
-  if (!ref.is_string()) return false;
-  const std::string name = ref.get<std::string>();
-  const size_t dot = name.find('.');
-  if (dot == std::string::npos) return false;
-  const std::string part = name.substr(0, dot);
-  return solved.contains(part) && solved.at(part).is_object() && solved.at(part).contains(name.substr(dot + 1)) &&
-         solved.at(part).at(name.substr(dot + 1)).is_number();
 }
 
 }  // namespace
@@ -240,25 +249,45 @@ std::vector<std::string> lint_exercise(const std::string& file, const std::strin
         said("compute.answers." + id + ": gives '" + v.get<std::string>() + "', not one of its choices");
     }
   }
+  // Conclusions: every condition names figures of the right kinds, every case's text fills
+  // (not only the case the lecture's params pick), every conclusion is said somewhere.
+  const json figures = {{"params", solved.at("params")}, {"answers", solved.at("answers")}, {"values", solved.at("values")}};
+  const TemplateContext ctx{ex, defaults, &solved.at("answers"), &solved.at("display"), &solved.at("values"),
+                            &solved.at("conclusions")};
+  std::string all_texts = doc.at("solution").dump();  // raw: where {conclusions.x} are said
+  const json conclusions = doc.value("conclusions", json::array());
+  for (size_t i = 0; i < conclusions.size(); ++i) {
+    const std::string at = "conclusions[" + std::to_string(i) + "]";
+    const json& cases = conclusions[i].at("cases");
+    for (size_t j = 0; j < cases.size(); ++j) {
+      const std::string cat = at + ".cases[" + std::to_string(j) + "]";
+      if (cases[j].contains("when")) {
+        const json& w = cases[j].at("when");
+        const json conds = w.is_array() ? w : json::array({w});
+        for (size_t n = 0; n < conds.size(); ++n)
+          for (const std::string& p :
+               condition_problems(figures, conds[n], cat + ".when" + (w.is_array() ? "[" + std::to_string(n) + "]" : "")))
+            said(p);
+      }
+      const json filled = fill_pair(cases[j].at("text"), ctx);
+      all_texts += cases[j].at("text").dump();
+      for (const char* lang : {"en", "zh"})
+        for (const std::string& p : unbound_placeholders(filled.at(lang).get<std::string>()))
+          said(cat + ".text." + lang + ": placeholder " + p + " names no param, answer, value or conclusion");
+    }
+  }
+  for (size_t i = 0; i < conclusions.size(); ++i)
+    if (all_texts.find("{conclusions." + conclusions[i].at("id").get<std::string>() + "}") == std::string::npos)
+      said("conclusions[" + std::to_string(i) + "]: '" + conclusions[i].at("id").get<std::string>() +
+           "' is said nowhere (no {conclusions." + conclusions[i].at("id").get<std::string>() + "} in the solution)");
   const json variant = doc.value("variant", json::object());
   const json constraints = variant.value("constraints", json::array());
   bool constraints_ok = true;
-  for (size_t i = 0; i < constraints.size(); ++i) {
-    const std::string at = "variant.constraints[" + std::to_string(i) + "]";
-    const json& c = constraints[i];
-    if (!c.is_object() || !c.contains("op") || !c.at("op").is_string() ||
-        std::string("< <= > >=").find(c.at("op").get<std::string>()) == std::string::npos) {
-      said(at + ".op: must be <, <=, > or >=");
+  for (size_t i = 0; i < constraints.size(); ++i)
+    for (const std::string& p : condition_problems(figures, constraints[i], "variant.constraints[" + std::to_string(i) + "]")) {
+      said(p);
       constraints_ok = false;
-      continue;
     }
-    for (const char* side : {"left", "right"})
-      if (!names_figure(solved, c.value(side, json()))) {
-        said(at + "." + side + ": " + show_value(c.value(side, json())) +
-             " names no figure (params.x, values.x or answers.x, or a number)");
-        constraints_ok = false;
-      }
-  }
   if (!constraints_ok) return problems;
   // Variants: several seeds must draw fresh params, each within the constraints.
   int fresh = 0;

@@ -216,24 +216,30 @@ json judge_answer(const json& def, const json& exact, const json& typed, const j
   const int need = min_figures(def), figs = p->significant_digits;
   const std::string read = quoted(*p, def), pct = percent(tol);
   const std::string k_en = " (K read as 1,000)", k_zh = "（K 按 1,000 理解）";
-  for (const Reading& r : readings) {
-    const bool in_range = range.is_array() && r.value >= range.at(0).get<double>() * (1 - tol) &&
-                          r.value <= range.at(1).get<double>() * (1 + tol);
-    if (within(r.value, e, tol) || in_range)
+  // Tolerance first, then the rounding rule, then the lecture's range: the message names the
+  // part of the rule that the answer meets.
+  for (const Reading& r : readings)
+    if (within(r.value, e, tol))
       return verdict("correct", message("Correct: " + read + " is within " + pct + " of the exact value" +
                                             (r.decimal_k ? k_en : "") + ".",
                                         "正确：" + read + " 与精确值相差不超过 " + pct + (r.decimal_k ? k_zh : "") + "。"));
+  for (const Reading& r : readings)
     if (figs >= need && rounds_to(p->typed, e / r.factor, figs))
       return verdict("correct", message("Correct: " + read + " has " + figures_en(figs) +
                                             ", and the exact value rounded to " + figures_en(figs) + " is " + read +
                                             (r.decimal_k ? k_en : "") + ".",
                                         "正确：" + read + " 有 " + figures_zh(figs) + "，精确值按 " + figures_zh(figs) +
                                             "四舍五入正是 " + read + (r.decimal_k ? k_zh : "") + "。"));
-  }
+  for (const Reading& r : readings)
+    if (range.is_array() && r.value >= range.at(0).get<double>() * (1 - tol) &&
+        r.value <= range.at(1).get<double>() * (1 + tol))
+      return verdict("correct", message("Correct: " + read + " lies in the range the worked solution accepts (within " +
+                                            pct + ")" + (r.decimal_k ? k_en : "") + ".",
+                                        "正确：" + read + " 在解答所接受的范围之内（容差 " + pct + "）" +
+                                            (r.decimal_k ? k_zh : "") + "。"));
 
   // Incorrect: say what was read and which part of the rule it misses, never the exact value.
   const double v = p->value;
-  const double rel = e != 0 ? std::fabs(v - e) / std::fabs(e) : 1;
   if (e != 0 && v / e > 0) {  // a unit slip: off by a power of 1,000
     const double decades = std::log10(v / e);
     const double k = std::round(decades / 3);
@@ -245,14 +251,30 @@ json judge_answer(const json& def, const json& exact, const json& typed, const j
   }
   const std::string side_en = v > e ? "above" : "below", side_zh = v > e ? "大" : "小";
   const std::string too_en = v > e ? " (too high)" : " (too low)", too_zh = v > e ? "（偏大）" : "（偏小）";
+  // Fewer figures than the rule needs. The judge never calls such an answer "close": at one
+  // figure the right value rounded and a different quantity (alpha alone, a term left out) read
+  // the same ("2 us" for 2.18 us), so it says only whether the figures typed agree with the exact
+  // value and asks for more. Typing more figures then either passes or is "not correct", and
+  // neither contradicts what was said before.
   if (figs < need) {
-    const std::string close_en = rel < 0.1 ? "Close, but " : "Not correct: ";
-    const std::string close_zh = rel < 0.1 ? "接近了，但 " : "不对：";
+    bool agrees = false;
+    for (const Reading& r : readings) agrees = agrees || rounds_to(p->typed, e / r.factor, figs);
+    if (agrees)
+      return verdict("incorrect",
+                     message("Too few figures to judge: " + read + " is more than " + pct + " from the exact value and has " +
+                                 figures_en(figs) + "; the rounding rule needs at least " +
+                                 figures_en(need) + ", because at " + figures_en(figs) +
+                                 " a rounded answer and a different quantity look alike. Type it to " + figures_en(need) + ".",
+                             "有效数字太少，无法判断：" + read + " 与精确值相差超过 " + pct + "，且只有 " + figures_zh(figs) +
+                                 "；按有效数字判断至少要 " + figures_zh(need) +
+                                 "，因为只有 " + figures_zh(figs) + "时，四舍五入的正确答案和另一个量看起来一样。请写到 " +
+                                 figures_zh(need) + "。"));
     return verdict("incorrect",
-                   message(close_en + read + " has " + figures_en(figs) + " and is more than " + pct + " " + side_en +
-                               " the exact value" + too_en + "; the rounding rule needs at least " + figures_en(need) + ".",
-                           close_zh + read + " 只有 " + figures_zh(figs) + "，且比精确值" + side_zh + " " + pct +
-                               " 以上" + too_zh + "；按有效数字判断至少要 " + figures_zh(need) + "。"));
+                   message("Not correct: " + read + " is more than " + pct + " " + side_en + " the exact value" + too_en +
+                               ", and the exact value rounded to " + figures_en(figs) + " is not " + read +
+                               " (the rounding rule needs at least " + figures_en(need) + ").",
+                           "不对：" + read + " 比精确值" + side_zh + " " + pct + " 以上" + too_zh + "，精确值按 " +
+                               figures_zh(figs) + "四舍五入也不是 " + read + "（按有效数字判断至少要 " + figures_zh(need) + "）。"));
   }
   return verdict("incorrect",
                  message("Not correct: " + read + " is more than " + pct + " " + side_en + " the exact value" + too_en +

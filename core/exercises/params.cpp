@@ -19,6 +19,11 @@ std::string allowed_text(const json& def) {
   const Dimension dim = param_dimension(def);
   const double lo = def.at("min"), hi = def.at("max");
   const std::string unit = def.value("unit", "");
+  if (def.contains("one_of")) {  // a few values only (bytes per value: 1, 2 or 4)
+    std::vector<std::string> v;
+    for (const json& x : def.at("one_of")) v.push_back(num(x.get<double>()));
+    return "one of " + join(v, ", ") + (unit.empty() ? "" : " " + unit);
+  }
   std::string s = def.at("kind") == "integer" ? "an integer from " : "a number from ";
   s += num(lo) + " to " + num(hi);
   const std::string base = base_unit_name(dim);
@@ -59,6 +64,13 @@ json read_param(const json& def, const json& v, const std::string& field) {
   if (!std::isfinite(x) || x < lo || x > hi)
     throw RequestError("out_of_range",
                        "field '" + field + "': value " + show_value(v) + " is not allowed; " + rule);
+  if (def.contains("one_of")) {
+    bool listed = false;
+    for (const json& a : def.at("one_of")) listed = listed || a.get<double>() == x;
+    if (!listed)
+      throw RequestError("out_of_range",
+                         "field '" + field + "': value " + show_value(v) + " is not allowed; " + rule);
+  }
   if (def.at("kind") == "integer") {
     if (x != std::floor(x))
       throw RequestError("not_integer",

@@ -4,6 +4,7 @@
 #include "base/error.hpp"
 #include "base/quantity.hpp"
 #include "base/request.hpp"
+#include "exercises/conclusions.hpp"
 #include "exercises/internal.hpp"
 #include "exercises/templates.hpp"
 
@@ -29,6 +30,17 @@ json solve_exercise(const Exercise& ex, const json& params) {
   }
   const json values = s.values.is_object() ? s.values : json::object();
   const TemplateContext c{ex, params, &s.answers, &display, &values};
+  // Conclusions are chosen by the figures, their texts filled like the solution's, then the
+  // solution says them: a concluding sentence cannot contradict the numbers before it.
+  const json solved = {{"params", params}, {"answers", s.answers}, {"values", values}};
+  const json picked = choose_conclusions(ex.doc, solved);
+  json conclusions = json::object();
+  for (const json& def : ex.doc.value("conclusions", json::array())) {
+    const std::string id = def.at("id");
+    conclusions[id] = fill_pair(def.at("cases").at(picked.at(id).get<size_t>()).at("text"), c);
+  }
+  TemplateContext with_conclusions = c;
+  with_conclusions.conclusions = &conclusions;
   return {{"id", ex.id},
           {"params", params},
           {"params_display", params_display(ex, params)},
@@ -37,7 +49,9 @@ json solve_exercise(const Exercise& ex, const json& params) {
           {"values", values},
           {"ranges", s.ranges},
           {"statement", fill_pair(ex.doc.at("statement"), c)},
-          {"solution", fill_pair(ex.doc.at("solution"), c)}};
+          {"conclusions", conclusions},
+          {"conclusion_cases", picked},
+          {"solution", fill_pair(ex.doc.at("solution"), with_conclusions)}};
 }
 
 json check_exercise(const Exercise& ex, const json& params, const json& typed) {

@@ -60,6 +60,24 @@ ExerciseSolution solve_exercise_3(const json& p) {
     }
   }
   s.answers["best"] = best;
+  // Why the winner wins (the conclusion "the alpha's decide / the bytes decide"): against the
+  // others it either sends more bytes than the fewest and saves alpha's, or pays more alpha's
+  // than the fewest and saves bytes (0.1% margins: ring and Rabenseifner send the same bytes).
+  double min_alpha = 0, min_beta = 0;
+  for (size_t i = 0; i < algos.size(); ++i) {
+    const std::string n = short_names[i];
+    const double a = s.values[n + "_alpha_time_s"], b = s.values[n + "_beta_time_s"];
+    min_alpha = i == 0 ? a : std::min(min_alpha, a);
+    min_beta = i == 0 ? b : std::min(min_beta, b);
+    if (best == algos[i].first) {
+      s.values["best_alpha_time_s"] = a;
+      s.values["best_beta_time_s"] = b;
+    }
+  }
+  s.values["min_alpha_time_s"] = min_alpha;
+  s.values["min_beta_time_s"] = min_beta;
+  s.values["best_sends_extra_bytes"] = s.values["best_beta_time_s"].get<double>() > 1.001 * min_beta;
+  s.values["best_pays_extra_alpha"] = s.values["best_alpha_time_s"].get<double>() > 1.001 * min_alpha;
   std::sort(times.begin(), times.end());
   // A variant whose two fastest are within 3% would make "best" a coin toss for a student.
   s.values["runner_up_ratio"] = times[1] / times[0];
@@ -77,8 +95,9 @@ ExerciseSolution solve_exercise_4(const json& p) {
   const CollectiveCost flat = allreduce_cost(AllreduceAlgorithm::ring, nodes * gpus, bytes, inter);
   // The lecture's second question: the same with twice the GPUs per node.
   const int gpus2 = 2 * gpus;
+  const HierarchicalCost h2 = hierarchical_allreduce_cost(nodes, gpus2, bytes, intra, inter);
   const double speedup2 = allreduce_cost(AllreduceAlgorithm::ring, nodes * gpus2, bytes, inter).time_s /
-                          hierarchical_allreduce_cost(nodes, gpus2, bytes, intra, inter).total.time_s;
+                          h2.total.time_s;
   ExerciseSolution s;
   s.answers = {{"hierarchical", h.total.time_s},
                {"flat", flat.time_s},
@@ -98,6 +117,12 @@ ExerciseSolution solve_exercise_4(const json& p) {
               {"hier_steps", h.total.steps},
               // Main terms only (P5 §11 ex. 4): 1 / (1/G + beta_inter / beta_intra).
               {"main_term_ratio", 1.0 / (1.0 / gpus + inter.beta_Bps / intra.beta_Bps)},
+              {"intra_alpha_s", intra.alpha_s},
+              {"inter_alpha_s", inter.alpha_s},
+              {"intra_time_s", h.intra_reduce_scatter.time_s + h.intra_allgather.time_s},
+              // With twice the GPUs per node: which step dominates decides the last sentence.
+              {"intra_time_doubled_s", h2.intra_reduce_scatter.time_s + h2.intra_allgather.time_s},
+              {"inter_time_doubled_s", h2.inter_allreduce.time_s},
               {"gpus_doubled", gpus2},
               {"speedup_doubled", speedup2}};
   return s;

@@ -81,6 +81,13 @@ ExerciseSolution solve_exercise_5(const json& p) {
   m.layers = int_param(p, "layers", 1, 100000);
   m.hidden = int_param(p, "hidden", 1, 1 << 24);
   m.activation_bytes = param(p, "bytes_per_value", 0.125, 16);
+  // The prefill's computation, for the share the communication takes: the statement's layers
+  // and hidden size with Llama-3's proportions (head size 128, 8 query heads per KV head, MLP
+  // 3.5 x hidden; Llama-3-70B: 64 heads, 8 KV heads, 28,672).
+  m.head_dim = 128;
+  m.q_heads = std::max(1, m.hidden / m.head_dim);
+  m.kv_heads = std::max(1, m.q_heads / 8);
+  m.ffn = static_cast<int>(std::lround(3.5 * m.hidden));
   const Link link = link_param(p, "link", "nvlink4");
   const TpCost c = tp_cost(m, h100(), tp, tokens, Phase::prefill, link, AllreduceAlgorithm::ring);
   ExerciseSolution s;
@@ -93,7 +100,17 @@ ExerciseSolution solve_exercise_5(const json& p) {
               {"allreduce_time_s", c.per_call.time_s},
               {"allreduce_steps", c.per_call.steps},
               {"link_alpha_s", link.alpha_s},
-              {"link_beta_Bps", link.beta_Bps}};
+              {"link_beta_Bps", link.beta_Bps},
+              // What the page's timeline draws: the statement's model, not the 70B preset.
+              {"layers", m.layers},
+              {"hidden", m.hidden},
+              {"ffn", m.ffn},
+              {"q_heads", m.q_heads},
+              {"kv_heads", m.kv_heads},
+              {"tp", tp},
+              {"flops_eff_tflops", effective_flops(h100()) / 1e12},
+              {"compute_time_s", c.compute_time_s},
+              {"comm_to_compute_fraction", c.comm_time_s / c.compute_time_s}};
   return s;
 }
 
@@ -114,6 +131,9 @@ ExerciseSolution solve_exercise_6(const json& p) {
   // The lecture: "at least 8 ... one or two more fill it completely": p up to the fill count pass.
   s.ranges = {{"microbatches", {stages, std::max(stages, r.microbatches_to_fill)}}};
   s.values = {{"microbatches_to_fill", r.microbatches_to_fill},
+              // Steady state with exactly p micro-batches: p s of work in each trip of p s + (p-1) t.
+              {"busy_fraction", stages * s_time / r.steady_interval_s},
+              {"trip_extra_s", r.steady_interval_s - stages * s_time},
               {"simulated_token_interval_s", r.token_interval_s},
               {"simulated_makespan_s", r.makespan_s},
               {"utilisation", r.utilisation},
@@ -150,6 +170,8 @@ ExerciseSolution solve_exercise_7(const json& p) {
               {"kv_heads", m.kv_heads},
               {"bytes_per_value", m.activation_bytes},
               {"short_tokens_per_device", short_per_device},
+              {"short_prompt_limit_tokens", c.threshold_tokens * devices},
+              {"link_alpha_s", link.alpha_s},
               {"link_beta_Bps", link.beta_Bps}};
   return s;
 }
@@ -163,13 +185,28 @@ ExerciseSolution solve_exercise_8(const json& p) {
   const ModelPreset& m = llama();
   const double layer_s = prefill_layer_time_s(m, prompt, 8, effective_flops(h100()));
   const KvTransfer k = kv_transfer(m, prompt, nics, nic, layer_s, false);
+  // The lecture's arithmetic leaves alpha out (134.2 MB / (8 x 40 GB/s) = 0.419 ms, "about
+  // 0.42 ms"); that simplification passes too: each time from bytes / beta to the engine's.
+  const double per_layer = k.kv_bytes / m.layers;
+  const double one_no_alpha = k.kv_bytes / nic.beta_Bps, all_no_alpha = k.kv_bytes / nics / nic.beta_Bps;
+  const double layer_no_alpha = per_layer / nics / nic.beta_Bps;
+  const bool layer_hides = k.layer_transfer_s <= k.layer_compute_s;
   ExerciseSolution s;
+  s.ranges = {{"one_nic", {one_no_alpha, k.one_nic_s}},
+              {"eight_nics", {all_no_alpha, k.all_nics_s}}};
+  if (layer_hides) s.ranges["layerwise"] = {layer_no_alpha, k.layerwise_exposed_s};
   s.answers = {{"kv_bytes", k.kv_bytes},
                {"one_nic", k.one_nic_s},
                {"eight_nics", k.all_nics_s},
                {"layerwise", k.layerwise_exposed_s}};
   s.values = {{"kv_bytes_per_token", kv_bytes_per_token(m)},
-              {"layer_kv_bytes", k.kv_bytes / m.layers},
+              {"layer_kv_bytes", per_layer},
+              {"one_nic_no_alpha_s", one_no_alpha},
+              {"all_nics_no_alpha_s", all_no_alpha},
+              {"layer_transfer_no_alpha_s", layer_no_alpha},
+              {"link_alpha_s", nic.alpha_s},
+              {"link_beta_Bps", nic.beta_Bps},
+              {"nics", nics},
               {"layer_transfer_s", k.layer_transfer_s},
               {"layer_compute_s", k.layer_compute_s},
               {"prefill_s", k.prefill_s},

@@ -82,6 +82,12 @@ bool resolve_placeholder(const TemplateContext& c, const std::string& key, const
       *out = c.display->at(id).get<std::string>();
     return true;
   }
+  if (starts("conclusions.") && c.conclusions) {
+    const std::string id = name.substr(12);
+    if (!unit.empty() || !c.conclusions->contains(id)) return false;
+    *out = c.conclusions->at(id).at(lang).get<std::string>();
+    return true;
+  }
   if (starts("values.") && c.values) {
     const std::string id = name.substr(7);
     if (!c.values->contains(id)) return false;

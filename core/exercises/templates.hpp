@@ -5,13 +5,14 @@
 namespace commlab {
 
 /// What placeholders may name: {param}, {params.x}, {answers.x}, {values.x}, each optionally
-/// with a display unit ({values.wire_time_s:us}).
+/// with a display unit ({values.wire_time_s:us}), and {conclusions.x} (conclusions.hpp).
 struct TemplateContext {
   const Exercise& ex;
   const json& params;
   const json* answers = nullptr;  // base values
   const json* display = nullptr;  // display strings
   const json* values = nullptr;
+  const json* conclusions = nullptr;  // {id: {en, zh}}, filled; the solution's only
 };
 
 /// A param's value as a statement shows it: a link's label, "4 MB" rather than "4,000 KB".

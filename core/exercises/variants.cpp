@@ -7,6 +7,7 @@
 #include "base/error.hpp"
 #include "base/quantity.hpp"
 #include "base/request.hpp"
+#include "exercises/conclusions.hpp"
 #include "exercises/internal.hpp"
 
 namespace commlab {
@@ -52,28 +53,17 @@ std::vector<json> ladder(const json& def) {
 
 std::vector<json> candidates(const json& def) {
   if (def.contains("nice")) return def.at("nice").get<std::vector<json>>();
+  if (def.contains("one_of")) return def.at("one_of").get<std::vector<json>>();
   if (def.at("kind") == "choice") return def.at("choices").get<std::vector<json>>();
   return ladder(def);
 }
 
-// A figure a constraint names: "params.x", "values.x", "answers.x", or a number.
+// A figure a "distinct" pair names: "params.x", "values.x", "answers.x", or a number.
 double figure(const json& solved, const json& ref) {
   if (ref.is_number()) return ref.get<double>();
   const std::string name = ref.get<std::string>();
   const size_t dot = name.find('.');
   return solved.at(name.substr(0, dot)).at(name.substr(dot + 1)).get<double>();
-}
-
-// The premise of an exercise, declared in its file: "variant": {"constraints": [{"left":
-// "values.inter_beta_Bps", "op": "<", "right": "values.intra_beta_Bps"}, ...]}.
-bool holds(const json& solved, const json& c) {
-  const double a = figure(solved, c.at("left")), b = figure(solved, c.at("right"));
-  const std::string op = c.at("op");
-  if (op == "<") return a < b;
-  if (op == "<=") return a <= b;
-  if (op == ">") return a > b;
-  if (op == ">=") return a >= b;
-  return false;
 }
 
 // A variant must be well posed: every figure finite and positive, the exercise's constraints
@@ -84,8 +74,10 @@ bool solvable(const Exercise& ex, const json& params) {
     const json s = solve_exercise(ex, params);
     if (s.at("values").contains("well_posed") && s.at("values").at("well_posed") == false) return false;
     const json variant = ex.doc.value("variant", json::object());
+    // The premise of an exercise, declared in its file: "variant": {"constraints": [{"left":
+    // "values.inter_beta_Bps", "op": "<", "right": "values.intra_beta_Bps"}, ...]}.
     for (const json& c : variant.value("constraints", json::array()))
-      if (!holds(s, c)) return false;
+      if (!condition_holds(s, c)) return false;
     // Pairs of figures a student compares ("tokens_per_device" vs "threshold") stay 10% apart,
     // so rounding cannot flip the conclusion.
     for (const json& pair : variant.value("distinct", json::array())) {
