@@ -107,6 +107,7 @@ ExerciseSolution solve_exercise_5(const json& p) {
               {"ffn", m.ffn},
               {"q_heads", m.q_heads},
               {"kv_heads", m.kv_heads},
+              {"head_dim", m.head_dim},
               {"tp", tp},
               {"flops_eff_tflops", effective_flops(h100()) / 1e12},
               {"compute_time_s", c.compute_time_s},

@@ -48,29 +48,6 @@ static const T* find_by_id(const std::vector<T>& list, const std::string& id) {
 
 const ModelPreset* find_model(const std::string& id) { return find_by_id(model_presets(), id); }
 const GpuPreset* find_gpu(const std::string& id) { return find_by_id(gpu_presets(), id); }
-
-const ModelPreset* find_model_by_shape(int layers, int hidden) {
-  for (const ModelPreset& m : model_presets())
-    if (m.experts == 0 && m.layers == layers && m.hidden == hidden) return &m;
-  return nullptr;
-}
-
-ModelPreset model_of_shape(int layers, int hidden, double activation_bytes) {
-  ModelPreset m;
-  if (const ModelPreset* known = find_model_by_shape(layers, hidden)) {
-    m = *known;
-  } else {
-    const int heads = hidden >= 128 ? hidden / 128 : 1;
-    m = ModelPreset{"custom", "custom", layers, hidden, heads, heads < 8 ? heads : 8, hidden >= 128 ? 128 : hidden,
-                    static_cast<int>(3.5 * hidden), 0, 0, 0, 2};
-    // Weights: attention (q, o; k, v) and the three MLP matrices a layer.
-    const double per_layer = 2.0 * hidden * m.q_heads * m.head_dim + 2.0 * hidden * m.kv_heads * m.head_dim +
-                             3.0 * hidden * m.ffn;
-    m.weight_bytes = per_layer * layers * m.bytes_per_param;
-  }
-  m.activation_bytes = activation_bytes;
-  return m;
-}
 const NodePreset* find_node(const std::string& id) { return find_by_id(node_presets(), id); }
 
 }  // namespace commlab

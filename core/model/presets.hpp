@@ -40,11 +40,6 @@ const std::vector<ModelPreset>& model_presets();
 const std::vector<GpuPreset>& gpu_presets();
 const std::vector<NodePreset>& node_presets();
 const ModelPreset* find_model(const std::string& id);
-/// The catalogue's dense model with these layers and hidden size, or nullptr.
-const ModelPreset* find_model_by_shape(int layers, int hidden);
-/// A dense model of this shape: the catalogue's when it has one, else Llama-3's proportions
-/// (heads of 128, 8 KV heads, MLP 3.5 x hidden), so a layer's compute follows the shape asked.
-ModelPreset model_of_shape(int layers, int hidden, double activation_bytes);
 const GpuPreset* find_gpu(const std::string& id);
 const NodePreset* find_node(const std::string& id);
 

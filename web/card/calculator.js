@@ -99,6 +99,17 @@ export const calculatorMixin = {
         return h('div', { class: 'param' }, [label, h('div', { class: 'field' }, [select, h('span', { class: 'unit' })])]);
       }
       const unit = shownUnit(p.unit);
+      if (Array.isArray(p.one_of)) {
+        // Only these values exist (bytes per value: 1, 2 or 4): a list, not a slider that offers 3.
+        const select = h('select', { id: fid, 'data-param': p.id }, p.one_of.map((v) =>
+          h('option', { value: String(v), text: inputText(toDisplay(v, p.unit)) })));
+        select.value = String(this.calcParams[p.id]);
+        select.addEventListener('change', () => {
+          this.calcParams[p.id] = Number(select.value);
+          this.scheduleCalc();
+        });
+        return h('div', { class: 'param' }, [label, h('div', { class: 'field' }, [select, h('span', { class: 'unit', text: unit })])]);
+      }
       const num = h('input', {
         id: fid, type: 'number', step: p.kind === 'integer' ? '1' : 'any', 'data-param': p.id,
         min: inputText(toDisplay(p.min, p.unit)), max: inputText(toDisplay(p.max, p.unit)),
@@ -256,7 +267,7 @@ export const calculatorMixin = {
     this.calcOut.replaceChildren(list, ...(extra ? [extra] : []));
     if (this.visual && this.options?.calculator !== false) {  // calculator=off: no pictures either
       this.visualBox.hidden = false;
-      this.visual.update({ ...this.calcParams });
+      this.visual.update({ ...this.calcParams }, res);
     }
   },
 };

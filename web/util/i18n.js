@@ -247,7 +247,7 @@ const VIEW_STRINGS = {
       + (outcome === 'faster' ? `${speedup}× faster.` : outcome === 'slower' ? `${slowdown}× slower: the chunks are so small that their α’s cost more than the overlap saves.` : 'no faster.'),
     inTurn: 'in turn', inChunks: (n) => `${n} chunks`, allreduces: 'two all-reduces',
     tpTitle: 'One layer of TP prefill: compute against its two all-reduces',
-    tpCaption: 'The engine’s intervals for one layer (Llama-3-70B’s layer with this hidden size and value size): compute then both all-reduces, and the same in four chunks where each chunk’s all-reduces run while the next chunk computes.',
+    tpCaption: 'The engine’s intervals for one layer (the statement’s model: its layers and hidden size with Llama-3’s proportions, as in the worked solution): compute then both all-reduces, and the same in four chunks where each chunk’s all-reduces run while the next chunk computes.',
     tpNote: (a, b, saved, n, outcome) => `A layer takes ${a} in turn and ${b} in four chunks; over ${n} layers that `
       + (outcome === 'faster' ? `saves ${saved}.` : outcome === 'slower' ? `costs ${saved} more: the chunks’ extra α’s outweigh the overlap.` : 'changes nothing.'),
     timeAxis: 'time', timelineTable: 'The intervals as a table', colRow: 'Row', colWhat: 'What', colStart: 'Start', colEnd: 'End',
@@ -285,6 +285,7 @@ const VIEW_STRINGS = {
     stepOf: (s, n) => `Step ${s} of ${n}`,
     before: 'Before the first step',
     stepTime: 'this step', total: 'running total', closedForm: 'closed form',
+    cutThrough: 'Cut-through: the switch streams the sum out while the data still streams in, on the other direction of each port, so this step adds its α and only the part of its transfer longer than the step before (§5.4)',
     copy: 'copy', reduce: 'reduce (add)',
     cellLegend: {
       allreduce: 'chunk summing 1 input … all inputs', reduce: 'chunk summing 1 input … all inputs (root)',
@@ -339,7 +340,7 @@ const VIEW_STRINGS = {
     topologies: { switch: 'switch (one hop, full bisection)', ring: 'ring (neighbours only)', two_level: 'two levels (nodes of GPUs)' },
     algorithms: {
       ring: 'ring', recursive_doubling: 'recursive doubling', rabenseifner: 'Rabenseifner (halving + doubling)',
-      binary_tree: 'binary tree', double_binary_tree: 'double binary tree', in_switch: 'in-switch reduction',
+      binary_tree: 'binomial tree', double_binary_tree: 'double binary tree', in_switch: 'in-switch reduction',
       hierarchical: 'hierarchical', direct: 'direct', pairwise: 'pairwise', tree: 'tree', naive: 'naive',
       linear: 'linear', binomial: 'binomial tree', recursive_halving: 'recursive halving', bruck: 'Bruck',
       scatter_allgather: 'scatter + all-gather', binomial_tree: 'binomial tree', reduce_scatter_gather: 'reduce-scatter + gather',
@@ -358,7 +359,7 @@ const VIEW_STRINGS = {
       + (outcome === 'faster' ? `快 ${speedup} 倍。` : outcome === 'slower' ? `反而慢 ${slowdown} 倍：块切得太小，每块多付的 α 超过了重叠省下的时间。` : '没有更快。'),
     inTurn: '依次', inChunks: (n) => `${n} 块`, allreduces: '两次 all-reduce',
     tpTitle: 'TP 预填充的一层：计算与两次 all-reduce',
-    tpCaption: '引擎给出的一层区间（Llama-3-70B 的层，隐藏维度取本题值）：先计算再做两次 all-reduce；以及分成四块，每块的 all-reduce 与下一块的计算重叠。',
+    tpCaption: '引擎给出的一层区间（题目中的模型：按本题的层数和 hidden size，取 Llama-3 的比例，与详解一致）：先计算再做两次 all-reduce；以及分成四块，每块的 all-reduce 与下一块的计算重叠。',
     tpNote: (a, b, saved, n, outcome) => `一层依次执行需 ${a}，分四块需 ${b}；${n} 层`
       + (outcome === 'faster' ? `共节省 ${saved}。` : outcome === 'slower' ? `反而多花 ${saved}：分块多付的 α 超过了重叠省下的时间。` : '没有变化。'),
     timeAxis: '时间', timelineTable: '以表格列出各区间', colRow: '行', colWhat: '内容', colStart: '开始', colEnd: '结束',
@@ -403,6 +404,7 @@ const VIEW_STRINGS = {
     stepOf: (s, n) => `第 ${s} 步，共 ${n} 步`,
     before: '第一步之前',
     stepTime: '本步', total: '累计', closedForm: '闭式解',
+    cutThrough: '直通转发：交换机在数据还在流入时，就从每个端口的另一个方向把和流出，所以这一步只多付一次 α，以及比上一步更长的那部分传输时间（§5.4）',
     copy: '复制', reduce: '归约（相加）',
     cellLegend: {
       allreduce: '块累加了 1 个输入 … 全部输入', reduce: '块累加了 1 个输入 … 全部输入（根）',
@@ -457,7 +459,7 @@ const VIEW_STRINGS = {
     topologies: { switch: '交换机（一跳，全对分带宽）', ring: '环（仅相邻）', two_level: '两级（GPU 节点）' },
     algorithms: {
       ring: '环', recursive_doubling: '递归加倍', rabenseifner: 'Rabenseifner（减半 + 加倍）',
-      binary_tree: '二叉树', double_binary_tree: '双二叉树', in_switch: '交换机内归约',
+      binary_tree: '二项树', double_binary_tree: '双二叉树', in_switch: '交换机内归约',
       hierarchical: '分层', direct: '直接', pairwise: '成对', tree: '树', naive: '朴素',
       linear: '线性', binomial: '二项树', recursive_halving: '递归减半', bruck: 'Bruck',
       scatter_allgather: '分散 + 全收集', binomial_tree: '二项树', reduce_scatter_gather: '归约分散 + 收集',

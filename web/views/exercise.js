@@ -75,9 +75,13 @@ export function exerciseVisual(id, lang) {
     let asked = 0;
     return {
       root,
-      update: async (p) => {
+      update: async (p, solved) => {
         const mine = ++asked;
+        // The statement's model as the exercise's solver shapes it (its layers and hidden size,
+        // Llama-3's proportions), so the layer drawn is the one the worked solution computes.
+        const v = solved?.values ?? {};
         const model = { id: 'llama3_70b', hidden: p.hidden, activation_bytes: p.bytes_per_value, layers: p.layers };
+        for (const k of ['ffn', 'q_heads', 'kv_heads', 'head_dim']) if (Number.isInteger(v[k])) model[k] = v[k];
         const base = { op: 'overlap', kind: 'tp_prefill', tokens: p.tokens, tp: p.tp, link: p.link, model };
         const out = await askMany([{ ...base, chunks: 1 }, { ...base, chunks: 4 }], `ex${id}-overlap`);
         if (!out || mine !== asked) return;

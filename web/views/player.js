@@ -502,7 +502,9 @@ export function createPlayer(lang, { key = 'player', heading = true } = {}) {
     const sizes = cur ? sizesText(cur) : '';
     status.textContent = step === 0 ? `${t.before} · ${t.stepOf(0, n)}`
       : `${t.stepOf(step, n)}${cur.phase ? ` — ${phaseText(cur)}` : ''}${sizes ? ` · ${sizes}` : ''} · ${t.stepTime} ${formatTime(cur.time_s)} · ${t.total} ${formatTime(total(step))}`
-        + ` / ${formatTime(res.time_s)}${Number.isFinite(closed) ? ` · ${t.closedForm} ${formatTime(closed)}` : ''}`;
+        + ` / ${formatTime(res.time_s)}${Number.isFinite(closed) ? ` · ${t.closedForm} ${formatTime(closed)}` : ''}`
+        // The engine marks a cut-through step (in-switch multicast, P5 §5.4): say why it is short.
+        + (cur?.cut_through ? `. ${t.cutThrough}` : '');
     root.dataset.phase = cur?.phase ?? '';
     if (agg) {
       // The marker follows the step shown.
