@@ -182,3 +182,19 @@ TEST(ApiErrors, EveryCodeIsDocumentedAndNoOther) {
   }
   EXPECT_GE(thrown.size(), 10u);  // the scan found the calls
 }
+
+// The fuzzer's find: an unknown field named by kilobytes of text was quoted whole (4 KB messages).
+TEST(ApiErrors, UnknownFieldNameIsQuotedShort) {
+  const std::string name(5000, 'x');
+  const nlohmann::json out = nlohmann::json::parse(commlab::evaluate(R"({"op":"links",")" + name + R"(":1})"));
+  ASSERT_TRUE(out.contains("error")) << out.dump().substr(0, 200);
+  EXPECT_EQ(out["error"]["code"], "unknown_field");
+  const std::string msg = out["error"]["message"];
+  EXPECT_LT(msg.size(), 400u) << msg;
+  EXPECT_NE(msg.find(std::string(60, 'x') + "..."), std::string::npos) << msg;
+  // A multi-byte name is cut on a character boundary: the message stays valid UTF-8 JSON.
+  std::string wide;
+  for (int i = 0; i < 100; ++i) wide += "递";
+  const std::string text = commlab::evaluate(R"({"op":"links",")" + wide + R"(":1})");
+  EXPECT_TRUE(nlohmann::json::accept(text)) << text;
+}

@@ -309,7 +309,14 @@ void Request::finish() const {
     if (read) continue;
     std::string known;
     for (const std::string& k : asked()) known += (known.empty() ? "" : ", ") + k;
-    throw RequestError("unknown_field", "field '" + path(key) + "' is not known here; allowed fields: " + known);
+    // The name quoted at most 60 bytes (cut on a UTF-8 boundary): a key can be kilobytes long.
+    std::string shown = key;
+    if (shown.size() > 60) {
+      size_t cut = 60;
+      while (cut > 0 && (static_cast<unsigned char>(shown[cut]) & 0xC0) == 0x80) --cut;
+      shown = shown.substr(0, cut) + "...";
+    }
+    throw RequestError("unknown_field", "field '" + path(shown) + "' is not known here; allowed fields: " + known);
   }
 }
 
