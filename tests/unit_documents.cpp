@@ -214,6 +214,14 @@ TEST(Documents, FilledTextsAreCappedAndLinear) {
 TEST(Documents, KeptFiguresAreCapped) {
   EXPECT_FALSE(load(pasted(15, 2)).contains("error"));
   expect_both(pasted(15, 200), "1 MB");
+  // A 226 KB document pasting a 15 KB text 10,000 times into its statement and solution.
+  json paste = pasted(15, 1);
+  paste["statement"]["en"] = repeat("{values.p1}", 10000);
+  paste["solution"]["en"] = repeat("{values.p1}", 10000);
+  ASSERT_FALSE(load(paste).contains("error"));
+  expect_refused(commlab::evaluate(json{{"op", "exercise.solve"}, {"id", 41}}), "statement.en");
+  expect_refused(commlab::evaluate(json{{"op", "exercise.get"}, {"id", 41}}), "16 KB");
+  expect_problem(lint(paste), "16 KB");
   json doc = with_value(base_doc(), {{"id", "timeline"}, {"request", {{"op", "pipeline"}}}, {"field", "timeline"}});
   expect_both(doc, "compute.values[8].field");
 }

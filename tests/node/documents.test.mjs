@@ -58,6 +58,12 @@ const CASES = [
   ['a 100,000-deep array', '['.repeat(100000) + ']'.repeat(100000), '64 levels'],
   ['a pasted word', pasted(20, 1), '16 KB'],
   ['200 pasted words', pasted(15, 200), '1 MB'],
+  ['a text pasted 10,000 times into the statement', (() => {
+    const d = pasted(15, 1);
+    d.statement.en = '{values.p1}'.repeat(10000);
+    d.solution.en = '{values.p1}'.repeat(10000);
+    return d;
+  })(), '16 KB', 'lint only'],
   ['a kept timeline', withValue({ id: 't', request: { op: 'pipeline' }, field: 'timeline' }), 'compute.values[8].field'],
   ['20 near-budget simulations', set((d) => { for (let i = 0; i < 20; i++) d.compute.values.push({ id: `s${i}`, request: sim, field: 'time_s' }); }), 'budget'],
   ['a heavy value and a constraint that never holds (lint)', set((d) => {
