@@ -63,9 +63,11 @@ json check_exercise(const Exercise& ex, const json& params, const json& typed) {
   for (const json& def : ex.doc.at("answers")) names.push_back(def.at("id"));
   for (auto it = typed.begin(); it != typed.end(); ++it)
     if (!find_def(ex.doc.at("answers"), it.key()))
-      throw RequestError("unknown_field", "field 'answers." + it.key() + "' is not an answer of exercise " +
-                                              std::to_string(ex.id) +
-                                              "; allowed fields: " + join(names, ", "));
+      throw RequestError("unknown_field",
+                         capped_message("field 'answers." +
+                                        (it.key().size() <= 60 ? it.key() : it.key().substr(0, 57) + "...") +
+                                        "' is not an answer of exercise " + std::to_string(ex.id) +
+                                        "; allowed fields: " + join(names, ", ")));
   const ExerciseSolution s = ex.solver(params);
   json verdicts = json::object();
   bool all_correct = true;
