@@ -7,6 +7,7 @@
 #include "base/error.hpp"
 #include "model/nccl.hpp"
 #include "api/ops.hpp"
+#include "base/work_meter.hpp"
 #include "model/link_field.hpp"
 #include "base/json_writer.hpp"
 
@@ -331,6 +332,7 @@ void op_crossover(Request& r, JsonWriter& w) {
     throw RequestError("too_large", "field 'devices': value " + std::to_string(devices) + " makes the crossover search take about " +
                                         format_number(units) + " units of work; the limit is " + format_number(kCrossoverWorkUnits) +
                                         ": narrow 'from_bytes'..'to_bytes' or leave \"double_binary_tree\" out of 'algorithms'");
+  charge_work(units);
 
   const CheapestMap map = cheapest_changes(n, cost, from, to);
   auto write_name = [&](const char* key, int i) {

@@ -2,12 +2,33 @@
 #include <cmath>
 
 #include "base/error.hpp"
+#include "base/request.hpp"
+#include "base/work_meter.hpp"
 #include "exercises/exercises.hpp"
+#include "exercises/internal.hpp"
 #include "api/ops.hpp"
 
 namespace commlab {
 
 namespace {
+
+// The part of an op that works on an exercise document (untrusted input, SPEC "Exercise
+// documents are untrusted input"): inside the document's one work budget, and a wrong type deep
+// in a loaded document is an invalid_exercise error, short, never the library's exception.
+template <class F>
+json on_document(int id, F f) {
+  DocumentWork work;
+  const std::string who = "exercise " + std::to_string(id);
+  try {
+    return f();
+  } catch (const RequestError& e) {
+    if (document_work_exhausted()) throw RequestError("invalid_exercise", who + ": " + document_work_message());
+    throw RequestError(e.code(), detail::capped_message(e.what()));
+  } catch (const json::exception& e) {
+    throw RequestError("invalid_exercise",
+                       detail::capped_message(who + ": a field of the document has the wrong type: " + e.what()));
+  }
+}
 
 json params_of(Request& r, const Exercise& ex) {
   const json empty = json::object();
@@ -27,14 +48,14 @@ json op_exercise_get(Request& r) {
   const Exercise& ex = find_exercise(r.raw("id"));
   const json params = params_of(r, ex);
   r.finish();
-  return exercise_document(ex, params);
+  return on_document(ex.id, [&] { return exercise_document(ex, params); });
 }
 
 json op_exercise_solve(Request& r) {
   const Exercise& ex = find_exercise(r.raw("id"));
   const json params = params_of(r, ex);
   r.finish();
-  return solve_exercise(ex, params);
+  return on_document(ex.id, [&] { return solve_exercise(ex, params); });
 }
 
 json op_exercise_check(Request& r) {
@@ -42,7 +63,7 @@ json op_exercise_check(Request& r) {
   const json params = params_of(r, ex);
   const json& answers = r.raw("answers");
   r.finish();
-  return check_exercise(ex, params, answers);
+  return on_document(ex.id, [&] { return check_exercise(ex, params, answers); });
 }
 
 json op_exercise_variant(Request& r) {
@@ -59,36 +80,59 @@ json op_exercise_variant(Request& r) {
                            " is not allowed; allowed: an integer from 0 to 9007199254740991");
   const std::uint64_t s =
       seed.is_number_unsigned() ? seed.get<std::uint64_t>() : static_cast<std::uint64_t>(seed.get<double>());
-  return {{"id", ex.id}, {"params", variant_params(ex, s)}};
+  return on_document(ex.id, [&] { return json{{"id", ex.id}, {"params", variant_params(ex, s)}}; });
 }
 
 }  // namespace commlab
 
 namespace commlab {
 
+namespace {
+// "file": the name messages give the document (a short string).
+std::string file_name(Request& r, const char* fallback) {
+  if (!r.has("file")) return fallback;
+  const json& f = r.raw("file");
+  if (!f.is_string() || f.get_ref<const std::string&>().empty() || f.get_ref<const std::string&>().size() > 100)
+    throw RequestError("invalid_type", "field 'file': value " + show_value(f) +
+                                           " is not allowed; allowed: a file name of 1 to 100 characters");
+  return f.get<std::string>();
+}
+}  // namespace
+
 // An exercise written only in JSON, added for this session (the page, a test, the CLI's
 // --exercise FILE): {"op":"exercise.load","doc":{...}} or "text" with the file's text.
 json op_exercise_load(Request& r) {
-  const std::string file = r.has("file") ? r.raw("file").get<std::string>() : std::string("loaded.json");
+  const std::string file = file_name(r, "loaded.json");
   json doc;
   if (r.has("doc")) {
     doc = r.raw("doc");
+    // The request's own nesting is bounded already; its size is the document's.
+    if (doc.dump(-1, ' ', false, json::error_handler_t::replace).size() > kMaxDocumentBytes)
+      throw RequestError("invalid_exercise", "exercises/" + file + ": the document is over " +
+                                                 std::to_string(kMaxDocumentBytes) +
+                                                 " bytes; allowed: at most 256 KB");
   } else {
     const json& text = r.raw("text");
     if (!text.is_string()) throw RequestError("invalid_type", "field 'text': must be the exercise file's text");
-    try {
-      doc = parse_json(text.get<std::string>());
-    } catch (const json::exception& e) {
-      throw RequestError("invalid_exercise", "exercises/" + file + ": not valid JSON: " + e.what());
-    }
+    doc = parse_exercise_text(file, text.get<std::string>());
   }
   r.finish();
-  const Exercise& ex = load_exercise(file, doc);
-  return {{"id", ex.id}, {"title", ex.doc.at("title")}};
+  DocumentWork work;  // checking the compute section runs its requests at the defaults
+  try {
+    const Exercise& ex = load_exercise(file, doc);
+    return {{"id", ex.id}, {"title", ex.doc.at("title")}};
+  } catch (const RequestError& e) {
+    if (document_work_exhausted())
+      throw RequestError("invalid_exercise", "exercises/" + file + ": " + document_work_message());
+    throw;
+  } catch (const json::exception& e) {
+    throw RequestError("invalid_exercise", detail::capped_message("exercises/" + file +
+                                                                  ": a field has the wrong type: " + e.what()));
+  }
 }
 
 json op_exercise_lint(Request& r) {
-  const std::string file = r.has("file") ? r.raw("file").get<std::string>() : std::string("exercise.json");
+  const std::string file = file_name(r, "exercise.json");
   const json& text = r.raw("text");
   if (!text.is_string()) throw RequestError("invalid_type", "field 'text': must be the exercise file's text");
   r.finish();

@@ -6,6 +6,7 @@
 #include "model/collectives.hpp"
 #include "base/error.hpp"
 #include "api/ops.hpp"
+#include "base/work_meter.hpp"
 #include "model/link_field.hpp"
 #include "parallel/overlap.hpp"
 #include "parallel/parallel.hpp"
@@ -269,6 +270,7 @@ json op_pipeline(Request& r) {
                                                                                         (double(stages) * mb))) +
                                                    " tokens here"
                                              : std::string("with fewer stages or micro-batches")));
+  charge_work(20.0 * stages * mb * tokens);  // about 100 ns a visit; an exercise document's budget
   if (double(stages) * mb * timeline_tokens > 20000)
     throw RequestError("out_of_range", "field 'timeline_tokens': stages x microbatches x timeline_tokens "
                                        "must be at most 20000 intervals");
@@ -384,6 +386,7 @@ json op_ring_attention_check(Request& r) {
                                         "; allowed: at most " +
                                         format_number(std::floor(std::sqrt(kMaxAttentionCheckWork / d))) +
                                         " tokens in all at this head_dim (a quick check on random matrices)");
+  charge_work(8.0 * all_tokens * all_tokens * d);
   const RingAttentionCheck c = check_ring_attention(devices, n, d, causal, layout, seed);
   return {{"devices", devices}, {"tokens_per_device", n}, {"head_dim", d}, {"causal", causal},
           {"layout", layout == SequenceLayout::zigzag ? "zigzag" : "contiguous"},

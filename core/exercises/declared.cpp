@@ -14,6 +14,8 @@
 #include <utility>
 
 #include "base/error.hpp"
+#include "base/work_meter.hpp"
+#include "exercises/exercises.hpp"
 #include "exercises/internal.hpp"
 
 namespace commlab {
@@ -28,12 +30,17 @@ RequestEvaluator& evaluator() {
   return f;
 }
 
+// A name from the document in a message: at most 60 characters, so messages stay short.
+std::string clip(const std::string& s) { return s.size() <= 60 ? s : s.substr(0, 57) + "..."; }
+
 // Recursive descent over the expression text; names resolve in `scope` (numbers only).
 class Parser {
  public:
   Parser(const std::string& text, const json& scope) : s_(text), scope_(scope) {}
 
   double parse() {
+    if (s_.size() > kMaxExpressionBytes)
+      fail("is " + std::to_string(s_.size()) + " bytes long; allowed: at most " + std::to_string(kMaxExpressionBytes));
     const double v = sum();
     skip();
     if (i_ != s_.size()) fail("unexpected '" + s_.substr(i_, 1) + "'");
@@ -42,8 +49,20 @@ class Parser {
 
  private:
   [[noreturn]] void fail(const std::string& what) const {
-    throw std::invalid_argument("expression \"" + s_ + "\": " + what);
+    throw std::invalid_argument("expression " + quoted(s_) + ": " + what);
   }
+  // One more level of parentheses, function call, unary '-' or '^': bounded, so an expression
+  // cannot overflow the stack (natively or, sooner, in wasm) and both answer alike.
+  struct Deeper {
+    Parser& p;
+    explicit Deeper(Parser& parser) : p(parser) {
+      if (++p.depth_ > kMaxExpressionDepth)
+        p.fail("nests more than " + std::to_string(kMaxExpressionDepth) +
+               " levels (parentheses, calls, unary '-', '^'); allowed: at most " +
+               std::to_string(kMaxExpressionDepth));
+    }
+    ~Deeper() { --p.depth_; }
+  };
   void skip() {
     while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
   }
@@ -72,9 +91,15 @@ class Parser {
     }
   }
   double unary() {
-    if (eat('-')) return -unary();
+    if (eat('-')) {
+      Deeper d(*this);
+      return -unary();
+    }
     const double base = primary();
-    if (eat('^')) return std::pow(base, unary());
+    if (eat('^')) {
+      Deeper d(*this);
+      return std::pow(base, unary());
+    }
     return base;
   }
   std::string word() {
@@ -86,6 +111,7 @@ class Parser {
     skip();
     if (i_ >= s_.size()) fail("ends too early");
     if (eat('(')) {
+      Deeper d(*this);
       const double v = sum();
       if (!eat(')')) fail("a '(' is not closed");
       return v;
@@ -93,10 +119,10 @@ class Parser {
     if (eat('$')) {
       const std::string name = word();
       if (name.empty()) fail("'$' names nothing");
-      if (!scope_.contains(name)) fail("$" + name + " is not bound (a param, or a figure computed above)");
+      if (!scope_.contains(name)) fail(clip("$" + name) + " is not bound (a param, or a figure computed above)");
       const json& v = scope_.at(name);
       if (v.is_boolean()) return v.get<bool>() ? 1 : 0;
-      if (!v.is_number()) fail("$" + name + " is not a number");
+      if (!v.is_number()) fail(clip("$" + name) + " is not a number");
       return v.get<double>();
     }
     const char c = s_[i_];
@@ -113,12 +139,13 @@ class Parser {
     }
     const std::string f = word();
     if (f.empty()) fail("unexpected '" + std::string(1, c) + "'");
-    if (!eat('(')) fail("function " + f + " needs '('");
+    if (!eat('(')) fail("function " + clip(f) + " needs '('");
+    Deeper d(*this);
     std::vector<double> args{sum()};
     while (eat(',')) args.push_back(sum());
-    if (!eat(')')) fail("function " + f + ": ')' missing");
+    if (!eat(')')) fail("function " + clip(f) + ": ')' missing");
     auto one = [&](double (*g)(double)) {
-      if (args.size() != 1) fail("function " + f + " takes one argument");
+      if (args.size() != 1) fail("function " + clip(f) + " takes one argument");
       return g(args[0]);
     };
     if (f == "min" || f == "max") {
@@ -132,12 +159,13 @@ class Parser {
     if (f == "log2") return one([](double x) { return std::log2(x); });
     if (f == "sqrt") return one([](double x) { return std::sqrt(x); });
     if (f == "abs") return one([](double x) { return std::fabs(x); });
-    fail("unknown function " + f + " (allowed: min, max, ceil, floor, round, log2, sqrt, abs)");
+    fail("unknown function " + clip(f) + " (allowed: min, max, ceil, floor, round, log2, sqrt, abs)");
   }
 
   const std::string& s_;
   const json& scope_;
   size_t i_ = 0;
+  int depth_ = 0;
 };
 
 // Every "$name" string in a request replaced by its value; `path` names where for errors.
@@ -147,7 +175,7 @@ json bind_names(const json& j, const json& scope, const std::string& path) {
     if (s.empty() || s[0] != '$') return j;
     const std::string name = s.substr(1);
     if (!scope.contains(name))
-      throw std::invalid_argument(path + ": " + s + " is not bound (a param, or a figure computed above)");
+      throw std::invalid_argument(path + ": " + clip(s) + " is not bound (a param, or a figure computed above)");
     return scope.at(name);
   }
   if (j.is_object()) {
@@ -164,7 +192,7 @@ json bind_names(const json& j, const json& scope, const std::string& path) {
 }
 
 // Replaces {name} in a text by the string value of `name` (a figure computed above).
-std::string fill_names(const std::string& text, const json& scope) {
+std::string fill_names(const std::string& text, const json& scope, const std::string& path) {
   std::string out;
   size_t i = 0;
   while (i < text.size()) {
@@ -176,8 +204,13 @@ std::string fill_names(const std::string& text, const json& scope) {
     else if (scope.contains(name) && scope.at(name).is_number()) out += num(scope.at(name).get<double>());
     else out += "{" + name + "}";
     i = close + 1;
+    if (out.size() > kMaxFilledTextBytes) break;
   }
-  return out + text.substr(i);
+  out += text.substr(i);
+  if (out.size() > kMaxFilledTextBytes)
+    throw std::invalid_argument(path + ": the filled text passes " + std::to_string(kMaxFilledTextBytes) +
+                                " bytes; allowed: at most 16 KB");
+  return out;
 }
 
 bool truthy(const json& v) {
@@ -216,21 +249,32 @@ json compute(const json& spec, const json& scope, const std::string& path) {
     if (!spec.contains("field") || !spec.at("field").is_string())
       throw std::invalid_argument(path + ".field: must name the response field to take");
     if (!evaluator()) throw std::invalid_argument(path + ": no request evaluator is installed");
-    const json res = evaluator()(bind_names(req, scope, path + ".request"));
+    charge_work(kDeclaredRequestUnits);  // the document's one budget (base/work_meter.hpp)
+    json res = evaluator()(bind_names(req, scope, path + ".request"));
     if (res.contains("error"))
       throw std::invalid_argument(path + ".request: the engine refused it: " +
                                   res.at("error").value("message", std::string("?")));
     const std::string field = spec.at("field");
     if (!res.contains(field))
-      throw std::invalid_argument(path + ".field: the response has no field '" + field + "'");
-    return res.at(field);
+      throw std::invalid_argument(path + ".field: the response has no field '" + clip(field) + "'");
+    // The field only, the rest dropped at once: kept figures are numbers, words or flags, never a
+    // response's timeline (50 kept pipeline timelines held 2.77 GB).
+    json taken = std::move(res.at(field));
+    if (taken.is_structured() || (taken.is_string() && taken.get_ref<const std::string&>().size() > kMaxFilledTextBytes))
+      throw std::invalid_argument(path + ".field: the response's " + quoted(field) +
+                                  " is an array, an object or a long text; allowed: a field that is a "
+                                  "number, a short text or true/false");
+    return taken;
   }
   if (spec.contains("text")) {
     const json& t = spec.at("text");
     if (!is_text_pair(t)) throw std::invalid_argument(path + ".text: needs en and zh");
+    if (spec.contains("if") && !spec.at("if").is_string())
+      throw std::invalid_argument(path + ".if: must name a param or a figure computed above (a string)");
     if (spec.contains("if") && !truthy(bind_names(json("$" + spec.at("if").get<std::string>()), scope, path + ".if")))
       return {{"en", ""}, {"zh", ""}};
-    return {{"en", fill_names(t.at("en"), scope)}, {"zh", fill_names(t.at("zh"), scope)}};
+    return {{"en", fill_names(t.at("en"), scope, path + ".text.en")},
+            {"zh", fill_names(t.at("zh"), scope, path + ".text.zh")}};
   }
   if (spec.contains("argmin")) {
     const json& names = spec.at("argmin");
@@ -255,6 +299,7 @@ json compute(const json& spec, const json& scope, const std::string& path) {
 ExerciseSolution run(const json& doc, const json& params) {
   const json& c = doc.at("compute");
   json scope = params;
+  size_t kept = 0;
   ExerciseSolution s;
   s.values = json::object();
   s.answers = json::object();
@@ -267,6 +312,11 @@ ExerciseSolution run(const json& doc, const json& params) {
       throw std::invalid_argument(at + ".id: must be a string");
     const std::string id = v.at("id");
     const json x = compute(v, scope, at);
+    kept += x.is_string() ? x.get_ref<const std::string&>().size()
+                          : x.is_object() ? x.value("en", std::string()).size() + x.value("zh", std::string()).size() : 8;
+    if (kept > kMaxKeptBytes)
+      throw std::invalid_argument(at + ": the figures computed so far hold " + std::to_string(kept) +
+                                  " bytes; allowed: at most 1 MB in all");
     s.values[id] = x;
     scope[id] = x;
   }
@@ -301,6 +351,8 @@ void check_compute(const std::string& file, const json& doc) {
     run(doc, params);
   } catch (const std::invalid_argument& e) {
     bad_doc(file, e.what());
+  } catch (const json::exception& e) {
+    bad_doc(file, std::string("a field of 'compute' has the wrong type: ") + e.what());
   }
 }
 
@@ -308,7 +360,12 @@ ExerciseSolution solve_declared(const json& doc, const json& params) {
   try {
     return run(doc, params);
   } catch (const std::invalid_argument& e) {
-    throw RequestError("invalid_exercise", "exercise " + std::to_string(doc.at("id").get<int>()) + ", " + e.what());
+    throw RequestError("invalid_exercise",
+                       capped_message("exercise " + std::to_string(doc.at("id").get<int>()) + ", " + e.what()));
+  } catch (const json::exception& e) {
+    throw RequestError("invalid_exercise",
+                       capped_message("exercise " + std::to_string(doc.at("id").get<int>()) +
+                                      ": a field of its compute section has the wrong type: " + e.what()));
   }
 }
 

@@ -10,6 +10,7 @@
 #include "base/error.hpp"
 #include "base/quantity.hpp"
 #include "base/request.hpp"
+#include "base/work_meter.hpp"
 #include "exercises/conclusions.hpp"
 #include "exercises/declared.hpp"
 #include "exercises/internal.hpp"
@@ -32,18 +33,35 @@ const std::map<int, ExerciseSolver>& solver_table() {
   return table;
 }
 
+bool is_string_list(const json& j) {
+  if (!j.is_array() || j.empty()) return false;
+  for (const json& x : j)
+    if (!x.is_string()) return false;
+  return true;
+}
+
+// Every field code reads has its type and range checked here, so a wrong type is a problem
+// named by its path, never a library exception (SPEC "Exercise documents are untrusted input").
 void check_param_def(const std::string& file, const json& p, size_t i) {
   const std::string at = "field 'params[" + std::to_string(i) + "]";
   if (!p.is_object() || !p.contains("id") || !p.at("id").is_string())
     bad_doc(file, at + ".id' must be a string");
-  const std::string kind = p.value("kind", "");
+  const json& kind_field = p.value("kind", json());
+  const std::string kind = kind_field.is_string() ? kind_field.get<std::string>() : "";
   if (kind != "number" && kind != "integer" && kind != "choice")
     bad_doc(file, at + ".kind' must be number, integer or choice");
   if (!p.contains("default")) bad_doc(file, at + ".default' is missing");
   if (!is_text_pair(p.value("label", json()))) bad_doc(file, at + ".label' needs en and zh");
+  if (p.contains("nice")) {  // the values variants draw from
+    const json& nice = p.at("nice");
+    bool ok = nice.is_array() && !nice.empty();
+    for (const json& x : ok ? nice : json::array()) ok = ok && (kind == "choice" ? x.is_string() : x.is_number());
+    if (!ok)
+      bad_doc(file, at + ".nice' must be a non-empty array of " + (kind == "choice" ? "strings" : "numbers"));
+  }
   if (kind == "choice") {
     const json& c = p.value("choices", json());
-    if (!c.is_array() || c.empty()) bad_doc(file, at + ".choices' must be a non-empty array");
+    if (!is_string_list(c)) bad_doc(file, at + ".choices' must be a non-empty array of strings");
     if (std::find(c.begin(), c.end(), p.at("default")) == c.end())
       bad_doc(file, at + ".default' is not among its choices");
     return;
@@ -51,9 +69,17 @@ void check_param_def(const std::string& file, const json& p, size_t i) {
   if (!p.value("min", json()).is_number() || !p.value("max", json()).is_number() ||
       !p.at("default").is_number())
     bad_doc(file, at + "': default, min and max must be numbers");
+  if (p.contains("unit") && !p.at("unit").is_string()) bad_doc(file, at + ".unit' must be a string");
   if (!dimension_of_unit(p.value("unit", "")))
-    bad_doc(file, at + ".unit' " + p.value("unit", "") + " is not a known unit");
+    bad_doc(file, at + ".unit' " + quoted(p.value("unit", "")) + " is not a known unit");
   const double lo = p.at("min"), hi = p.at("max"), d = p.at("default");
+  if (kind == "integer")
+    for (const char* f : {"min", "max", "default"}) {
+      const double x = p.at(f);
+      if (x != std::floor(x) || std::fabs(x) > kMaxIntegerParam)
+        bad_doc(file, at + "." + f + "' of an integer param is " + num(x) +
+                          "; allowed: a whole number from -1e+15 to 1e+15");
+    }
   if (!(lo <= d && d <= hi)) bad_doc(file, at + ".default' is outside [min, max]");
   if (p.contains("one_of")) {  // the only values allowed, each within [min, max]
     const json& list = p.at("one_of");
@@ -61,7 +87,7 @@ void check_param_def(const std::string& file, const json& p, size_t i) {
     bool has_default = false;
     for (const json& x : list) {
       if (!x.is_number() || x.get<double>() < lo || x.get<double>() > hi)
-        bad_doc(file, at + ".one_of' holds " + x.dump() + ", not a number within [min, max]");
+        bad_doc(file, at + ".one_of' holds " + show_value(x) + ", not a number within [min, max]");
       has_default = has_default || x.get<double>() == d;
     }
     if (!has_default) bad_doc(file, at + ".default' is not among its one_of values");
@@ -73,31 +99,89 @@ void check_answer_def(const std::string& file, const json& a, size_t i) {
   if (!a.is_object() || !a.contains("id") || !a.at("id").is_string())
     bad_doc(file, at + ".id' must be a string");
   if (!is_text_pair(a.value("label", json()))) bad_doc(file, at + ".label' needs en and zh");
-  const std::string dim = a.value("dimension", "");
+  for (const char* f : {"exact", "about"})
+    if (a.contains(f) && !a.at(f).is_boolean()) bad_doc(file, at + "." + f + "' must be true or false");
+  if (a.contains("aliases")) {
+    const json& al = a.at("aliases");
+    bool ok = al.is_object();
+    for (const json& list : ok ? al : json::object()) ok = ok && is_string_list(list);
+    if (!ok) bad_doc(file, at + ".aliases' must be an object {choice: [names]}");
+  }
+  if (a.contains("choice_labels")) {
+    const json& cl = a.at("choice_labels");
+    bool ok = cl.is_object();
+    for (const json& l : ok ? cl : json::object()) ok = ok && l.is_object();
+    for (const json& l : ok ? cl : json::object())
+      for (const json& t : l) ok = ok && t.is_string();
+    if (!ok) bad_doc(file, at + ".choice_labels' must be an object {choice: {en, zh}}");
+  }
+  const json& dim_field = a.value("dimension", json());
+  const std::string dim = dim_field.is_string() ? dim_field.get<std::string>() : "";
   if (dim == "choice") {
-    const json& c = a.value("choices", json());
-    if (!c.is_array() || c.empty()) bad_doc(file, at + ".choices' must be a non-empty array");
+    if (!is_string_list(a.value("choices", json())))
+      bad_doc(file, at + ".choices' must be a non-empty array of strings");
     return;
   }
   if (!parse_dimension(dim) || dim == "bandwidth")
     bad_doc(file, at + ".dimension' must be time, bytes, fraction, count, plain or choice");
+  if (a.contains("unit") && !a.at("unit").is_string()) bad_doc(file, at + ".unit' must be a string");
   if (!unit_factor(a.value("unit", ""), *parse_dimension(dim)))
     bad_doc(file, at + ".unit' does not fit dimension " + dim);
-  if (a.contains("tolerance_rel") && !(a.at("tolerance_rel").is_number() && a.at("tolerance_rel") > 0))
-    bad_doc(file, at + ".tolerance_rel' must be a positive number");
-}
-
-json parse_doc(const std::string& file, const std::string& text) {
-  try {
-    return parse_json(text);
-  } catch (const json::exception& e) {
-    bad_doc(file, std::string("not valid JSON: ") + e.what());
+  if (a.contains("tolerance_rel") &&
+      !(a.at("tolerance_rel").is_number() && a.at("tolerance_rel") > 0 && a.at("tolerance_rel") <= 1))
+    bad_doc(file, at + ".tolerance_rel' must be a number > 0 and <= 1");
+  if (a.contains("min_significant_figures")) {
+    const json& m = a.at("min_significant_figures");
+    if (!m.is_number() || m.get<double>() != std::floor(m.get<double>()) || m.get<double>() < 1 ||
+        m.get<double>() > 15)
+      bad_doc(file, at + ".min_significant_figures' is " + show_value(m) + "; allowed: an integer from 1 to 15");
   }
 }
 
+// "variant": {"presets": [{param: value}], "constraints": [condition], "distinct": [[a, b]]}.
+void check_variant(const std::string& file, const json& doc) {
+  if (!doc.contains("variant")) return;
+  const json& v = doc.at("variant");
+  if (!v.is_object()) bad_doc(file, "field 'variant' must be an object");
+  if (v.contains("presets")) {
+    const json& p = v.at("presets");
+    if (!p.is_array()) bad_doc(file, "field 'variant.presets' must be an array of objects");
+    for (size_t i = 0; i < p.size(); ++i)
+      if (!p[i].is_object()) bad_doc(file, "field 'variant.presets[" + std::to_string(i) + "]' must be an object");
+  }
+  if (v.contains("constraints")) {
+    const json& c = v.at("constraints");
+    if (!c.is_array()) bad_doc(file, "field 'variant.constraints' must be an array of conditions");
+    for (size_t i = 0; i < c.size(); ++i)
+      if (!c[i].is_object() || !c[i].contains("left") || !c[i].contains("right") || !c[i].contains("op"))
+        bad_doc(file, "field 'variant.constraints[" + std::to_string(i) + "]' must be {left, op, right}");
+  }
+  if (v.contains("distinct")) {
+    const json& d = v.at("distinct");
+    if (!d.is_array()) bad_doc(file, "field 'variant.distinct' must be an array of pairs");
+    for (size_t i = 0; i < d.size(); ++i) {
+      bool ok = d[i].is_array() && d[i].size() == 2;
+      for (const json& x : ok ? d[i] : json::array()) {
+        ok = ok && (x.is_number() || x.is_string());
+        if (ok && x.is_string()) {
+          const std::string n = x.get<std::string>();
+          ok = n.rfind("params.", 0) == 0 || n.rfind("values.", 0) == 0 || n.rfind("answers.", 0) == 0;
+        }
+      }
+      if (!ok)
+        bad_doc(file, "field 'variant.distinct[" + std::to_string(i) +
+                          "]' must be a pair of numbers or figures (\"params.x\", \"values.x\", \"answers.x\")");
+    }
+  }
+}
+
+json parse_doc(const std::string& file, const std::string& text) { return parse_exercise_text(file, text); }
+
 Exercise load_one(const std::string& file, const json& doc) {
-  if (!doc.is_object() || !doc.contains("id") || !doc.at("id").is_number_integer())
-    bad_doc(file, "field 'id' must be an integer");
+  if (!doc.is_object() || !doc.contains("id") || !doc.at("id").is_number_integer() ||
+      doc.at("id").get<double>() < 1 || doc.at("id").get<double>() > kMaxExerciseId)
+    bad_doc(file, "field 'id' is " + show_value(doc.is_object() ? doc.value("id", json()) : json()) +
+                      "; allowed: an integer from 1 to " + std::to_string(kMaxExerciseId));
   for (const char* f : {"title", "statement", "solution"})
     if (!is_text_pair(doc.value(f, json()))) bad_doc(file, std::string("field '") + f + "' needs en and zh");
   if (!doc.value("params", json()).is_array()) bad_doc(file, "field 'params' must be an array");
@@ -108,6 +192,7 @@ Exercise load_one(const std::string& file, const json& doc) {
     bad_doc(file, "field 'hints' needs en and zh arrays");
   for (size_t i = 0; i < doc.at("params").size(); ++i) check_param_def(file, doc.at("params")[i], i);
   for (size_t i = 0; i < doc.at("answers").size(); ++i) check_answer_def(file, doc.at("answers")[i], i);
+  check_variant(file, doc);
   check_conclusions(file, doc);
   const int id = doc.at("id");
   // "compute": answers declared as requests and arithmetic over the params: JSON only.
@@ -117,8 +202,9 @@ Exercise load_one(const std::string& file, const json& doc) {
     return Exercise{id, doc, [doc](const json& params) { return solve_declared(doc, params); }};
   }
   // "solver": N lets a new exercise reuse exercise N's solver with other defaults: JSON only.
-  if (doc.contains("solver") && !doc.at("solver").is_number_integer())
-    bad_doc(file, "field 'solver' must be an exercise number");
+  if (doc.contains("solver") && (!doc.at("solver").is_number_integer() || doc.at("solver").get<double>() < 1 ||
+                                  doc.at("solver").get<double>() > kMaxExerciseId))
+    bad_doc(file, "field 'solver' must be an exercise number from 1 to " + std::to_string(kMaxExerciseId));
   const int solver_id = doc.value("solver", id);
   const auto solver = solver_table().find(solver_id);
   if (solver == solver_table().end())
@@ -155,6 +241,21 @@ bool built_in(int id) {
 }  // namespace
 
 const std::vector<Exercise>& exercises() { return registry(); }
+
+json parse_exercise_text(const std::string& file, const std::string& text) {
+  if (text.size() > kMaxDocumentBytes)
+    bad_doc(file, "the document is " + std::to_string(text.size()) + " bytes; allowed: at most " +
+                      std::to_string(kMaxDocumentBytes) + " (256 KB)");
+  // Before parsing: nothing after the parser should see (and recurse over) a deeper value.
+  if (text_nesting_depth(text, kMaxDocumentDepth) > kMaxDocumentDepth)
+    bad_doc(file, "the document nests more than " + std::to_string(kMaxDocumentDepth) +
+                      " levels of arrays and objects; allowed: at most " + std::to_string(kMaxDocumentDepth));
+  try {
+    return parse_json(text);
+  } catch (const json::exception& e) {
+    bad_doc(file, std::string("not valid JSON: ") + e.what());
+  }
+}
 
 const Exercise& load_exercise(const std::string& file, const json& doc) {
   Exercise ex = load_one(file, doc);
@@ -202,19 +303,20 @@ std::vector<std::string> unbound_placeholders(const std::string& text_in) {
 
 }  // namespace
 
-std::vector<std::string> lint_exercise(const std::string& file, const std::string& text) {
-  std::vector<std::string> problems;
+namespace {
+
+void lint_into(const std::string& file, const std::string& text, std::vector<std::string>& problems) {
   const std::string prefix = "exercises/" + file + ": ";
   auto said = [&](const std::string& message) {
     // bad_doc says "exercises/<file>: field 'x' ..."; the path alone reads better in a list.
-    problems.push_back(message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message);
+    problems.push_back(capped_message(message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message));
   };
   Exercise ex{0, json(), nullptr};
   try {
     ex = load_one(file, parse_doc(file, text));
   } catch (const RequestError& e) {
     said(e.what());
-    return problems;
+    return;
   }
   const json& doc = ex.doc;
   // Schema beyond what loading checks: texts of the hints in both languages, labels of choices.
@@ -232,7 +334,7 @@ std::vector<std::string> lint_exercise(const std::string& file, const std::strin
     solved = solve_exercise(ex, defaults);
   } catch (const RequestError& e) {
     said(std::string("default answers cannot be computed: ") + e.what());
-    return problems;
+    return;
   }
   for (const char* part : {"statement", "solution"})
     for (const char* lang : {"en", "zh"})
@@ -288,7 +390,7 @@ std::vector<std::string> lint_exercise(const std::string& file, const std::strin
       said(p);
       constraints_ok = false;
     }
-  if (!constraints_ok) return problems;
+  if (!constraints_ok) return;
   // Variants: several seeds must draw fresh params, each within the constraints.
   int fresh = 0;
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
@@ -301,6 +403,25 @@ std::vector<std::string> lint_exercise(const std::string& file, const std::strin
     }
   }
   if (fresh == 0) said("variant: no seed draws params other than the lecture's within the constraints (params' min, max, nice)");
+}
+
+}  // namespace
+
+std::vector<std::string> lint_exercise(const std::string& file, const std::string& text) {
+  // One budget for everything lint runs: the defaults, every variant drawn.
+  DocumentWork work;
+  std::vector<std::string> problems;
+  try {
+    lint_into(file, text, problems);
+  } catch (const RequestError& e) {
+    problems.push_back(capped_message(e.what()));
+  } catch (const json::exception& e) {
+    problems.push_back(capped_message(std::string("a field has the wrong type or is missing: ") + e.what()));
+  } catch (const std::bad_alloc&) {
+    problems.push_back("the document needs more memory than the engine may use");
+  } catch (const std::exception& e) {
+    problems.push_back(capped_message(std::string("the document cannot be checked: ") + e.what()));
+  }
   return problems;
 }
 
@@ -328,7 +449,7 @@ json exercise_document(const Exercise& ex, const json& params) {
   const ExerciseSolution s = ex.solver(params);
   const json values = s.values.is_object() ? s.values : json::object();
   const TemplateContext c{ex, params, nullptr, nullptr, &values};
-  doc["statement_filled"] = fill_pair(ex.doc.at("statement"), c);
+  doc["statement_filled"] = fill_pair(ex.doc.at("statement"), c, "statement");
   doc["params_display"] = params_display(ex, params);
   return doc;
 }

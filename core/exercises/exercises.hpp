@@ -32,6 +32,27 @@ const std::vector<ExerciseSource>& exercise_sources();
 
 using ExerciseSolver = std::function<ExerciseSolution(const json& params)>;
 
+// A document is untrusted input (SPEC "Exercise documents are untrusted input"): each limit is
+// an invalid_exercise error naming it. The whole document's work shares one budget
+// (base/work_meter.hpp).
+constexpr size_t kMaxDocumentBytes = 256 * 1024;
+constexpr int kMaxDocumentDepth = 64;
+constexpr int kMaxExpressionDepth = 64;
+constexpr size_t kMaxExpressionBytes = 4096;
+constexpr size_t kMaxFilledTextBytes = 16 * 1024;
+/// Every figure a document's compute section keeps (texts, labels), in all: a document that
+/// pastes a text 10,000 times stops here instead of holding gigabytes.
+constexpr size_t kMaxKeptBytes = 1024 * 1024;
+constexpr int kMaxExerciseId = 999;
+/// Integer params JSON and doubles carry exactly.
+constexpr double kMaxIntegerParam = 1e15;
+/// An invalid_exercise message: its start only, so it does not grow with the document.
+constexpr size_t kMaxMessageChars = 300;
+
+/// The document parsed from its text, within the size and nesting limits. Throws RequestError
+/// ("invalid_exercise") naming the file and the limit.
+json parse_exercise_text(const std::string& file, const std::string& text);
+
 /// A parsed, checked exercise document and its solver.
 struct Exercise {
   int id;

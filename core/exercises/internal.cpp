@@ -61,8 +61,24 @@ std::string percent(double fraction) {
   return buf;
 }
 
+namespace {
+std::string utf8_prefix(const std::string& s, size_t n) {
+  if (s.size() <= n) return s;
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+  return s.substr(0, n);
+}
+}  // namespace
+
+std::string capped_message(const std::string& message) {
+  return message.size() <= kMaxMessageChars ? message : utf8_prefix(message, kMaxMessageChars - 3) + "...";
+}
+
+std::string quoted(const std::string& text) {
+  return "\"" + (text.size() <= 60 ? text : utf8_prefix(text, 57) + "...") + "\"";
+}
+
 [[noreturn]] void bad_doc(const std::string& file, const std::string& what) {
-  throw RequestError("invalid_exercise", "exercises/" + file + ": " + what);
+  throw RequestError("invalid_exercise", capped_message("exercises/" + utf8_prefix(file, 60) + ": " + what));
 }
 
 bool is_text_pair(const json& j) {

@@ -21,7 +21,11 @@ std::string normalize_choice(const std::string& s);
 std::string join(const std::vector<std::string>& items, const std::string& sep);
 std::string num(double x);
 std::string percent(double fraction);
-/// Throws invalid_exercise naming the file.
+/// A message's start, at most kMaxMessageChars bytes, cut at a UTF-8 boundary.
+std::string capped_message(const std::string& message);
+/// A document's text quoted in a message: at most 60 characters.
+std::string quoted(const std::string& text);
+/// Throws invalid_exercise naming the file (the message capped).
 [[noreturn]] void bad_doc(const std::string& file, const std::string& what);
 bool is_text_pair(const json& j);
 std::string base_unit_name(Dimension d);

@@ -95,11 +95,12 @@ json resolve_params(const Exercise& ex, const json& given, const std::string& wh
   }
   for (auto it = given.begin(); it != given.end(); ++it) {
     const json* def = find_def(ex.doc.at("params"), it.key());
+    // A name from the request in a message: its first 60 characters (the fuzzer sent 4 KB ones).
+    const std::string key = it.key().size() <= 60 ? it.key() : it.key().substr(0, 57) + "...";
     if (!def)
-      throw RequestError("unknown_field", "field '" + where + it.key() + "' is not a parameter of exercise " +
-                                              std::to_string(ex.id) +
-                                              "; allowed fields: " + join(names, ", "));
-    out[it.key()] = read_param(*def, it.value(), where + it.key());
+      throw RequestError("unknown_field", capped_message("field '" + where + key + "' is not a parameter of exercise " +
+                                                         std::to_string(ex.id) + "; allowed fields: " + join(names, ", ")));
+    out[it.key()] = read_param(*def, it.value(), where + key);
   }
   return out;
 }

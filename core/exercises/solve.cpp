@@ -21,8 +21,9 @@ json solve_exercise(const Exercise& ex, const json& params) {
       throw RequestError("internal",
                          "the solver of exercise " + std::to_string(ex.id) + " gave no answer '" + id + "'");
     const json& v = s.answers.at(id);
+    // A declared answer comes from the document: its wrong type is the document's fault.
     if (is_choice_answer(def) ? !v.is_string() : !v.is_number())
-      throw RequestError("internal", "the solver of exercise " + std::to_string(ex.id) + " gave answer '" +
+      throw RequestError(ex.doc.contains("compute") ? "invalid_exercise" : "internal", "the solver of exercise " + std::to_string(ex.id) + " gave answer '" +
                                          id + "' of the wrong type: " + show_value(v));
     display[id] = v.is_string()
                       ? v.get<std::string>()
@@ -37,7 +38,7 @@ json solve_exercise(const Exercise& ex, const json& params) {
   json conclusions = json::object();
   for (const json& def : ex.doc.value("conclusions", json::array())) {
     const std::string id = def.at("id");
-    conclusions[id] = fill_pair(def.at("cases").at(picked.at(id).get<size_t>()).at("text"), c);
+    conclusions[id] = fill_pair(def.at("cases").at(picked.at(id).get<size_t>()).at("text"), c, "conclusions." + id);
   }
   TemplateContext with_conclusions = c;
   with_conclusions.conclusions = &conclusions;
@@ -48,10 +49,10 @@ json solve_exercise(const Exercise& ex, const json& params) {
           {"display", display},
           {"values", values},
           {"ranges", s.ranges},
-          {"statement", fill_pair(ex.doc.at("statement"), c)},
+          {"statement", fill_pair(ex.doc.at("statement"), c, "statement")},
           {"conclusions", conclusions},
           {"conclusion_cases", picked},
-          {"solution", fill_pair(ex.doc.at("solution"), with_conclusions)}};
+          {"solution", fill_pair(ex.doc.at("solution"), with_conclusions, "solution")}};
 }
 
 json check_exercise(const Exercise& ex, const json& params, const json& typed) {
@@ -62,9 +63,11 @@ json check_exercise(const Exercise& ex, const json& params, const json& typed) {
   for (const json& def : ex.doc.at("answers")) names.push_back(def.at("id"));
   for (auto it = typed.begin(); it != typed.end(); ++it)
     if (!find_def(ex.doc.at("answers"), it.key()))
-      throw RequestError("unknown_field", "field 'answers." + it.key() + "' is not an answer of exercise " +
-                                              std::to_string(ex.id) +
-                                              "; allowed fields: " + join(names, ", "));
+      throw RequestError("unknown_field",
+                         capped_message("field 'answers." +
+                                        (it.key().size() <= 60 ? it.key() : it.key().substr(0, 57) + "...") +
+                                        "' is not an answer of exercise " + std::to_string(ex.id) +
+                                        "; allowed fields: " + join(names, ", ")));
   const ExerciseSolution s = ex.solver(params);
   json verdicts = json::object();
   bool all_correct = true;

@@ -114,33 +114,42 @@ bool resolve_placeholder(const TemplateContext& c, const std::string& key, const
   return true;
 }
 
-// Replaces {name} placeholders; text in braces that names nothing stays as it is.
-std::string fill(const std::string& text, const TemplateContext& c, const std::string& lang) {
+// Replaces {name} placeholders; text in braces that names nothing stays as it is. Linear: a
+// '{' with another '{' before its '}' names nothing (no name holds a brace), so a statement of
+// 100 KB of '{' is one pass, not a search to its end from each brace.
+std::string fill(const std::string& text, const TemplateContext& c, const std::string& lang, const std::string& path) {
   std::string out;
   size_t i = 0;
   while (i < text.size()) {
     const size_t open = text.find('{', i);
     if (open == std::string::npos) break;
-    const size_t close = text.find('}', open + 1);
+    const size_t close = text.find_first_of("{}", open + 1);
     if (close == std::string::npos) break;
-    out += text.substr(i, open - i);
+    out.append(text, i, open - i);
     std::string replaced;
-    if (resolve_placeholder(c, text.substr(open + 1, close - open - 1), lang, &replaced)) {
+    if (text[close] == '}' && resolve_placeholder(c, text.substr(open + 1, close - open - 1), lang, &replaced)) {
       out += replaced;
       i = close + 1;
     } else {
-      out += '{';
-      i = open + 1;
+      out.append(text, open, close - open);
+      i = close;
     }
+    if (out.size() > kMaxFilledTextBytes) break;
   }
-  return out + text.substr(i);
+  if (i < text.size()) out.append(text, i, std::string::npos);
+  if (out.size() > kMaxFilledTextBytes)
+    throw RequestError("invalid_exercise",
+                       capped_message("exercise " + std::to_string(c.ex.id) + ", " + path + "." + lang +
+                                      ": the filled text passes " + std::to_string(kMaxFilledTextBytes) +
+                                      " bytes; allowed: at most 16 KB"));
+  return out;
 }
 
 }  // namespace
 
-json fill_pair(const json& pair, const TemplateContext& c) {
-  return {{"en", fill(pair.at("en").get<std::string>(), c, "en")},
-          {"zh", fill(pair.at("zh").get<std::string>(), c, "zh")}};
+json fill_pair(const json& pair, const TemplateContext& c, const std::string& path) {
+  return {{"en", fill(pair.at("en").get<std::string>(), c, "en", path)},
+          {"zh", fill(pair.at("zh").get<std::string>(), c, "zh", path)}};
 }
 
 json params_display(const Exercise& ex, const json& params) {

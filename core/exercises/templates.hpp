@@ -18,7 +18,9 @@ struct TemplateContext {
 /// A param's value as a statement shows it: a link's label, "4 MB" rather than "4,000 KB".
 std::string param_display(const json& def, const json& value);
 /// {"en", "zh"} with every placeholder that names something replaced.
-json fill_pair(const json& pair, const TemplateContext& c);
+/// Both languages filled; a filled text past kMaxFilledTextBytes is an invalid_exercise error
+/// naming `path` ("statement", "solution", "conclusions[0].cases[1].text").
+json fill_pair(const json& pair, const TemplateContext& c, const std::string& path = "text");
 /// Every param's display string, by id.
 json params_display(const Exercise& ex, const json& params);
 

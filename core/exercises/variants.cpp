@@ -7,6 +7,7 @@
 #include "base/error.hpp"
 #include "base/quantity.hpp"
 #include "base/request.hpp"
+#include "base/work_meter.hpp"
 #include "exercises/conclusions.hpp"
 #include "exercises/internal.hpp"
 
@@ -93,6 +94,9 @@ bool solvable(const Exercise& ex, const json& params) {
     }
     return true;
   } catch (const std::exception&) {
+    // Out of the document's one budget: every later draw would fail at once; stop here.
+    if (document_work_exhausted())
+      throw RequestError("invalid_exercise", "exercise " + std::to_string(ex.id) + ": " + document_work_message());
     return false;
   }
 }
@@ -107,10 +111,12 @@ json variant_params(const Exercise& ex, std::uint64_t seed) {
   for (int attempt = 0; attempt < 200; ++attempt) {
     json p = json::object();
     if (!presets.empty()) p = presets.at(rng.pick(presets.size()));
+    if (!p.is_object()) p = json::object();
     for (const json& def : ex.doc.at("params")) {
       const std::string id = def.at("id");
       if (p.contains(id)) continue;
       const std::vector<json> c = candidates(def);
+      if (c.empty()) continue;  // never: loading refuses an empty "nice"; no division by zero
       p[id] = c.at(rng.pick(c.size()));
     }
     try {

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "base/error.hpp"
+#include "base/work_meter.hpp"
 #include "model/collectives.hpp"
 
 namespace commlab {
@@ -157,7 +158,10 @@ double largest_fitting_bytes(ScheduleSpec spec, const ExecOptions& opt) {
 
 void check_run_budget(const ScheduleSpec& spec, const ExecOptions& opt) {
   const RunCost c = estimate_run(spec, opt);
-  if (c.work_units <= opt.max_work_units && c.memory_bytes <= opt.max_data_bytes) return;
+  if (c.work_units <= opt.max_work_units && c.memory_bytes <= opt.max_data_bytes) {
+    charge_work(c.work_units);  // an exercise document's requests share one budget
+    return;
+  }
   // Memory first: its cap differs between native and wasm, so only a request past it answers
   // differently in the two (the golden comparison holds the rest identical).
   const std::string what = c.memory_bytes > opt.max_data_bytes
