@@ -265,7 +265,9 @@ describe('charts', () => {
         checked += 1;
       }
       if (query === '?exercise=1') {
-        // One colour a series, the exercise's link in its own; the asked size marked.
+        // One colour a series, the exercise's link in its own; the asked size marked. (The chart
+        // is drawn a frame after its answer: wait for its legend.)
+        await page.waitForFunction(() => document.querySelectorAll('[data-view="bandwidth"] .u-legend .u-series:not(:first-child) .u-marker').length === 10, null, { timeout: 15000 });
         const colours = await page.locator('[data-view="bandwidth"] .u-legend .u-series:not(:first-child) .u-marker').evaluateAll((els) => els.map((e) => getComputedStyle(e).borderColor || getComputedStyle(e).backgroundColor));
         assert.equal(colours.length, 10);
         assert.equal(new Set(colours).size, 10, colours.join(' '));
