@@ -524,7 +524,10 @@ void solvability_into(const Exercise& ex, const json& defaults, const Said& said
 }
 
 void lint_into(const std::string& file, const std::string& text, std::vector<std::string>& problems) {
-  const Said said = [&](const std::string& message) { problems.push_back(as_line(file, message)); };
+  const Said said = [&](const std::string& message) {
+    const std::string line = as_line(file, message);  // said once, though two checks find it
+    if (std::find(problems.begin(), problems.end(), line) == problems.end()) problems.push_back(line);
+  };
   json parsed;
   try {
     parsed = parse_doc(file, text);

@@ -24,7 +24,7 @@ const Names kVariant = {"presets", "constraints", "distinct"};
 const Names kConstraint = {"left", "op", "right", "why"};
 const Names kCondition = {"left", "op", "right"};
 const Names kCompute = {"values", "answers"};
-const Names kValue = {"id", "expr", "request", "field", "text", "if"};
+const Names kValue = {"id", "expr", "request", "field", "text", "if", "argmin"};
 const Names kAnswerSpec = {"expr", "request", "field", "text", "if", "argmin"};
 const Names kConclusion = {"id", "cases"};
 const Names kCase = {"when", "text"};
@@ -68,19 +68,17 @@ void figure_spec(const json& spec, const Names& allowed, const std::string& path
 
 }  // namespace
 
+// Optimal string alignment: a swap of two letters ("whne") is one edit, as a typo is.
 size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
+  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (size_t i = 1; i <= a.size(); ++i)
     for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
     }
-  }
-  return row[b.size()];
+  return d[a.size()][b.size()];
 }
 
 std::string nearest_or_allowed(const std::string& name, const std::vector<std::string>& allowed) {
@@ -97,6 +95,15 @@ std::string nearest_or_allowed(const std::string& name, const std::vector<std::s
   // Close: at most a third of the name's letters differ (one typo in "exakt", two in "tolerence_rel").
   if (!best.empty() && best_d <= std::max<size_t>(1, std::min(name.size(), best.size()) / 3))
     return "did you mean \"" + best + "\"?";
+  // Or cut short ("alpha" for "alpha_s"): the one name it begins.
+  std::string prefix_of;
+  int begun = 0;
+  for (const std::string& a : allowed)
+    if (name.size() >= 3 && a.size() > name.size() && a.compare(0, name.size(), name) == 0) {
+      prefix_of = a;
+      ++begun;
+    }
+  if (begun == 1) return "did you mean \"" + prefix_of + "\"?";
   return "allowed: " + join(allowed, ", ");
 }
 
