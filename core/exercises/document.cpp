@@ -183,6 +183,12 @@ Exercise load_one(const std::string& file, const json& doc) {
       doc.at("id").get<double>() < 1 || doc.at("id").get<double>() > kMaxExerciseId)
     bad_doc(file, "field 'id' is " + show_value(doc.is_object() ? doc.value("id", json()) : json()) +
                       "; allowed: an integer from 1 to " + std::to_string(kMaxExerciseId));
+  // Read as strictly as a request: a misspelled field would silently change grading.
+  const std::vector<std::string> unknown = unknown_fields(doc);
+  if (!unknown.empty())
+    bad_doc(file, unknown.front() + (unknown.size() > 1 ? " (and " + std::to_string(unknown.size() - 1) +
+                                                                " more: commlab exercise lint lists them)"
+                                                          : ""));
   for (const char* f : {"title", "statement", "solution"})
     if (!is_text_pair(doc.value(f, json()))) bad_doc(file, std::string("field '") + f + "' needs en and zh");
   if (!doc.value("params", json()).is_array()) bad_doc(file, "field 'params' must be an array");
