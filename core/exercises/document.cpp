@@ -435,6 +435,10 @@ std::vector<std::pair<std::string, std::string>> point_problems(const Exercise& 
     out.push_back({path + "#solve", path + ": cannot be computed" + (colon == std::string::npos ? ": " + m : m.substr(colon))});
     *solved = json();
     return out;
+  } catch (const json::exception& e) {  // a solver reading a figure of the wrong kind
+    out.push_back({"answers#json", std::string("answers: cannot be computed: ") + e.what()});
+    *solved = json();
+    return out;
   }
   const json& answers = ex.doc.at("answers");
   for (size_t i = 0; i < answers.size(); ++i) {
