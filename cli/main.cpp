@@ -131,6 +131,8 @@ int lint(int argc, char** argv, int first) {
     return 2;
   }
   int bad = 0;
+  std::vector<std::pair<std::string, std::string>> files;
+  std::vector<std::string> paths;
   for (int i = first; i < argc; ++i) {
     std::string text;
     if (!read_file(argv[i], &text)) {
@@ -138,10 +140,15 @@ int lint(int argc, char** argv, int first) {
       ++bad;
       continue;
     }
-    const std::vector<std::string> problems = commlab::lint_exercise(base_name(argv[i]), text);
-    for (const std::string& p : problems) std::cerr << argv[i] << ": " << p << "\n";
-    if (problems.empty()) std::cout << argv[i] << ": ok\n";
-    bad += problems.empty() ? 0 : 1;
+    files.push_back({base_name(argv[i]), std::move(text)});
+    paths.push_back(argv[i]);
+  }
+  // One call for all: an id used by two files is a problem of the later one.
+  const std::vector<std::vector<std::string>> problems = commlab::lint_exercise_files(files);
+  for (size_t i = 0; i < problems.size(); ++i) {
+    for (const std::string& p : problems[i]) std::cerr << paths[i] << ": " << p << "\n";
+    if (problems[i].empty()) std::cout << paths[i] << ": ok\n";
+    bad += problems[i].empty() ? 0 : 1;
   }
   return bad ? 1 : 0;
 }

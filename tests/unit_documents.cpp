@@ -277,14 +277,17 @@ TEST(Documents, IntegerFieldsStayInTheirRanges) {
   for (const json& id : {json(4294967297LL), json(0), json(1000), json(-1)}) {
     doc = base_doc();
     doc["id"] = id;
-    expect_both(doc, "field 'id'");
+    // A load error names the field; a lint line starts with its path.
+    expect_refused(load(doc), "field 'id'");
+    expect_problem(lint(doc), "id: is " + id.dump() + "; allowed: an integer from 1 to 999");
   }
   doc = base_doc();
   doc["id"] = 999;
   EXPECT_EQ(load(doc)["id"], 999);
   doc["solver"] = 4294967299LL;
   doc.erase("compute");
-  expect_both(doc, "field 'solver'");
+  expect_refused(load(doc), "field 'solver'");
+  expect_problem(lint(doc), "solver: must be an exercise number");
 }
 
 // An answer of the wrong type reached the `internal` code; wrong-typed fields gave

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -182,6 +183,12 @@ Exercise load_one(const std::string& file, const json& doc) {
       doc.at("id").get<double>() < 1 || doc.at("id").get<double>() > kMaxExerciseId)
     bad_doc(file, "field 'id' is " + show_value(doc.is_object() ? doc.value("id", json()) : json()) +
                       "; allowed: an integer from 1 to " + std::to_string(kMaxExerciseId));
+  // Read as strictly as a request: a misspelled field would silently change grading.
+  const std::vector<std::string> unknown = unknown_fields(doc);
+  if (!unknown.empty())
+    bad_doc(file, unknown.front() + (unknown.size() > 1 ? " (and " + std::to_string(unknown.size() - 1) +
+                                                                " more: commlab exercise lint lists them)"
+                                                          : ""));
   for (const char* f : {"title", "statement", "solution"})
     if (!is_text_pair(doc.value(f, json()))) bad_doc(file, std::string("field '") + f + "' needs en and zh");
   if (!doc.value("params", json()).is_array()) bad_doc(file, "field 'params' must be an array");
@@ -305,15 +312,243 @@ std::vector<std::string> unbound_placeholders(const std::string& text_in) {
 
 namespace {
 
-void lint_into(const std::string& file, const std::string& text, std::vector<std::string>& problems) {
+// The built-in file with this id ("03.json"), or "" when no built-in uses it.
+std::string built_in_file(int id) {
+  for (const ExerciseSource& src : exercise_sources()) {
+    try {
+      if (parse_json(src.text).value("id", 0) == id) return src.file;
+    } catch (const json::exception&) {
+    }
+  }
+  return "";
+}
+
+// bad_doc says "exercises/<file>: field 'x.y' must be ..."; a lint line reads "x.y: must be ...".
+std::string as_line(const std::string& file, const std::string& message) {
   const std::string prefix = "exercises/" + file + ": ";
-  auto said = [&](const std::string& message) {
-    // bad_doc says "exercises/<file>: field 'x' ..."; the path alone reads better in a list.
-    problems.push_back(capped_message(message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message));
+  std::string m = message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message;
+  if (m.rfind("field '", 0) == 0) {
+    const size_t close = m.find('\'', 7);
+    if (close != std::string::npos) {
+      std::string rest = m.substr(close + 1);
+      while (!rest.empty() && (rest[0] == ':' || rest[0] == ' ')) rest.erase(0, 1);
+      m = m.substr(7, close - 7) + ": " + rest;
+    }
+  }
+  return capped_message(m);
+}
+
+using Said = std::function<void(const std::string&)>;
+
+// Everything about the document's shape, every problem collected (not only the first): unknown
+// fields, types, ranges, duplicate ids, a built-in id. True when there is none.
+bool schema_into(const std::string& file, const json& doc, std::vector<std::string>& problems, const Said& said) {
+  const size_t before = problems.size();
+  if (!doc.is_object()) {
+    said("(document): must be a JSON object {id, title, statement, params, answers, ...}");
+    return false;
+  }
+  for (const std::string& p : unknown_fields(doc)) said(p);
+  auto attempt = [&](const std::function<void()>& f) {
+    try {
+      f();
+    } catch (const RequestError& e) {
+      said(e.what());
+    } catch (const json::exception& e) {
+      said(std::string("a field has the wrong type: ") + e.what());
+    }
   };
+  const json& id = doc.value("id", json());
+  if (!id.is_number_integer() || id.get<double>() < 1 || id.get<double>() > kMaxExerciseId) {
+    said("id: is " + show_value(id) + "; allowed: an integer from 1 to " + std::to_string(kMaxExerciseId));
+  } else {
+    // A built-in number is refused by exercise.load; only the built-in file itself may use it.
+    const std::string owner = built_in_file(id.get<int>());
+    if (!owner.empty() && owner != file)
+      said("id: exercise " + std::to_string(id.get<int>()) + " is built in (exercises/" + owner +
+           "); allowed: a number from 1 to " + std::to_string(kMaxExerciseId) + " that no built-in exercise uses");
+  }
+  for (const char* f : {"title", "statement", "solution"})
+    if (!is_text_pair(doc.value(f, json()))) said(std::string(f) + ": needs en and zh texts; allowed: {\"en\": \"...\", \"zh\": \"...\"}");
+  const json& hints = doc.value("hints", json());
+  if (!hints.is_object() || !hints.value("en", json()).is_array() || !hints.value("zh", json()).is_array())
+    said("hints: needs en and zh arrays; allowed: {\"en\": [\"...\"], \"zh\": [\"...\"]}");
+  const json& params = doc.value("params", json());
+  const json& answers = doc.value("answers", json());
+  if (!params.is_array()) said("params: must be an array of param definitions");
+  if (!answers.is_array() || answers.empty()) said("answers: must be a non-empty array of answer definitions");
+  for (size_t i = 0; params.is_array() && i < params.size(); ++i) attempt([&] { check_param_def(file, params[i], i); });
+  for (size_t i = 0; answers.is_array() && i < answers.size(); ++i) attempt([&] { check_answer_def(file, answers[i], i); });
+  attempt([&] { check_variant(file, doc); });
+  attempt([&] { check_conclusions(file, doc); });
+  // Ids: params, answers and computed values share one scope ("$name"), so each is unique.
+  std::map<std::string, std::string> seen;
+  auto unique = [&](const json& list, const std::string& where) {
+    for (size_t i = 0; list.is_array() && i < list.size(); ++i) {
+      if (!list[i].is_object() || !list[i].value("id", json()).is_string()) continue;
+      const std::string n = list[i].at("id");
+      const std::string at = where + "[" + std::to_string(i) + "]";
+      const auto [it, fresh] = seen.emplace(n, at);
+      if (!fresh)
+        said(at + ".id: " + quoted(n) + " is also the id of " + it->second + "; allowed: an id used once");
+    }
+  };
+  unique(params, "params");
+  unique(answers, "answers");
+  if (doc.value("compute", json()).is_object()) unique(doc.at("compute").value("values", json()), "compute.values");
+  return problems.size() == before;
+}
+
+std::string show_number(double x) {
+  if (std::isnan(x)) return "not a number (NaN: 0/0 or a root of a negative?)";
+  if (std::isinf(x)) return std::string(x > 0 ? "" : "-") + "infinite (a division by zero?)";
+  return num(x);
+}
+
+// A side of a condition as written: params.devices, >, 5000.
+std::string side(const json& v) {
+  if (!v.is_string()) return show_value(v);
+  const std::string q = quoted(v.get<std::string>());
+  return q.substr(1, q.size() - 2);
+}
+
+std::string params_text(const json& p) {
+  std::vector<std::string> parts;
+  for (auto it = p.begin(); it != p.end(); ++it)
+    parts.push_back(it.key() + " = " + (it.value().is_number() ? num(it.value().get<double>()) : show_value(it.value())));
+  return join(parts, ", ");
+}
+
+// What is wrong with the answers at one point: not computable, not finite, an exact count not
+// whole; {key, "path: what"}. `solved` receives the solution when it is computed.
+std::vector<std::pair<std::string, std::string>> point_problems(const Exercise& ex, const json& params, json* solved) {
+  std::vector<std::pair<std::string, std::string>> out;
+  try {
+    *solved = solve_exercise(ex, params);
+  } catch (const RequestError& e) {
+    if (document_work_exhausted()) throw;
+    std::string m = e.what();
+    const std::string head = "exercise " + std::to_string(ex.id) + ", ";
+    if (m.rfind(head, 0) == 0) m = m.substr(head.size());
+    const size_t colon = m.find(": ");
+    const std::string path = colon == std::string::npos ? "answers" : m.substr(0, colon);
+    out.push_back({path + "#solve", path + ": cannot be computed" + (colon == std::string::npos ? ": " + m : m.substr(colon))});
+    *solved = json();
+    return out;
+  } catch (const json::exception& e) {  // a solver reading a figure of the wrong kind
+    out.push_back({"answers#json", std::string("answers: cannot be computed: ") + e.what()});
+    *solved = json();
+    return out;
+  }
+  const json& answers = ex.doc.at("answers");
+  for (size_t i = 0; i < answers.size(); ++i) {
+    const std::string id = answers[i].at("id");
+    const json& v = solved->at("answers").at(id);
+    if (!v.is_number()) continue;
+    const double x = v.get<double>();
+    const std::string path = ex.doc.contains("compute") ? "compute.answers." + id : "answers[" + std::to_string(i) + "]";
+    if (!std::isfinite(x))
+      out.push_back({path + "#finite", path + ": is " + show_number(x) + "; allowed: a finite number"});
+    else if (answers[i].value("exact", false) && x != std::floor(x))
+      out.push_back({path + "#exact", path + ": an exact count (answers[" + std::to_string(i) + "].exact) is " + num(x) +
+                                          "; allowed: a whole number, or no \"exact\""});
+  }
+  return out;
+}
+
+// Solvable: the answers at the defaults, at both ends of every param's range (the others at
+// their defaults) and at 50 drawn variants; every constraint met by some draw.
+void solvability_into(const Exercise& ex, const json& defaults, const Said& said) {
+  const size_t kDraws = 50;
+  std::set<std::string> reported;
+  json solved;
+  auto report_at = [&](const json& params, const std::string& where) {
+    for (const auto& [key, line] : point_problems(ex, params, &solved))
+      if (reported.insert(key).second) {
+        const size_t colon = line.find(": ");
+        said(line.substr(0, colon) + ": at " + where + ", " + line.substr(colon + 2));
+      }
+  };
+  report_at(defaults, "the defaults");
+  const json& params = ex.doc.at("params");
+  for (size_t i = 0; i < params.size(); ++i) {
+    const json& def = params[i];
+    const std::string id = def.at("id");
+    std::vector<std::pair<json, std::string>> ends;
+    if (def.at("kind") == "choice") {
+      for (const json& c : def.at("choices")) ends.push_back({c, "params[" + std::to_string(i) + "] " + id + " = " + c.get<std::string>()});
+    } else {
+      const json list = def.contains("one_of") ? def.at("one_of") : json::array({def.at("min"), def.at("max")});
+      for (const json& x : list)
+        ends.push_back({x, id + " = " + num(x.get<double>()) + " (params[" + std::to_string(i) + "] " +
+                               (def.contains("one_of") ? "one_of" : x == def.at("min") ? "min" : "max") + ")"});
+    }
+    for (const auto& [x, where] : ends) {
+      json p = defaults;
+      p[id] = x;
+      report_at(p, where);
+    }
+  }
+  // Drawn variants: failures counted, the first named with its params.
+  std::map<std::string, std::pair<int, std::string>> at_draws;  // key -> (count, first line)
+  std::vector<std::string> order;
+  const json constraints = ex.doc.value("variant", json::object()).value("constraints", json::array());
+  std::vector<int> holds(constraints.size(), 0);
+  int drawn = 0, solved_draws = 0;
+  for (std::uint64_t seed = 1; seed <= kDraws; ++seed) {
+    const json p = draw_params(ex, seed);
+    if (p.is_null()) continue;
+    ++drawn;
+    for (const auto& [key, line] : point_problems(ex, p, &solved)) {
+      if (reported.count(key)) continue;
+      auto& slot = at_draws[key];
+      if (slot.first++ == 0) {
+        order.push_back(key);
+        const size_t colon = line.find(": ");
+        slot.second = line.substr(0, colon) + ": at drawn variants (first: seed " + std::to_string(seed) + ", " +
+                      params_text(p) + "), " + line.substr(colon + 2);
+      }
+    }
+    if (solved.is_null()) continue;
+    ++solved_draws;
+    for (size_t i = 0; i < constraints.size(); ++i) {
+      try {
+        holds[i] += condition_holds(solved, constraints[i]) ? 1 : 0;
+      } catch (const std::exception&) {
+        if (document_work_exhausted()) throw;
+      }
+    }
+  }
+  for (const std::string& key : order) {
+    const auto& [count, line] = at_draws.at(key);
+    const size_t at = line.find(": at drawn variants");
+    said(line.substr(0, at) + ": at " + std::to_string(count) + " of " + std::to_string(drawn) + " " + line.substr(at + 5));
+  }
+  if (solved_draws == 0) return;
+  for (size_t i = 0; i < constraints.size(); ++i)
+    if (holds[i] == 0)
+      said("variant.constraints[" + std::to_string(i) + "]: no drawn variant satisfies it (0 of " +
+           std::to_string(solved_draws) + " draws: " + side(constraints[i].value("left", json())) + " " +
+           side(constraints[i].value("op", json())) + " " + side(constraints[i].value("right", json())) +
+           "); allowed: a condition some params within min, max and nice meet");
+}
+
+void lint_into(const std::string& file, const std::string& text, std::vector<std::string>& problems) {
+  const Said said = [&](const std::string& message) {
+    const std::string line = as_line(file, message);  // said once, though two checks find it
+    if (std::find(problems.begin(), problems.end(), line) == problems.end()) problems.push_back(line);
+  };
+  json parsed;
+  try {
+    parsed = parse_doc(file, text);
+  } catch (const RequestError& e) {
+    said(e.what());
+    return;
+  }
+  if (!schema_into(file, parsed, problems, said)) return;
   Exercise ex{0, json(), nullptr};
   try {
-    ex = load_one(file, parse_doc(file, text));
+    ex = load_one(file, parsed);
   } catch (const RequestError& e) {
     said(e.what());
     return;
@@ -343,12 +578,10 @@ void lint_into(const std::string& file, const std::string& text, std::vector<std
   for (const json& def : doc.at("answers")) {
     const std::string id = def.at("id");
     const json& v = solved.at("answers").at(id);
-    if (v.is_number() && !std::isfinite(v.get<double>()))
-      said("compute.answers." + id + ": the lecture's params give " + show_value(v));
     if (v.is_string() && is_choice_answer(def)) {
       const auto c = choices_of(def);
       if (std::find(c.begin(), c.end(), v.get<std::string>()) == c.end())
-        said("compute.answers." + id + ": gives '" + v.get<std::string>() + "', not one of its choices");
+        said("compute.answers." + id + ": gives " + quoted(v.get<std::string>()) + ", not one of its choices; allowed: " + join(c, ", "));
     }
   }
   // Conclusions: every condition names figures of the right kinds, every case's text fills
@@ -391,6 +624,9 @@ void lint_into(const std::string& file, const std::string& text, std::vector<std
       constraints_ok = false;
     }
   if (!constraints_ok) return;
+  const size_t before = problems.size();
+  solvability_into(ex, defaults, said);
+  if (problems.size() != before) return;  // the draws below would only restate it, slowly
   // Variants: several seeds must draw fresh params, each within the constraints.
   int fresh = 0;
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
@@ -402,7 +638,9 @@ void lint_into(const std::string& file, const std::string& text, std::vector<std
       break;
     }
   }
-  if (fresh == 0) said("variant: no seed draws params other than the lecture's within the constraints (params' min, max, nice)");
+  if (fresh == 0)
+    said("variant: no seed draws params other than the lecture's that meet every constraint together, with "
+         "every answer positive and judged correct; allowed: params (min, max, nice) and constraints some draw meets");
 }
 
 }  // namespace
@@ -425,6 +663,26 @@ std::vector<std::string> lint_exercise(const std::string& file, const std::strin
   return problems;
 }
 
+std::vector<std::vector<std::string>> lint_exercise_files(
+    const std::vector<std::pair<std::string, std::string>>& files) {
+  std::vector<std::vector<std::string>> out;
+  std::map<int, std::string> owners;  // id -> the first file that uses it
+  for (const auto& [file, text] : files) {
+    out.push_back(lint_exercise(file, text));
+    try {
+      const json doc = parse_exercise_text(file, text);
+      const json& id = doc.is_object() ? doc.value("id", json()) : json();
+      if (!id.is_number_integer() || id.get<double>() < 1 || id.get<double>() > kMaxExerciseId) continue;
+      const auto [it, fresh] = owners.emplace(id.get<int>(), file);
+      if (!fresh)
+        out.back().push_back("id: exercise " + std::to_string(id.get<int>()) + " is also the id of " + it->second +
+                             "; allowed: one file per id");
+    } catch (const std::exception&) {
+      // lint_exercise has said why it cannot be read
+    }
+  }
+  return out;
+}
 
 const Exercise& find_exercise(const json& id, const std::string& field) {
   std::vector<std::string> ids;

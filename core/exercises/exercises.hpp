@@ -85,6 +85,12 @@ json solve_exercise(const Exercise& ex, const json& params);
 json check_exercise(const Exercise& ex, const json& params, const json& typed_answers);
 /// Fresh "nice" params inside the ranges, the same for a seed on every platform, solvable.
 json variant_params(const Exercise& ex, std::uint64_t seed);
+/// The first params variant_params draws for a seed, before any check (what lint checks
+/// answers at); null when the draw breaks the param definitions.
+json draw_params(const Exercise& ex, std::uint64_t seed);
+/// lint_exercise for several files at once, plus an id used by two files (a problem of the later).
+std::vector<std::vector<std::string>> lint_exercise_files(
+    const std::vector<std::pair<std::string, std::string>>& files);
 /// The document with a `rule` {en, zh} per answer and `statement_filled` for `params`.
 json exercise_document(const Exercise& ex, const json& params);
 

@@ -41,5 +41,12 @@ const json* find_def(const json& list, const std::string& id);
 json message(const std::string& en, const std::string& zh);
 /// A unit as prose shows it: the request vocabulary says "us" and "x", a reader sees "µs" and "×".
 std::string shown(const std::string& unit);
+/// Levenshtein distance (fields.cpp): the nearest valid name for a misspelled field.
+size_t edit_distance(const std::string& a, const std::string& b);
+/// "did you mean \"x\"?" when a name in `allowed` is close, else "allowed: a, b, c".
+std::string nearest_or_allowed(const std::string& name, const std::vector<std::string>& allowed);
+/// Every unknown field of a document, anywhere: "answers[1].tolerence_rel: unknown field; did you
+/// mean \"tolerance_rel\"?" (SPEC "Exercise documents are untrusted input": read as a request).
+std::vector<std::string> unknown_fields(const json& doc);
 
 }  // namespace commlab::detail

@@ -101,24 +101,44 @@ bool solvable(const Exercise& ex, const json& params) {
   }
 }
 
+// One draw: a preset (if any), then a candidate for every other param.
+json draw(const Exercise& ex, const json& presets, SplitMix64& rng) {
+  json p = json::object();
+  if (!presets.empty()) p = presets.at(rng.pick(presets.size()));
+  if (!p.is_object()) p = json::object();
+  for (const json& def : ex.doc.at("params")) {
+    const std::string id = def.at("id");
+    if (p.contains(id)) continue;
+    const std::vector<json> c = candidates(def);
+    if (c.empty()) continue;  // never: loading refuses an empty "nice"; no division by zero
+    p[id] = c.at(rng.pick(c.size()));
+  }
+  return p;
+}
+
+SplitMix64 rng_for(const Exercise& ex, std::uint64_t seed) {
+  return SplitMix64{seed ^ (static_cast<std::uint64_t>(ex.id) * 0xd1b54a32d192ed03ULL)};
+}
+
 }  // namespace
 
+json draw_params(const Exercise& ex, std::uint64_t seed) {
+  SplitMix64 rng = rng_for(ex, seed);
+  const json presets = ex.doc.value("variant", json::object()).value("presets", json::array());
+  try {
+    return resolve_params(ex, draw(ex, presets, rng));
+  } catch (const RequestError&) {
+    return json();
+  }
+}
+
 json variant_params(const Exercise& ex, std::uint64_t seed) {
-  SplitMix64 rng{seed ^ (static_cast<std::uint64_t>(ex.id) * 0xd1b54a32d192ed03ULL)};
+  SplitMix64 rng = rng_for(ex, seed);
   const json defaults = resolve_params(ex, json::object());
   const json variant = ex.doc.value("variant", json::object());
   const json presets = variant.value("presets", json::array());
   for (int attempt = 0; attempt < 200; ++attempt) {
-    json p = json::object();
-    if (!presets.empty()) p = presets.at(rng.pick(presets.size()));
-    if (!p.is_object()) p = json::object();
-    for (const json& def : ex.doc.at("params")) {
-      const std::string id = def.at("id");
-      if (p.contains(id)) continue;
-      const std::vector<json> c = candidates(def);
-      if (c.empty()) continue;  // never: loading refuses an empty "nice"; no division by zero
-      p[id] = c.at(rng.pick(c.size()));
-    }
+    json p = draw(ex, presets, rng);
     try {
       p = resolve_params(ex, p);
     } catch (const RequestError&) {

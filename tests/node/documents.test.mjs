@@ -72,8 +72,9 @@ const CASES = [
   }), 'budget', 'lint only'],
   ['integer max 1e300', set((d) => { d.params[0].max = 1e300; }), 'params[0].max'],
   ['min_significant_figures 1e300', set((d) => { d.answers[0].min_significant_figures = 1e300; }), 'answers[0].min_significant_figures'],
-  ['id 4294967297', set((d) => { d.id = 4294967297; }), "field 'id'"],
-  ['id 0', set((d) => { d.id = 0; }), "field 'id'"],
+  // The load error says "field 'id' is ..."; the lint line "id: is ...".
+  ['id 4294967297', set((d) => { d.id = 4294967297; }), '4294967297; allowed: an integer from 1 to 999'],
+  ['id 0', set((d) => { d.id = 0; }), ' is 0; allowed: an integer from 1 to 999'],
   ['a number for a choice answer', set((d) => { d.compute.answers.best = '1'; }), "'best'", 'lint only'],
   ['a long unit', set((d) => { d.params[1].unit = longName; }), 'params[1].unit'],
   ['a long unbound name', withValue({ id: 'v', expr: '$' + longName }), 'compute.values[8]'],

@@ -55,16 +55,16 @@ test('a built-in exercise number is refused', () => {
   assert.match(out.error?.message ?? '', /exercises\/03-copy\.json: field 'id': exercise 3 is built in/);
 });
 
-// Each broken copy and the path its first problem must name.
+// Each broken copy and the problem line it must give (`path: what`).
 const BROKEN = [
-  ['no Chinese label', (d) => { delete d.answers[1].label.zh; }, /answers\[1\]\.label' needs en and zh/],
+  ['no Chinese label', (d) => { delete d.answers[1].label.zh; }, /answers\[1\]\.label: needs en and zh/],
   ['unbound placeholder in a request', (d) => { d.compute.values[5].request.devices = '$devcies'; }, /compute\.values\[5\]\.request\.devices: \$devcies is not bound/],
   ['unbound name in arithmetic', (d) => { d.compute.values[2].expr = '2 * ($gpus - 1)'; }, /compute\.values\[2\]: expression "2 \* \(\$gpus - 1\)": \$gpus is not bound/],
   ['an answer not computed', (d) => { delete d.compute.answers.best; }, /compute\.answers\.best: missing/],
   ['a request the engine refuses', (d) => { d.compute.values[6].request.algorithm = 'hypercube'; }, /compute\.values\[6\]\.request: the engine refused it/],
   ['a statement placeholder naming nothing', (d) => { d.statement.zh += '{values.nothing}'; }, /statement\.zh: placeholder \{values\.nothing\} names no param, answer or value/],
   ['a constraint naming no figure', (d) => { d.variant.constraints[0].left = 'answers.rnig'; }, /variant\.constraints\[0\]\.left: "answers\.rnig" names no figure/],
-  ['a default outside its range', (d) => { d.params[0].default = 4096; }, /params\[0\]\.default' is outside \[min, max\]/],
+  ['a default outside its range', (d) => { d.params[0].default = 4096; }, /params\[0\]\.default: is outside \[min, max\]/],
 ];
 
 test('commlab exercise lint: the fixture and the shipped exercises pass, broken copies name the path', () => {
