@@ -2,6 +2,8 @@
 // now declared as requests in their files, giving what the engine gives for the same requests.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 #include "api/api.hpp"
@@ -47,4 +49,106 @@ TEST(Declared, ConvertedExercisesAnswerAsTheEngine) {
   EXPECT_EQ(s2.at("answers").at("time"), r.at("time_s"));
   EXPECT_EQ(s2.at("answers").at("steps"), r.at("steps"));
   EXPECT_EQ(s2.at("values").at("k_minus_1"), 3);
+}
+
+namespace {
+
+// The ninth exercise of the fixtures (answers declared as requests), renumbered, with a range:
+// ring's time accepted from D / beta alone (alpha and the ring's share left out) to the ring's.
+json ranged_doc() {
+  std::ifstream in(COMMLAB_SOURCE_DIR "/tests/fixtures/exercises/09.json");
+  std::stringstream s;
+  s << in.rdbuf();
+  json doc = json::parse(s.str());
+  doc["id"] = 42;
+  doc["compute"]["ranges"] = {{"ring", {{"lo", "$message_time_s"}, {"hi", "$ring_time_s"}}}};
+  return doc;
+}
+
+json load(const json& doc) { return commlab::evaluate(json{{"op", "exercise.load"}, {"text", doc.dump()}}); }
+json solve(const json& params = json::object()) {
+  return commlab::evaluate(json{{"op", "exercise.solve"}, {"id", 42}, {"params", params}});
+}
+std::string verdict(const std::string& typed, const json& params = json::object()) {
+  const json out = commlab::evaluate(
+      json{{"op", "exercise.check"}, {"id", 42}, {"params", params}, {"answers", {{"ring", typed}}}});
+  return out.at("verdicts").at("ring").at("verdict");
+}
+// The message of the error loading `doc` gives (its code invalid_exercise), or "loaded".
+std::string refusal(const json& doc) {
+  const json out = load(doc);
+  if (!out.contains("error")) return "loaded";
+  EXPECT_EQ(out.at("error").at("code"), "invalid_exercise") << out.dump();
+  return out.at("error").at("message");
+}
+
+}  // namespace
+
+TEST(DeclaredRanges, ARangeIsItsFiguresAndJudgedCorrect) {
+  ASSERT_FALSE(load(ranged_doc()).contains("error")) << load(ranged_doc()).dump();
+  const json s = solve();
+  ASSERT_FALSE(s.contains("error")) << s.dump();
+  const double lo = s.at("values").at("message_time_s"), hi = s.at("values").at("ring_time_s");
+  EXPECT_EQ(s.at("ranges"), json({{"ring", {lo, hi}}}));
+  ASSERT_LT(lo * 1.1, hi * 0.9);
+  // Halfway between: outside 1% of the exact value, inside the range.
+  const std::string mid = std::to_string((lo + hi) / 2 * 1e6) + " us";
+  EXPECT_EQ(verdict(mid), "correct");
+  EXPECT_EQ(verdict(std::to_string(lo * 0.9 * 1e6) + " us"), "incorrect");  // below lo by more than 1%
+  // Without the range the same answer is wrong: the range is what accepts it.
+  json plain = ranged_doc();
+  plain["compute"].erase("ranges");
+  ASSERT_FALSE(load(plain).contains("error"));
+  EXPECT_EQ(solve().at("ranges"), json::object());
+  EXPECT_EQ(verdict(mid), "incorrect");
+}
+
+TEST(DeclaredRanges, WhenChoosesThePointsItAppliesAt) {
+  json doc = ranged_doc();
+  doc["compute"]["ranges"]["ring"]["when"] = {{"left", "params.devices"}, {"op", ">="}, {"right", 16}};
+  ASSERT_FALSE(load(doc).contains("error")) << load(doc).dump();
+  EXPECT_EQ(solve().at("ranges"), json::object());  // 8 devices: no range
+  const json at16 = solve({{"devices", 16}});
+  EXPECT_EQ(at16.at("ranges").at("ring").at(1), at16.at("answers").at("ring"));
+  // An array of conditions: all must hold.
+  doc["compute"]["ranges"]["ring"]["when"] = json::array(
+      {{{"left", "params.devices"}, {"op", ">="}, {"right", 16}}, {{"left", "answers.best"}, {"op", "=="}, {"right", "ring"}}});
+  ASSERT_FALSE(load(doc).contains("error"));
+  EXPECT_EQ(solve({{"devices", 16}}).at("ranges").contains("ring"), solve({{"devices", 16}}).at("answers").at("best") == "ring");
+}
+
+TEST(DeclaredRanges, MistakesAreRefusedNamingThePath) {
+  auto with = [](const json& ranges) {
+    json doc = ranged_doc();
+    doc["compute"]["ranges"] = ranges;
+    return doc;
+  };
+  const std::string lo = "$message_time_s", hi = "$ring_time_s";
+  EXPECT_NE(refusal(with(5)).find("compute.ranges: must be an object"), std::string::npos);
+  EXPECT_NE(refusal(with({{"rnig", {{"lo", lo}, {"hi", hi}}}})).find("compute.ranges.rnig"), std::string::npos);
+  EXPECT_NE(refusal(with({{"ring", {{"lo", lo}, {"hgi", hi}}}})).find("compute.ranges.ring.hgi: unknown field; did you mean \"hi\"?"),
+            std::string::npos);
+  EXPECT_NE(refusal(with({{"ring", {{"lo", lo}}}})).find("compute.ranges.ring.hi: is missing"), std::string::npos);
+  EXPECT_NE(refusal(with({{"ring", 7}})).find("compute.ranges.ring: must be an object"), std::string::npos);
+  EXPECT_NE(refusal(with({{"best", {{"lo", lo}, {"hi", hi}}}})).find("compute.ranges.best: answer 'best' is a choice"),
+            std::string::npos);
+  EXPECT_NE(refusal(with({{"ring", {{"lo", "$no_such"}, {"hi", hi}}}})).find("compute.ranges.ring.lo: expression \"$no_such\": $no_such is not bound"),
+            std::string::npos);
+  EXPECT_NE(refusal(with({{"ring", {{"lo", {{"argmin", {"ring_time_s"}}}}, {"hi", hi}}}})).find("compute.ranges.ring.lo.argmin: unknown field"),
+            std::string::npos);
+  const json flag = {{"request", {{"op", "transfer"}, {"link", "nvlink4"}, {"bytes", 1}}}, {"field", "latency_bound"}};
+  EXPECT_NE(refusal(with({{"ring", {{"lo", flag}, {"hi", hi}}}})).find("compute.ranges.ring.lo: gives true; allowed: a number"),
+            std::string::npos);
+  EXPECT_NE(refusal(with({{"ring", {{"lo", hi}, {"hi", lo}}}})).find("compute.ranges.ring: lo ("), std::string::npos);
+  EXPECT_NE(refusal(with({{"ring", {{"lo", hi}, {"hi", lo}}}})).find("is above hi"), std::string::npos);
+  EXPECT_NE(refusal(with({{"ring", {{"lo", "1 / 0"}, {"hi", hi}}}})).find("compute.ranges.ring.lo: is infinite"), std::string::npos);
+  EXPECT_NE(refusal(with({{"ring", {{"lo", lo}, {"hi", hi}, {"when", {{"left", "values.nope"}, {"op", "<"}, {"right", 1}}}}}}))
+                .find("compute.ranges.ring.when.left: \"values.nope\" names no figure"),
+            std::string::npos);
+  EXPECT_NE(refusal(with({{"ring", {{"lo", lo}, {"hi", hi}, {"when", {{"left", 1}, {"op", "=<"}, {"right", 1}}}}}}))
+                .find("compute.ranges.ring.when.op: must be one of"),
+            std::string::npos);
+  EXPECT_NE(refusal(with({{"ring", {{"lo", lo}, {"hi", hi}, {"when", json::array()}}}})).find("compute.ranges.ring.when: must be a condition"),
+            std::string::npos);
+  EXPECT_EQ(refusal(with({{"ring", {{"lo", lo}, {"hi", hi}}}})), "loaded");
 }

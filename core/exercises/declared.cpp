@@ -4,7 +4,9 @@
 //                 "field": "time_s"},
 //                {"id": "share", "expr": "2 * ($devices - 1) / $devices"},
 //                {"id": "note", "text": {"en": " ({label})", "zh": "（{label}）"}, "if": "label"}],
-//     "answers": {"time": "$time_s", "best": {"argmin": ["ring", "tree"]}}}
+//     "answers": {"time": "$time_s", "best": {"argmin": ["ring", "tree"]}},
+//     "ranges": {"time": {"lo": "$time_no_alpha_s", "hi": "$time_s",
+//                         "when": {"left": "values.share", "op": "<", "right": 1}}}}
 // A "$name" names a param or a figure computed above it; answers may also name values.
 #include "exercises/declared.hpp"
 
@@ -12,9 +14,11 @@
 #include <cmath>
 #include <stdexcept>
 #include <utility>
+#include <vector>
 
 #include "base/error.hpp"
 #include "base/work_meter.hpp"
+#include "exercises/conclusions.hpp"
 #include "exercises/exercises.hpp"
 #include "exercises/internal.hpp"
 
@@ -295,6 +299,58 @@ json compute(const json& spec, const json& scope, const std::string& path) {
   throw std::invalid_argument(path + ": must hold \"expr\", \"request\", \"text\" or \"argmin\"");
 }
 
+// The ranges the lecture accepts (answer id -> [lo, hi]), after every answer: "when" is a
+// condition of the kind conclusions use, over params, answers and values; lo and hi are figures.
+json ranges_of(const json& doc, const json& c, const json& params, const ExerciseSolution& s, const json& scope) {
+  json out = json::object();
+  if (!c.contains("ranges")) return out;
+  const json& ranges = c.at("ranges");
+  if (!ranges.is_object())
+    throw std::invalid_argument("compute.ranges: must be an object {answer id: {lo, hi, when}}");
+  const json solved = {{"params", params}, {"answers", s.answers}, {"values", s.values}};
+  for (auto it = ranges.begin(); it != ranges.end(); ++it) {
+    const std::string id = it.key(), at = "compute.ranges." + clip(id);
+    const json* def = find_def(doc.at("answers"), id);
+    if (!def) throw std::invalid_argument(at + ": no answer with this id in 'answers'");
+    if (is_choice_answer(*def))
+      throw std::invalid_argument(at + ": answer '" + clip(id) + "' is a choice; allowed: a range of a number answer");
+    const json& r = it.value();
+    if (!r.is_object()) throw std::invalid_argument(at + ": must be an object {lo, hi, when}");
+    for (const char* f : {"lo", "hi"})
+      if (!r.contains(f))
+        throw std::invalid_argument(at + "." + f + ": is missing; allowed: a figure (\"$name\", an expression or a request)");
+    if (r.contains("when")) {
+      const json& w = r.at("when");
+      if (!w.is_object() && !(w.is_array() && !w.empty()))
+        throw std::invalid_argument(at + ".when: must be a condition {left, op, right} or a non-empty array of them");
+      const json conds = w.is_array() ? w : json::array({w});
+      for (size_t n = 0; n < conds.size(); ++n) {
+        const std::vector<std::string> problems =
+            condition_problems(solved, conds[n], at + ".when" + (w.is_array() ? "[" + std::to_string(n) + "]" : ""));
+        if (!problems.empty()) throw std::invalid_argument(problems.front());
+      }
+      if (!condition_holds(solved, w)) continue;  // the lecture's range does not apply here
+    }
+    double ends[2];
+    for (int i = 0; i < 2; ++i) {
+      const char* f = i == 0 ? "lo" : "hi";
+      const json x = compute(r.at(f), scope, at + "." + f);
+      if (!x.is_number())
+        throw std::invalid_argument(at + "." + f + ": gives " + x.dump().substr(0, 60) +
+                                    "; allowed: a number (\"$name\", an expression or a request's number field)");
+      ends[i] = x.get<double>();
+      if (!std::isfinite(ends[i]))
+        throw std::invalid_argument(at + "." + f + ": is " + (std::isnan(ends[i]) ? "not a number (NaN)" : "infinite") +
+                                    "; allowed: a finite number");
+    }
+    if (ends[0] > ends[1])
+      throw std::invalid_argument(at + ": lo (" + num(ends[0]) + ") is above hi (" + num(ends[1]) +
+                                  "); allowed: lo <= hi");
+    out[id] = {ends[0], ends[1]};
+  }
+  return out;
+}
+
 // Runs the section; a problem throws std::invalid_argument naming its path in the file.
 ExerciseSolution run(const json& doc, const json& params) {
   const json& c = doc.at("compute");
@@ -331,6 +387,7 @@ ExerciseSolution run(const json& doc, const json& params) {
   for (auto it = answers.begin(); it != answers.end(); ++it)
     if (!find_def(doc.at("answers"), it.key()))
       throw std::invalid_argument("compute.answers." + it.key() + ": no answer with this id in 'answers'");
+  s.ranges = ranges_of(doc, c, params, s, scope);
   return s;
 }
 

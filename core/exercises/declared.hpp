@@ -22,7 +22,8 @@ void set_request_evaluator(RequestEvaluator evaluator);
 void check_compute(const std::string& file, const nlohmann::json& doc);
 
 /// Solves the document's "compute" section for `params` (every param filled in, base units):
-/// the figures in order ("values"), then the answers.
+/// the figures in order ("values"), then the answers, then the ranges the lecture accepts
+/// ("ranges": answer id -> {lo, hi, when}).
 ExerciseSolution solve_declared(const nlohmann::json& doc, const nlohmann::json& params);
 
 /// The value of an arithmetic expression over `$name`s ("2 * ($devices - 1) / $devices"):

@@ -23,9 +23,11 @@ const Names kAnswer = {"id", "label", "dimension", "unit", "exact", "about", "al
 const Names kVariant = {"presets", "constraints", "distinct"};
 const Names kConstraint = {"left", "op", "right", "why"};
 const Names kCondition = {"left", "op", "right"};
-const Names kCompute = {"values", "answers"};
+const Names kCompute = {"values", "answers", "ranges"};
 const Names kValue = {"id", "expr", "request", "field", "text", "if", "argmin"};
 const Names kAnswerSpec = {"expr", "request", "field", "text", "if", "argmin"};
+const Names kRange = {"lo", "hi", "when"};
+const Names kRangeEnd = {"expr", "request", "field"};
 const Names kConclusion = {"id", "cases"};
 const Names kCase = {"when", "text"};
 
@@ -160,6 +162,21 @@ std::vector<std::string> unknown_fields(const json& doc) {
       keys(ans, ids_of(answers), "compute.answers", "not an answer id", out);
       for (auto it = ans.begin(); it != ans.end(); ++it)
         figure_spec(it.value(), kAnswerSpec, "compute.answers." + clip(it.key()), out);
+    }
+    const json& ranges = c.is_object() ? c.value("ranges", json()) : json();
+    if (ranges.is_object()) {
+      keys(ranges, ids_of(answers), "compute.ranges", "not an answer id", out);
+      for (auto it = ranges.begin(); it != ranges.end(); ++it) {
+        const std::string at = "compute.ranges." + clip(it.key());
+        keys(it.value(), kRange, at, "unknown field", out);
+        if (!it.value().is_object()) continue;
+        for (const char* f : {"lo", "hi"})
+          if (it.value().contains(f)) keys(it.value().at(f), kRangeEnd, at + "." + f, "unknown field", out);
+        const json& w = it.value().value("when", json());
+        if (w.is_object()) condition(w, kCondition, at + ".when", out);
+        for (size_t n = 0; w.is_array() && n < w.size(); ++n)
+          condition(w[n], kCondition, at + ".when[" + std::to_string(n) + "]", out);
+      }
     }
   }
   const json& conclusions = doc.value("conclusions", json());
