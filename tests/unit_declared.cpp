@@ -152,3 +152,68 @@ TEST(DeclaredRanges, MistakesAreRefusedNamingThePath) {
             std::string::npos);
   EXPECT_EQ(refusal(with({{"ring", {{"lo", lo}, {"hi", hi}}}})), "loaded");
 }
+
+// "field" may be a path into the response: names of objects and indices of arrays.
+TEST(Declared, AFieldMayBeAPathIntoTheResponse) {
+  json doc = ranged_doc();
+  doc["compute"].erase("ranges");
+  doc["compute"]["values"].push_back({{"id", "kv_layers"},
+                                      {"request", {{"op", "kv_transfer"}, {"model", {{"id", "llama3_70b"}, {"layers", 40}}}}},
+                                      {"field", "model.layers"}});
+  doc["compute"]["values"].push_back({{"id", "first_model_layers"}, {"request", {{"op", "presets"}}}, {"field", "models.0.layers"}});
+  ASSERT_FALSE(load(doc).contains("error")) << load(doc).dump();
+  const json s = solve();
+  EXPECT_EQ(s.at("values").at("kv_layers"), 40);
+  const json presets = commlab::evaluate(json{{"op", "presets"}});
+  EXPECT_EQ(s.at("values").at("first_model_layers"), presets.at("models").at(0).at("layers"));
+  struct Bad {
+    int value;
+    std::string field, what;
+  };
+  for (const Bad& b : {Bad{8, "model.layrs", "the response has no field 'model.layrs' (no \"layrs\" in \"model\")"},
+                       Bad{9, "models.99.layers", "the response has no field 'models.99.layers' (no \"99\" in \"models\")"},
+                       Bad{8, "model", "is an array, an object or a long text"}}) {
+    json wrong = doc;
+    wrong["compute"]["values"][b.value]["field"] = b.field;
+    const json out = load(wrong);
+    ASSERT_TRUE(out.contains("error")) << b.field;
+    const std::string m = out.at("error").at("message");
+    EXPECT_NE(m.find("compute.values[" + std::to_string(b.value) + "].field: "), std::string::npos) << m;
+    EXPECT_NE(m.find(b.what), std::string::npos) << m;
+  }
+}
+
+// Consecutive figures taken from one request (after binding) evaluate it once: exercise 2's five
+// figures of one ring all-reduce are one evaluation, and its answers do not change.
+TEST(Declared, ConsecutiveEqualRequestsAreEvaluatedOnce) {
+  const json before = commlab::evaluate(json{{"op", "exercise.solve"}, {"id", 2}});
+  int calls = 0;
+  commlab::set_request_evaluator([&](const json& r) {
+    ++calls;
+    return commlab::evaluate(r);
+  });
+  const json after = commlab::evaluate(json{{"op", "exercise.solve"}, {"id", 2}});
+  commlab::set_request_evaluator([](const json& r) { return commlab::evaluate(r); });
+  EXPECT_EQ(after, before);
+  EXPECT_EQ(calls, 2);  // link.match, then the ring all-reduce once for five figures
+}
+
+// A declared request the engine refuses at some params as out of range keeps the code (the params
+// ask for too much); at the defaults the same refusal is the document's (invalid_exercise).
+TEST(Declared, ARefusalAtParamsKeepsItsCode) {
+  json doc = ranged_doc();
+  doc["compute"].erase("ranges");
+  doc["params"][0]["max"] = 100000;
+  doc["compute"]["values"].push_back(
+      {{"id", "sim_s"},
+       {"request", {{"op", "pipeline"}, {"stages", "$devices"}, {"microbatches", "$devices"}, {"tokens", 1}, {"timeline_tokens", 0}}},
+       {"field", "makespan_s"}});
+  ASSERT_FALSE(load(doc).contains("error")) << load(doc).dump();
+  const json big = solve({{"devices", 2000}});
+  ASSERT_TRUE(big.contains("error")) << big.dump().substr(0, 300);
+  EXPECT_EQ(big.at("error").at("code"), "out_of_range");
+  EXPECT_NE(big.at("error").at("message").get<std::string>().find("exercise 42, compute.values[8].request: the engine refused it"),
+            std::string::npos) << big.dump();
+  doc["params"][0]["default"] = 2000;
+  EXPECT_NE(refusal(doc).find("compute.values[8].request: the engine refused it"), std::string::npos);
+}

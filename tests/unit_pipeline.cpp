@@ -119,3 +119,30 @@ TEST(Pipeline, Op) {
   auto neg = evaluate(nlohmann::json{{"op", "pipeline"}, {"stage_time_s", -1}});
   EXPECT_EQ(neg["error"]["code"], "out_of_range");
 }
+
+// "max_stage_visits": a request names the stage visits it accepts, up to 5e6 (an exercise whose
+// params reach further than the op's own 1e6); past its own figure the error is out_of_range.
+TEST(Pipeline, MaxStageVisits) {
+  const nlohmann::json big = {{"op", "pipeline"}, {"stages", 32}, {"microbatches", 32}, {"tokens", 1000},
+                              {"timeline_tokens", 0}};
+  EXPECT_EQ(evaluate(big)["error"]["code"], "too_large");  // 1.024e6 visits, past the op's 1e6
+  nlohmann::json asked = big;
+  asked["max_stage_visits"] = 5000000;
+  const auto out = evaluate(asked);
+  ASSERT_FALSE(out.contains("error")) << out.dump();
+  const PipelineResult r = simulate_pipeline_decode(32, 32, 1 * ms, 0.1 * ms, 1000, 0);
+  EXPECT_EQ(out["makespan_s"].get<double>(), r.makespan_s);
+  EXPECT_EQ(out["microbatches_to_fill"].get<int>(), r.microbatches_to_fill);
+  asked["max_stage_visits"] = 1000000;  // a lower figure than the run: the request's own range
+  const auto over = evaluate(asked);
+  EXPECT_EQ(over["error"]["code"], "out_of_range");
+  const std::string m = over["error"]["message"];
+  EXPECT_NE(m.find("32 x 32 x 1000 stage visits"), std::string::npos) << m;
+  EXPECT_NE(m.find("at most max_stage_visits (1e+06), so at most 976 tokens here"), std::string::npos) << m;
+  for (const nlohmann::json& bad : {nlohmann::json(0), nlohmann::json(5000001), nlohmann::json(2.5), nlohmann::json("5e6")}) {
+    asked["max_stage_visits"] = bad;
+    const auto e = evaluate(asked);
+    ASSERT_TRUE(e.contains("error")) << bad.dump();
+    EXPECT_NE(e["error"]["message"].get<std::string>().find("max_stage_visits"), std::string::npos) << e.dump();
+  }
+}

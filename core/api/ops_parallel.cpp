@@ -161,6 +161,10 @@ constexpr double kMaxFillMicrobatches = 1e6;
 /// wasm: pipeline stage visits (a priority-queue step each), and ring-attention check work
 /// (all tokens squared x head_dim: the ring and the one-device reference, an exp a pair).
 constexpr double kMaxStageVisits = 1e6;
+/// The most a request may accept with "max_stage_visits" (an exercise whose params reach
+/// further): the simulate op's budget, 1e8 units at 20 a visit (64 x 64 x 1,000 = 4.1 M visits
+/// took 0.19 s of CPU natively, process start included).
+constexpr int kMaxDeclaredStageVisits = 5000000;
 constexpr double kMaxAttentionCheckWork = 1 << 24;
 
 }  // namespace
@@ -259,9 +263,22 @@ json op_pipeline(Request& r) {
   }
   const int tokens = r.integer_or("tokens", 100, 1, 1000000);
   const int timeline_tokens = r.integer_or("timeline_tokens", 2, 0, 64);
+  // The stage visits the caller accepts, when it names them: past them the request asks for
+  // more than its own range (out_of_range), as an exercise's params would.
+  const bool own_cap = r.has("max_stage_visits");
+  const int cap = r.integer_or("max_stage_visits", static_cast<int>(kMaxStageVisits), 1, kMaxDeclaredStageVisits);
   r.finish();
+  if (own_cap && double(stages) * mb * tokens > cap)
+    throw RequestError("out_of_range", "fields 'stages' x 'microbatches' x 'tokens': " + std::to_string(stages) +
+                                           " x " + std::to_string(mb) + " x " + std::to_string(tokens) +
+                                           " stage visits is not allowed; allowed: at most max_stage_visits (" +
+                                           format_number(cap) + ")" +
+                                           (double(stages) * mb <= cap
+                                                ? ", so at most " + format_number(std::floor(cap / (double(stages) * mb))) +
+                                                      " tokens here"
+                                                : std::string(", with fewer stages or micro-batches")));
   // Work budget: a stage visit is a priority-queue step of about 100 ns natively.
-  if (double(stages) * mb * tokens > kMaxStageVisits)
+  if (!own_cap && double(stages) * mb * tokens > kMaxStageVisits)
     throw RequestError("too_large", "fields 'stages' x 'microbatches' x 'tokens': " + std::to_string(stages) +
                                         " x " + std::to_string(mb) + " x " + std::to_string(tokens) +
                                         " stage visits; allowed: at most 1e6, " +
@@ -451,7 +468,10 @@ json op_kv_transfer(Request& r) {
   layer_s = r.number_or("layer_compute_s", layer_s, Range{0, 1e4, false, "seconds"});
   r.finish();
   const KvTransfer k = kv_transfer(m, tokens, nics, nic, layer_s, m.layers <= kMaxTimelinePieces);
-  return {{"tokens", tokens}, {"nics", nics}, {"tp", tp}, {"kv_bytes", k.kv_bytes},
+  // The model and the NIC it used, as tp and simulate report theirs: a caller (a declared
+  // exercise) reads the figures behind the answer from the same request.
+  return {{"model", model_json(m)}, {"link", {{"id", nic.id}, {"alpha_s", nic.alpha_s}, {"beta_Bps", nic.beta_Bps}}},
+          {"tokens", tokens}, {"nics", nics}, {"tp", tp}, {"kv_bytes", k.kv_bytes},
           {"kv_bytes_per_token", kv_bytes_per_token(m)}, {"one_nic_s", k.one_nic_s},
           {"all_nics_s", k.all_nics_s}, {"layer_compute_s", k.layer_compute_s},
           {"layer_transfer_s", k.layer_transfer_s}, {"prefill_s", k.prefill_s},

@@ -234,8 +234,48 @@ double expression_at(const std::string& text, const json& scope, const std::stri
   }
 }
 
+// A declared request the engine refuses as out of range or too large at these params: the
+// params ask for more than the engine computes (a simulation too large), not a broken document,
+// so the engine's code stays (at the defaults it is the document's fault: invalid_exercise).
+class RefusedAtParams : public std::invalid_argument {
+ public:
+  RefusedAtParams(const std::string& code, const std::string& what) : std::invalid_argument(what), code_(code) {}
+  const std::string& code() const { return code_; }
+
+ private:
+  std::string code_;
+};
+
+// The last request a solve evaluated and its response: consecutive figures taken from one
+// request (a pipeline's makespan, utilisation and fill count) evaluate it once. One response at
+// a time, so the memory held stays one response's.
+struct LastRequest {
+  std::string request;  // the bound request, dumped; empty before the first
+  json response;
+};
+
+// The response's value at `field`: a name ("time_s") or a path of names and array indices
+// ("model.layers", "phases.0.time_s").
+const json& field_at(const json& response, const std::string& field, const std::string& path) {
+  const json* at = &response;
+  size_t start = 0;
+  for (;;) {
+    const size_t dot = field.find('.', start);
+    const std::string part = field.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    const bool index = !part.empty() && part.size() <= 9 &&
+                       part.find_first_not_of("0123456789") == std::string::npos;
+    if (at->is_object() && at->contains(part)) at = &at->at(part);
+    else if (at->is_array() && index && std::stoul(part) < at->size()) at = &(*at)[std::stoul(part)];
+    else
+      throw std::invalid_argument(path + ".field: the response has no field '" + clip(field) + "'" +
+                                  (start > 0 ? " (no " + quoted(part) + " in " + quoted(field.substr(0, start - 1)) + ")" : ""));
+    if (dot == std::string::npos) return *at;
+    start = dot + 1;
+  }
+}
+
 // One declared figure: an expression, a request's field, a text, or the name of the smallest.
-json compute(const json& spec, const json& scope, const std::string& path) {
+json compute(const json& spec, const json& scope, const std::string& path, LastRequest& last) {
   if (spec.is_number()) return spec;
   if (spec.is_string()) return expression_at(spec.get<std::string>(), scope, path);
   if (!spec.is_object()) throw std::invalid_argument(path + ": must be an expression, a request or a text");
@@ -253,17 +293,25 @@ json compute(const json& spec, const json& scope, const std::string& path) {
     if (!spec.contains("field") || !spec.at("field").is_string())
       throw std::invalid_argument(path + ".field: must name the response field to take");
     if (!evaluator()) throw std::invalid_argument(path + ": no request evaluator is installed");
-    charge_work(kDeclaredRequestUnits);  // the document's one budget (base/work_meter.hpp)
-    json res = evaluator()(bind_names(req, scope, path + ".request"));
-    if (res.contains("error"))
-      throw std::invalid_argument(path + ".request: the engine refused it: " +
-                                  res.at("error").value("message", std::string("?")));
+    const json bound = bind_names(req, scope, path + ".request");
+    std::string text = bound.dump();
+    if (last.request.empty() || text != last.request) {
+      charge_work(kDeclaredRequestUnits);  // the document's one budget (base/work_meter.hpp)
+      last.request.clear();
+      last.response = evaluator()(bound);
+      last.request = std::move(text);
+    }
+    const json& res = last.response;
+    if (res.contains("error")) {
+      const std::string code = res.at("error").value("code", std::string()), why =
+          path + ".request: the engine refused it: " + res.at("error").value("message", std::string("?"));
+      if (code == "out_of_range" || code == "too_large") throw RefusedAtParams(code, why);
+      throw std::invalid_argument(why);
+    }
+    // The field only: kept figures are numbers, words or flags, never a response's timeline (50
+    // kept pipeline timelines held 2.77 GB).
     const std::string field = spec.at("field");
-    if (!res.contains(field))
-      throw std::invalid_argument(path + ".field: the response has no field '" + clip(field) + "'");
-    // The field only, the rest dropped at once: kept figures are numbers, words or flags, never a
-    // response's timeline (50 kept pipeline timelines held 2.77 GB).
-    json taken = std::move(res.at(field));
+    json taken = field_at(res, field, path);
     if (taken.is_structured() || (taken.is_string() && taken.get_ref<const std::string&>().size() > kMaxFilledTextBytes))
       throw std::invalid_argument(path + ".field: the response's " + quoted(field) +
                                   " is an array, an object or a long text; allowed: a field that is a "
@@ -301,7 +349,8 @@ json compute(const json& spec, const json& scope, const std::string& path) {
 
 // The ranges the lecture accepts (answer id -> [lo, hi]), after every answer: "when" is a
 // condition of the kind conclusions use, over params, answers and values; lo and hi are figures.
-json ranges_of(const json& doc, const json& c, const json& params, const ExerciseSolution& s, const json& scope) {
+json ranges_of(const json& doc, const json& c, const json& params, const ExerciseSolution& s, const json& scope,
+               LastRequest& last) {
   json out = json::object();
   if (!c.contains("ranges")) return out;
   const json& ranges = c.at("ranges");
@@ -334,7 +383,7 @@ json ranges_of(const json& doc, const json& c, const json& params, const Exercis
     double ends[2];
     for (int i = 0; i < 2; ++i) {
       const char* f = i == 0 ? "lo" : "hi";
-      const json x = compute(r.at(f), scope, at + "." + f);
+      const json x = compute(r.at(f), scope, at + "." + f, last);
       if (!x.is_number())
         throw std::invalid_argument(at + "." + f + ": gives " + x.dump().substr(0, 60) +
                                     "; allowed: a number (\"$name\", an expression or a request's number field)");
@@ -355,6 +404,7 @@ json ranges_of(const json& doc, const json& c, const json& params, const Exercis
 ExerciseSolution run(const json& doc, const json& params) {
   const json& c = doc.at("compute");
   json scope = params;
+  LastRequest last;
   size_t kept = 0;
   ExerciseSolution s;
   s.values = json::object();
@@ -367,7 +417,7 @@ ExerciseSolution run(const json& doc, const json& params) {
     if (!v.is_object() || !v.contains("id") || !v.at("id").is_string())
       throw std::invalid_argument(at + ".id: must be a string");
     const std::string id = v.at("id");
-    const json x = compute(v, scope, at);
+    const json x = compute(v, scope, at, last);
     kept += x.is_string() ? x.get_ref<const std::string&>().size()
                           : x.is_object() ? x.value("en", std::string()).size() + x.value("zh", std::string()).size() : 8;
     if (kept > kMaxKeptBytes)
@@ -381,13 +431,13 @@ ExerciseSolution run(const json& doc, const json& params) {
   for (const json& def : doc.at("answers")) {
     const std::string id = def.at("id");
     if (!answers.contains(id)) throw std::invalid_argument("compute.answers." + id + ": missing: how is this answer computed?");
-    s.answers[id] = compute(answers.at(id), scope, "compute.answers." + id);
+    s.answers[id] = compute(answers.at(id), scope, "compute.answers." + id, last);
     scope[id] = s.answers[id];
   }
   for (auto it = answers.begin(); it != answers.end(); ++it)
     if (!find_def(doc.at("answers"), it.key()))
       throw std::invalid_argument("compute.answers." + it.key() + ": no answer with this id in 'answers'");
-  s.ranges = ranges_of(doc, c, params, s, scope);
+  s.ranges = ranges_of(doc, c, params, s, scope, last);
   return s;
 }
 
@@ -416,6 +466,8 @@ void check_compute(const std::string& file, const json& doc) {
 ExerciseSolution solve_declared(const json& doc, const json& params) {
   try {
     return run(doc, params);
+  } catch (const RefusedAtParams& e) {
+    throw RequestError(e.code(), capped_message("exercise " + std::to_string(doc.at("id").get<int>()) + ", " + e.what()));
   } catch (const std::invalid_argument& e) {
     throw RequestError("invalid_exercise",
                        capped_message("exercise " + std::to_string(doc.at("id").get<int>()) + ", " + e.what()));
