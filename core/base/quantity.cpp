@@ -209,6 +209,13 @@ std::string units_of(Dimension dim) {
   return "no unit";
 }
 
+std::vector<std::pair<std::string, Dimension>> unit_names() {
+  std::vector<std::pair<std::string, Dimension>> out;
+  for (const UnitEntry& u : kUnits) out.push_back({u.name, u.dim});
+  for (const char* w : kCountWords) out.push_back({w, Dimension::count});
+  return out;
+}
+
 std::optional<Dimension> dimension_of_unit(const std::string& unit) {
   if (trim(unit).empty()) return Dimension::plain;
   for (const UnitEntry& u : kUnits)

@@ -3,6 +3,8 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace commlab {
 
@@ -38,6 +40,9 @@ std::optional<Dimension> parse_dimension(const std::string& name);
 std::string ascii_forms(const std::string& text);
 /// Units a dimension accepts, for messages ("s, ms, us, µs, ns").
 std::string units_of(Dimension dim);
+/// Every unit name the engine reads, with its dimension, then the count words (a count's unit
+/// alone or after K, M, G): what exercises/schema.json lists as units (tests/unit_schema.cpp).
+std::vector<std::pair<std::string, Dimension>> unit_names();
 /// The dimension whose units include `unit` ("us" -> time, "GB/s" -> bandwidth,
 /// "tokens" -> count, "" -> plain); nullopt when no dimension has it.
 std::optional<Dimension> dimension_of_unit(const std::string& unit);

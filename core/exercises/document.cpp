@@ -176,6 +176,13 @@ void check_variant(const std::string& file, const json& doc) {
   }
 }
 
+// "$schema": the document's schema for editors ("./schema.json"), which the engine ignores.
+void check_schema_reference(const std::string& file, const json& doc) {
+  if (doc.contains("$schema") && !doc.at("$schema").is_string())
+    bad_doc(file, "field '$schema' is " + show_value(doc.at("$schema")) +
+                      "; allowed: the path of the schema for editors, a string such as \"./schema.json\"");
+}
+
 json parse_doc(const std::string& file, const std::string& text) { return parse_exercise_text(file, text); }
 
 Exercise load_one(const std::string& file, const json& doc) {
@@ -189,6 +196,7 @@ Exercise load_one(const std::string& file, const json& doc) {
     bad_doc(file, unknown.front() + (unknown.size() > 1 ? " (and " + std::to_string(unknown.size() - 1) +
                                                                 " more: commlab exercise lint lists them)"
                                                           : ""));
+  check_schema_reference(file, doc);
   for (const char* f : {"title", "statement", "solution"})
     if (!is_text_pair(doc.value(f, json()))) bad_doc(file, std::string("field '") + f + "' needs en and zh");
   if (!doc.value("params", json()).is_array()) bad_doc(file, "field 'params' must be an array");
@@ -379,6 +387,7 @@ bool schema_into(const std::string& file, const json& doc, std::vector<std::stri
   if (!answers.is_array() || answers.empty()) said("answers: must be a non-empty array of answer definitions");
   for (size_t i = 0; params.is_array() && i < params.size(); ++i) attempt([&] { check_param_def(file, params[i], i); });
   for (size_t i = 0; answers.is_array() && i < answers.size(); ++i) attempt([&] { check_answer_def(file, answers[i], i); });
+  attempt([&] { check_schema_reference(file, doc); });
   attempt([&] { check_variant(file, doc); });
   attempt([&] { check_conclusions(file, doc); });
   // Ids: params, answers and computed values share one scope ("$name"), so each is unique.
@@ -698,6 +707,7 @@ const Exercise& find_exercise(const json& id, const std::string& field) {
 
 json exercise_document(const Exercise& ex, const json& params) {
   json doc = ex.doc;
+  doc.erase("$schema");  // for editors of the file, not for the page
   for (json& a : doc.at("answers")) {
     if (a.contains("rule")) continue;
     a["rule"] = answer_rule(a);

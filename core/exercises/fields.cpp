@@ -1,11 +1,14 @@
 // The fields an exercise document may hold, read as strictly as a request (SPEC "Exercise
 // documents are untrusted input"): an unknown or misspelled field anywhere is a lint problem
 // naming its path and the nearest valid name, since a misspelling silently changes grading
-// ("tolerence_rel" would keep 1%, "exakt" would accept "7.05 steps").
+// ("tolerence_rel" would keep 1%, "exakt" would accept "7.05 steps"). The names are those of
+// exercises/schema.json (embedded at build time, generated/schema_data.cpp): the document is
+// walked beside its schema, so a field added there is accepted here.
 #include <algorithm>
 #include <string>
 #include <vector>
 
+#include "base/request.hpp"
 #include "exercises/internal.hpp"
 
 namespace commlab::detail {
@@ -14,40 +17,10 @@ namespace {
 
 using Names = std::vector<std::string>;
 
-const Names kTop = {"id", "title", "statement", "solution", "hints", "params", "answers",
-                    "variant", "compute", "conclusions", "solver"};
-const Names kText = {"en", "zh"};
-const Names kParam = {"id", "kind", "label", "default", "min", "max", "unit", "nice", "one_of", "choices"};
-const Names kAnswer = {"id", "label", "dimension", "unit", "exact", "about", "aliases", "choices",
-                       "choice_labels", "tolerance_rel", "min_significant_figures", "range_rule"};
-const Names kVariant = {"presets", "constraints", "distinct"};
-const Names kConstraint = {"left", "op", "right", "why"};
-const Names kCondition = {"left", "op", "right"};
-const Names kCompute = {"values", "answers", "ranges"};
-const Names kValue = {"id", "expr", "request", "field", "text", "if", "argmin"};
-const Names kAnswerSpec = {"expr", "request", "field", "text", "if", "argmin"};
-const Names kRange = {"lo", "hi", "when"};
-const Names kRangeEnd = {"expr", "request", "field"};
-const Names kConclusion = {"id", "cases"};
-const Names kCase = {"when", "text"};
-
 std::string clip(const std::string& s) { return s.size() <= 60 ? s : s.substr(0, 57) + "..."; }
 
 std::string key_path(const std::string& path, const std::string& key) {
   return path.empty() ? clip(key) : path + "." + clip(key);
-}
-
-// Names from `fields` in `obj` that are not in `allowed`, each a problem.
-void keys(const json& obj, const Names& allowed, const std::string& path, const std::string& what,
-          std::vector<std::string>& out) {
-  if (!obj.is_object()) return;
-  for (auto it = obj.begin(); it != obj.end(); ++it)
-    if (std::find(allowed.begin(), allowed.end(), it.key()) == allowed.end())
-      out.push_back(key_path(path, it.key()) + ": " + what + "; " + nearest_or_allowed(it.key(), allowed));
-}
-
-void text_pair(const json& j, const std::string& path, std::vector<std::string>& out) {
-  keys(j, kText, path, "unknown field", out);
 }
 
 Names ids_of(const json& list) {
@@ -58,15 +31,123 @@ Names ids_of(const json& list) {
   return out;
 }
 
-void condition(const json& c, const Names& allowed, const std::string& path, std::vector<std::string>& out) {
-  keys(c, allowed, path, "unknown field", out);
-  if (c.is_object() && c.contains("why")) text_pair(c.at("why"), path + ".why", out);
+const json& empty_object() {
+  static const json e = json::object();
+  return e;
 }
 
-void figure_spec(const json& spec, const Names& allowed, const std::string& path, std::vector<std::string>& out) {
-  keys(spec, allowed, path, "unknown field", out);
-  if (spec.is_object() && spec.contains("text")) text_pair(spec.at("text"), path + ".text", out);
+const json& definitions() {
+  static const json& defs = exercise_schema().contains("definitions") && exercise_schema().at("definitions").is_object()
+                                ? exercise_schema().at("definitions")
+                                : empty_object();
+  return defs;
 }
+
+// A subschema with its "$ref"s followed ("#/definitions/param"); `def` receives the name of
+// the last definition reached. A reference the schema does not hold is an empty schema (the
+// schema test keeps every reference resolvable).
+const json& resolve(const json& s, std::string* def) {
+  const json* at = &s;
+  for (int hops = 0; hops < 16 && at->is_object() && at->contains("$ref") && at->at("$ref").is_string(); ++hops) {
+    const std::string ref = at->at("$ref");
+    const std::string name = ref.substr(ref.rfind('/') + 1);
+    const json& defs = definitions();
+    const auto it = defs.find(name);
+    if (it == defs.end()) return empty_object();
+    at = &*it;
+    if (def) *def = name;
+  }
+  return at->is_object() ? *at : empty_object();
+}
+
+bool has_type(const json& s, const char* type) {
+  const auto t = s.find("type");
+  if (t == s.end()) return false;
+  if (t->is_string()) return *t == type;
+  if (t->is_array())
+    for (const json& x : *t)
+      if (x == type) return true;
+  return false;
+}
+
+// The names of an object kind's fields, in the order nearest_or_allowed lists them.
+Names field_names(const json& properties) {
+  Names out;
+  for (auto it = properties.begin(); it != properties.end(); ++it) out.push_back(it.key());
+  return out;
+}
+
+class Walk {
+ public:
+  Walk(const json& doc, std::vector<std::string>& out) : doc_(doc), out_(out) {}
+
+  // `v` at `path` against subschema `s`; `parent` is the object holding `v`.
+  void at(const json& v, const json& s_in, const std::string& path, const json* parent) {
+    std::string def;
+    const json& s = resolve(s_in, &def);
+    if (!v.is_structured()) return;  // a value's type is checked by the code that reads it
+    // One of several forms ("a condition or an array of them", "a number, an expression or
+    // an object"): the one of the value's JSON type.
+    for (const char* alternatives : {"anyOf", "oneOf"}) {
+      const auto list = s.find(alternatives);
+      if (list == s.end() || !list->is_array() || s.contains("properties") || s.contains("items")) continue;
+      for (const json& b : *list) {
+        const json& r = resolve(b, nullptr);
+        if (v.is_object() ? has_type(r, "object") : has_type(r, "array")) return at(v, b, path, parent);
+      }
+      return;
+    }
+    if (v.is_array()) {
+      const auto items = s.find("items");
+      if (items != s.end() && items->is_object())
+        for (size_t i = 0; i < v.size(); ++i) at(v[i], *items, path + "[" + std::to_string(i) + "]", &v);
+      return;
+    }
+    const json& properties = s.contains("properties") && s.at("properties").is_object() ? s.at("properties") : empty_object();
+    const auto extra = s.find("additionalProperties");
+    if (extra != s.end() && *extra == false) {
+      const Names allowed = field_names(properties);
+      for (auto it = v.begin(); it != v.end(); ++it)
+        if (!properties.contains(it.key()))
+          out_.push_back(key_path(path, it.key()) + ": unknown field; " + nearest_or_allowed(it.key(), allowed));
+    }
+    keyed_map(v, def, path, parent);
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      const auto p = properties.find(it.key());
+      if (p != properties.end()) at(it.value(), *p, key_path(path, it.key()), &v);
+      else if (extra != s.end() && extra->is_object()) at(it.value(), *extra, key_path(path, it.key()), &v);
+    }
+  }
+
+ private:
+  // Maps whose keys name something of the document rather than fields (schema definitions
+  // preset, aliases, choice_labels, computed_answers, computed_ranges): a key naming nothing.
+  void keyed_map(const json& v, const std::string& def, const std::string& path, const json* parent) {
+    Names names;
+    std::string what;
+    if (def == "preset") {
+      names = ids_of(doc_.value("params", json()));
+      what = "not a param";
+    } else if (def == "aliases" || def == "choice_labels") {
+      if (parent && parent->is_object() && parent->value("choices", json()).is_array())
+        for (const json& c : parent->at("choices"))
+          if (c.is_string()) names.push_back(c);
+      if (names.empty()) return;  // no choices: the answer's own problem, said where its choices are checked
+      what = "not one of the answer's choices";
+    } else if (def == "computed_answers" || def == "computed_ranges") {
+      names = ids_of(doc_.value("answers", json()));
+      what = "not an answer id";
+    } else {
+      return;
+    }
+    for (auto it = v.begin(); it != v.end(); ++it)
+      if (std::find(names.begin(), names.end(), it.key()) == names.end())
+        out_.push_back(key_path(path, it.key()) + ": " + what + "; " + nearest_or_allowed(it.key(), names));
+  }
+
+  const json& doc_;
+  std::vector<std::string>& out_;
+};
 
 }  // namespace
 
@@ -109,92 +190,14 @@ std::string nearest_or_allowed(const std::string& name, const std::vector<std::s
   return "allowed: " + join(allowed, ", ");
 }
 
+const json& exercise_schema() {
+  static json schema = parse_json(exercise_schema_text());  // not const: tests/unit_schema.cpp edits it
+  return schema;
+}
+
 std::vector<std::string> unknown_fields(const json& doc) {
   std::vector<std::string> out;
-  if (!doc.is_object()) return out;
-  keys(doc, kTop, "", "unknown field", out);
-  for (const char* f : {"title", "statement", "solution", "hints"})
-    if (doc.contains(f)) text_pair(doc.at(f), f, out);
-  const json& params = doc.value("params", json());
-  for (size_t i = 0; params.is_array() && i < params.size(); ++i) {
-    const std::string at = "params[" + std::to_string(i) + "]";
-    keys(params[i], kParam, at, "unknown field", out);
-    if (params[i].is_object() && params[i].contains("label")) text_pair(params[i].at("label"), at + ".label", out);
-  }
-  const json& answers = doc.value("answers", json());
-  for (size_t i = 0; answers.is_array() && i < answers.size(); ++i) {
-    const json& a = answers[i];
-    const std::string at = "answers[" + std::to_string(i) + "]";
-    keys(a, kAnswer, at, "unknown field", out);
-    if (!a.is_object()) continue;
-    for (const char* f : {"label", "range_rule"})
-      if (a.contains(f)) text_pair(a.at(f), at + "." + f, out);
-    Names choices;
-    if (a.value("choices", json()).is_array())
-      for (const json& c : a.at("choices"))
-        if (c.is_string()) choices.push_back(c);
-    for (const char* f : {"aliases", "choice_labels"}) {
-      if (!a.contains(f) || !choices.size()) continue;
-      keys(a.at(f), choices, at + "." + f, "not one of the answer's choices", out);
-      if (std::string(f) == "choice_labels" && a.at(f).is_object())
-        for (auto it = a.at(f).begin(); it != a.at(f).end(); ++it) text_pair(it.value(), at + "." + f + "." + clip(it.key()), out);
-    }
-  }
-  if (doc.contains("variant")) {
-    const json& v = doc.at("variant");
-    keys(v, kVariant, "variant", "unknown field", out);
-    const Names param_ids = ids_of(params);
-    const json& presets = v.is_object() ? v.value("presets", json()) : json();
-    for (size_t i = 0; presets.is_array() && i < presets.size(); ++i)
-      keys(presets[i], param_ids, "variant.presets[" + std::to_string(i) + "]", "not a param", out);
-    const json& cons = v.is_object() ? v.value("constraints", json()) : json();
-    for (size_t i = 0; cons.is_array() && i < cons.size(); ++i)
-      condition(cons[i], kConstraint, "variant.constraints[" + std::to_string(i) + "]", out);
-  }
-  if (doc.contains("compute")) {
-    const json& c = doc.at("compute");
-    keys(c, kCompute, "compute", "unknown field", out);
-    const json& values = c.is_object() ? c.value("values", json()) : json();
-    for (size_t i = 0; values.is_array() && i < values.size(); ++i)
-      figure_spec(values[i], kValue, "compute.values[" + std::to_string(i) + "]", out);
-    const json& ans = c.is_object() ? c.value("answers", json()) : json();
-    if (ans.is_object()) {
-      keys(ans, ids_of(answers), "compute.answers", "not an answer id", out);
-      for (auto it = ans.begin(); it != ans.end(); ++it)
-        figure_spec(it.value(), kAnswerSpec, "compute.answers." + clip(it.key()), out);
-    }
-    const json& ranges = c.is_object() ? c.value("ranges", json()) : json();
-    if (ranges.is_object()) {
-      keys(ranges, ids_of(answers), "compute.ranges", "not an answer id", out);
-      for (auto it = ranges.begin(); it != ranges.end(); ++it) {
-        const std::string at = "compute.ranges." + clip(it.key());
-        keys(it.value(), kRange, at, "unknown field", out);
-        if (!it.value().is_object()) continue;
-        for (const char* f : {"lo", "hi"})
-          if (it.value().contains(f)) keys(it.value().at(f), kRangeEnd, at + "." + f, "unknown field", out);
-        const json& w = it.value().value("when", json());
-        if (w.is_object()) condition(w, kCondition, at + ".when", out);
-        for (size_t n = 0; w.is_array() && n < w.size(); ++n)
-          condition(w[n], kCondition, at + ".when[" + std::to_string(n) + "]", out);
-      }
-    }
-  }
-  const json& conclusions = doc.value("conclusions", json());
-  for (size_t i = 0; conclusions.is_array() && i < conclusions.size(); ++i) {
-    const std::string at = "conclusions[" + std::to_string(i) + "]";
-    keys(conclusions[i], kConclusion, at, "unknown field", out);
-    const json& cases = conclusions[i].is_object() ? conclusions[i].value("cases", json()) : json();
-    for (size_t j = 0; cases.is_array() && j < cases.size(); ++j) {
-      const std::string cat = at + ".cases[" + std::to_string(j) + "]";
-      keys(cases[j], kCase, cat, "unknown field", out);
-      if (!cases[j].is_object()) continue;
-      if (cases[j].contains("text")) text_pair(cases[j].at("text"), cat + ".text", out);
-      const json& w = cases[j].value("when", json());
-      if (w.is_object()) condition(w, kCondition, cat + ".when", out);
-      for (size_t n = 0; w.is_array() && n < w.size(); ++n)
-        condition(w[n], kCondition, cat + ".when[" + std::to_string(n) + "]", out);
-    }
-  }
+  Walk(doc, out).at(doc, exercise_schema(), "", nullptr);
   return out;
 }
 

@@ -45,8 +45,14 @@ std::string shown(const std::string& unit);
 size_t edit_distance(const std::string& a, const std::string& b);
 /// "did you mean \"x\"?" when a name in `allowed` is close, else "allowed: a, b, c".
 std::string nearest_or_allowed(const std::string& name, const std::vector<std::string>& allowed);
+/// exercises/schema.json without its descriptions, as CMake embedded it (generated/schema_data.cpp).
+const char* exercise_schema_text();
+/// That schema, parsed once: where the field names of every object of a document come from.
+const json& exercise_schema();
 /// Every unknown field of a document, anywhere: "answers[1].tolerence_rel: unknown field; did you
-/// mean \"tolerance_rel\"?" (SPEC "Exercise documents are untrusted input": read as a request).
+/// mean \"tolerance_rel\"?" (SPEC "Exercise documents are untrusted input": read as a request),
+/// the fields of each object those its schema definition lists; and every key of a map that
+/// names nothing of the document (a preset's param, an alias's choice, a computed answer's id).
 std::vector<std::string> unknown_fields(const json& doc);
 
 }  // namespace commlab::detail
