@@ -1,14 +1,19 @@
-// Exercises as data (exercises/declared.hpp): the arithmetic of "expr", and exercises 1 and 2,
-// now declared as requests in their files, giving what the engine gives for the same requests.
+// Exercises as data (exercises/declared.hpp): the arithmetic of "expr", cases, field paths, and
+// exercises 1-4, declared as requests in their files, giving what the engine gives for the same requests.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <set>
 #include <stdexcept>
+#include <vector>
 
 #include "api/api.hpp"
 #include "exercises/declared.hpp"
+#include "model/collectives.hpp"
+#include "model/links.hpp"
 
 using nlohmann::json;
 
@@ -235,4 +240,109 @@ TEST(Declared, AFieldPathTakesAPhaseOfTheHierarchicalAllreduce) {
   EXPECT_NE(field("phases[x]").find("is not a field path"), std::string::npos);
   EXPECT_NE(field("phases.").find("is not a field path"), std::string::npos);
   EXPECT_NE(field("phases[1]").find("is an array, an object or a long text"), std::string::npos);
+}
+
+// Exercises 3 and 4 are data: their figures are the engine's (model/collectives.hpp) for the
+// same params, computed here the way the C++ solvers they replace computed them.
+TEST(Declared, Exercise3WeighsTheFourAlgorithmsAsTheEngine) {
+  using commlab::AllreduceAlgorithm;
+  const json doc = commlab::evaluate(json{{"op", "exercise.get"}, {"id", 3}});
+  ASSERT_TRUE(doc.contains("compute")) << "exercise 3 declares its answers";
+  const std::vector<std::pair<std::string, AllreduceAlgorithm>> algos = {
+      {"ring", AllreduceAlgorithm::ring},
+      {"rd", AllreduceAlgorithm::recursive_doubling},
+      {"rab", AllreduceAlgorithm::rabenseifner},
+      {"tree", AllreduceAlgorithm::binary_tree}};
+  const char* answer_ids[] = {"ring", "recursive_doubling", "rabenseifner", "binary_tree"};
+  int well_posed = 0, ill_posed = 0;
+  std::set<std::string> winners;
+  for (int k : {2, 3, 4, 5, 8, 16, 33, 64, 1000})
+    for (double bytes : {1.0, 16e3, 256e3, 8e6, 1e12})
+      for (const auto& [alpha, beta] : {std::pair{5e-6, 40e9}, std::pair{2e-6, 360e9}, std::pair{2e-5, 2.5e9}}) {
+        const json params = {{"devices", k}, {"bytes", bytes}, {"alpha_s", alpha}, {"beta_Bps", beta}};
+        const json s = commlab::evaluate(json{{"op", "exercise.solve"}, {"id", 3}, {"params", params}});
+        ASSERT_FALSE(s.contains("error")) << s.dump();
+        const json& v = s.at("values");
+        const commlab::Link link{alpha, beta, "custom"};
+        std::vector<double> t, a, b;
+        size_t best = 0;
+        for (size_t i = 0; i < algos.size(); ++i) {
+          const commlab::CollectiveCost c = commlab::allreduce_cost(algos[i].second, k, bytes, link);
+          t.push_back(c.time_s);
+          a.push_back(c.alpha_time_s);
+          b.push_back(c.time_s - c.alpha_time_s);
+          if (c.time_s < t[best]) best = i;
+          EXPECT_EQ(s.at("answers").at(answer_ids[i]), c.time_s);
+          EXPECT_EQ(v.at(algos[i].first + "_steps"), c.steps);
+          EXPECT_EQ(v.at(algos[i].first + "_alpha_time_s"), c.alpha_time_s);
+          EXPECT_EQ(v.at(algos[i].first + "_beta_time_s"), c.time_s - c.alpha_time_s);
+        }
+        const std::string where = params.dump();
+        EXPECT_EQ(s.at("answers").at("best"), answer_ids[best]) << where;
+        winners.insert(answer_ids[best]);
+        EXPECT_EQ(v.at("best_alpha_time_s"), a[best]) << where;
+        EXPECT_EQ(v.at("best_beta_time_s"), b[best]) << where;
+        const double min_a = *std::min_element(a.begin(), a.end()), min_b = *std::min_element(b.begin(), b.end());
+        EXPECT_EQ(v.at("min_alpha_time_s"), min_a) << where;
+        EXPECT_EQ(v.at("min_beta_time_s"), min_b) << where;
+        EXPECT_EQ(v.at("best_sends_extra_bytes"), b[best] > 1.001 * min_b) << where;
+        EXPECT_EQ(v.at("best_pays_extra_alpha"), a[best] > 1.001 * min_a) << where;
+        std::vector<double> sorted = t;
+        std::sort(sorted.begin(), sorted.end());
+        EXPECT_EQ(v.at("runner_up_ratio"), sorted[1] / sorted[0]) << where;
+        EXPECT_EQ(v.at("well_posed"), sorted[1] / sorted[0] > 1.03) << where;
+        (sorted[1] / sorted[0] > 1.03 ? well_posed : ill_posed)++;
+        EXPECT_EQ(v.at("message_time_s"), bytes / beta);
+        EXPECT_EQ(v.at("share"), 2.0 * (k - 1) / k);
+      }
+  // The grid reaches both sides of every rule it checks.
+  EXPECT_GT(well_posed, 0);
+  EXPECT_GT(ill_posed, 0);
+  EXPECT_GE(winners.size(), 3u);
+}
+
+TEST(Declared, Exercise4AddsUpTheHierarchyAsTheEngine) {
+  const json doc = commlab::evaluate(json{{"op", "exercise.get"}, {"id", 4}});
+  ASSERT_TRUE(doc.contains("compute")) << "exercise 4 declares its answers";
+  for (const char* intra_id : {"nvlink4", "nvlink5", "pcie5", "pcie4"})
+    for (const char* inter_id : {"ib_ndr", "roce400", "ethernet"})
+      for (const auto& [n, g] : {std::pair{2, 2}, std::pair{4, 8}, std::pair{3, 5}, std::pair{16, 64}})
+        for (double bytes : {1.0, 1e9}) {
+          const json params = {{"nodes", n}, {"gpus_per_node", g}, {"bytes", bytes}, {"intra_link", intra_id}, {"inter_link", inter_id}};
+          const json s = commlab::evaluate(json{{"op", "exercise.solve"}, {"id", 4}, {"params", params}});
+          ASSERT_FALSE(s.contains("error")) << s.dump();
+          const std::string where = params.dump();
+          const json& v = s.at("values");
+          const json& ans = s.at("answers");
+          const commlab::Link intra = commlab::catalogue_link(intra_id, "intra_link");
+          const commlab::Link inter = commlab::catalogue_link(inter_id, "inter_link");
+          const commlab::HierarchicalCost h = commlab::hierarchical_allreduce_cost(n, g, bytes, intra, inter);
+          const commlab::CollectiveCost flat = commlab::allreduce_cost(commlab::AllreduceAlgorithm::ring, n * g, bytes, inter);
+          const commlab::HierarchicalCost h2 = commlab::hierarchical_allreduce_cost(n, 2 * g, bytes, intra, inter);
+          const commlab::CollectiveCost flat2 = commlab::allreduce_cost(commlab::AllreduceAlgorithm::ring, 2 * n * g, bytes, inter);
+          EXPECT_EQ(ans.at("hierarchical"), h.total.time_s) << where;
+          EXPECT_EQ(ans.at("flat"), flat.time_s) << where;
+          EXPECT_EQ(ans.at("speedup"), flat.time_s / h.total.time_s) << where;
+          EXPECT_EQ(ans.at("speedup_doubled"), flat2.time_s / h2.total.time_s) << where;
+          EXPECT_EQ(v.at("speedup_doubled"), ans.at("speedup_doubled")) << where;
+          EXPECT_EQ(v.at("intra_alpha_s"), intra.alpha_s);
+          EXPECT_EQ(v.at("intra_beta_Bps"), intra.beta_Bps);
+          EXPECT_EQ(v.at("inter_alpha_s"), inter.alpha_s);
+          EXPECT_EQ(v.at("inter_beta_Bps"), inter.beta_Bps);
+          EXPECT_EQ(v.at("devices"), n * g);
+          EXPECT_EQ(v.at("flat_steps"), flat.steps);
+          EXPECT_EQ(v.at("flat_alpha_time_s"), flat.alpha_time_s);
+          EXPECT_EQ(v.at("flat_bytes"), flat.bytes_sent_per_device);
+          EXPECT_EQ(v.at("hier_steps"), h.total.steps);
+          EXPECT_EQ(v.at("rs_time_s"), h.intra_reduce_scatter.time_s);
+          EXPECT_EQ(v.at("inter_time_s"), h.inter_allreduce.time_s);
+          EXPECT_EQ(v.at("inter_bytes"), h.inter_allreduce.bytes_sent_per_device);
+          EXPECT_EQ(v.at("ag_time_s"), h.intra_allgather.time_s);
+          EXPECT_EQ(v.at("intra_time_s"), h.intra_reduce_scatter.time_s + h.intra_allgather.time_s);
+          EXPECT_EQ(v.at("shard_bytes"), bytes / g);
+          EXPECT_EQ(v.at("main_term_ratio"), 1.0 / (1.0 / g + inter.beta_Bps / intra.beta_Bps));
+          EXPECT_EQ(v.at("gpus_doubled"), 2 * g);
+          EXPECT_EQ(v.at("intra_time_doubled_s"), h2.intra_reduce_scatter.time_s + h2.intra_allgather.time_s);
+          EXPECT_EQ(v.at("inter_time_doubled_s"), h2.inter_allreduce.time_s);
+        }
 }

@@ -254,7 +254,7 @@ double expression_at(const std::string& text, const json& scope, const std::stri
 struct Run {
   json scope;
   json solved;
-  json last_request;
+  const json* last_request = nullptr;  // as written in the document, $names unbound
   json last_response;
 };
 
@@ -354,10 +354,11 @@ json compute_cases(const json& spec, Run& run, const std::string& path) {
     }
     const json& w = k.at("when");
     if (w.is_array() && w.empty()) throw std::invalid_argument(cat + ".when: must hold at least one condition");
-    const json conds = w.is_array() ? w : json::array({w});
-    for (size_t n = 0; n < conds.size(); ++n) {
+    const size_t count = w.is_array() ? w.size() : 1;
+    for (size_t n = 0; n < count; ++n) {
+      const json& one = w.is_array() ? w[n] : w;
       const std::vector<std::string> problems =
-          condition_problems(run.solved, conds[n], cat + ".when" + (w.is_array() ? "[" + std::to_string(n) + "]" : ""));
+          condition_problems(run.solved, one, cat + ".when" + (w.is_array() ? "[" + std::to_string(n) + "]" : ""));
       if (problems.empty()) continue;
       std::string problem = problems.front();
       const std::string generic = " names no figure (params.x, answers.x or values.x)";
@@ -405,16 +406,16 @@ json compute(const json& spec, Run& run, const std::string& path) {
     if (!spec.contains("field") || !spec.at("field").is_string())
       throw std::invalid_argument(path + ".field: must name the response field to take");
     if (!evaluator()) throw std::invalid_argument(path + ": no request evaluator is installed");
-    json bound = bind_names(req, scope, path + ".request");
-    if (run.last_request.is_null() || bound != run.last_request) {
-      run.last_request = json();
+    // The same text asks the same request while no $name it may hold is rebound (run() resets).
+    if (!run.last_request || req != *run.last_request) {
+      run.last_request = nullptr;
       run.last_response = json();
       charge_work(kDeclaredRequestUnits);  // the document's one budget (base/work_meter.hpp)
-      json res = evaluator()(bound);
+      json res = evaluator()(bind_names(req, scope, path + ".request"));
       if (res.contains("error"))
         throw std::invalid_argument(path + ".request: the engine refused it: " +
                                     res.at("error").value("message", std::string("?")));
-      run.last_request = std::move(bound);
+      run.last_request = &req;
       run.last_response = std::move(res);
     }
     // The field only, copied out of the response: kept figures are numbers, words or flags,
@@ -485,41 +486,45 @@ ExerciseSolution run(const json& doc, const json& params) {
   Run r;
   r.scope = params;
   r.solved = {{"params", params}, {"values", json::object()}, {"answers", json::object()}};
+  json& solved_values = r.solved["values"];
+  json& solved_answers = r.solved["answers"];
   size_t kept = 0;
-  ExerciseSolution s;
-  s.values = json::object();
-  s.answers = json::object();
-  const json values = c.value("values", json::array());
+  static const json kNoValues = json::array(), kNoAnswers = json::object();
+  const json& values = c.contains("values") ? c.at("values") : kNoValues;  // read in place, not copied
   if (!values.is_array()) throw std::invalid_argument("compute.values: must be an array");
   for (size_t i = 0; i < values.size(); ++i) {
     const std::string at = "compute.values[" + std::to_string(i) + "]";
     const json& v = values[i];
     if (!v.is_object() || !v.contains("id") || !v.at("id").is_string())
       throw std::invalid_argument(at + ".id: must be a string");
-    const std::string id = v.at("id");
-    const json x = compute(v, r, at);
+    const std::string& id = v.at("id").get_ref<const std::string&>();
+    json x = compute(v, r, at);
     kept += x.is_string() ? x.get_ref<const std::string&>().size()
                           : x.is_object() ? x.value("en", std::string()).size() + x.value("zh", std::string()).size() : 8;
     if (kept > kMaxKeptBytes)
       throw std::invalid_argument(at + ": the figures computed so far hold " + std::to_string(kept) +
                                   " bytes; allowed: at most 1 MB in all");
-    s.values[id] = x;
+    if (r.scope.contains(id)) r.last_request = nullptr;  // a name rebound: the same text may ask anew
     r.scope[id] = x;
-    r.solved["values"][id] = x;
+    solved_values[id] = std::move(x);
   }
-  const json& answers = c.value("answers", json::object());
+  const json& answers = c.contains("answers") ? c.at("answers") : kNoAnswers;
   if (!answers.is_object()) throw std::invalid_argument("compute.answers: must be an object");
   for (const json& def : doc.at("answers")) {
     const std::string id = def.at("id");
     if (!answers.contains(id)) throw std::invalid_argument("compute.answers." + id + ": missing: how is this answer computed?");
     check_answer_cases(def, answers.at(id), "compute.answers." + id);
-    s.answers[id] = compute(answers.at(id), r, "compute.answers." + id);
-    r.scope[id] = s.answers[id];
-    r.solved["answers"][id] = s.answers[id];
+    json x = compute(answers.at(id), r, "compute.answers." + id);
+    if (r.scope.contains(id)) r.last_request = nullptr;
+    r.scope[id] = x;
+    solved_answers[id] = std::move(x);
   }
   for (auto it = answers.begin(); it != answers.end(); ++it)
     if (!find_def(doc.at("answers"), it.key()))
       throw std::invalid_argument("compute.answers." + it.key() + ": no answer with this id in 'answers'");
+  ExerciseSolution s;
+  s.values = std::move(solved_values);
+  s.answers = std::move(solved_answers);
   return s;
 }
 
