@@ -1,13 +1,19 @@
-// Exercises as data (exercises/declared.hpp): the arithmetic of "expr", and exercises 1 and 2,
-// now declared as requests in their files, giving what the engine gives for the same requests.
+// Exercises as data (exercises/declared.hpp): the arithmetic of "expr", cases, field paths, and
+// exercises 1-4, declared as requests in their files, giving what the engine gives for the same requests.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 #include "api/api.hpp"
 #include "exercises/declared.hpp"
+#include "model/collectives.hpp"
+#include "model/links.hpp"
 
 using nlohmann::json;
 
@@ -53,15 +59,27 @@ TEST(Declared, ConvertedExercisesAnswerAsTheEngine) {
 
 namespace {
 
-// The ninth exercise of the fixtures (answers declared as requests), renumbered, with a range:
-// ring's time accepted from D / beta alone (alpha and the ring's share left out) to the ring's.
-json ranged_doc() {
+json fixture_doc() {
   std::ifstream in(COMMLAB_SOURCE_DIR "/tests/fixtures/exercises/09.json");
   std::stringstream s;
   s << in.rdbuf();
   json doc = json::parse(s.str());
   doc["id"] = 42;
+  return doc;
+}
+
+// The ninth exercise of the fixtures (answers declared as requests), renumbered, with a range:
+// ring's time accepted from D / beta alone (alpha and the ring's share left out) to the ring's.
+json ranged_doc() {
+  json doc = fixture_doc();
   doc["compute"]["ranges"] = {{"ring", {{"lo", "$message_time_s"}, {"hi", "$ring_time_s"}}}};
+  return doc;
+}
+
+// The ninth exercise of the fixtures, renumbered, with `values` appended to its compute section.
+json fixture_with(const json& values) {
+  json doc = fixture_doc();
+  for (const json& v : values) doc["compute"]["values"].push_back(v);
   return doc;
 }
 
@@ -74,6 +92,16 @@ std::string verdict(const std::string& typed, const json& params = json::object(
       json{{"op", "exercise.check"}, {"id", 42}, {"params", params}, {"answers", {{"ring", typed}}}});
   return out.at("verdicts").at("ring").at("verdict");
 }
+
+json ring_link_request(const char* algorithm, int devices, double bytes) {
+  return {{"op", "allreduce"}, {"algorithm", algorithm}, {"devices", devices}, {"bytes", bytes},
+          {"link", {{"alpha_s", 5e-6}, {"beta_Bps", 40e9}}}};
+}
+
+json cond(const std::string& left, const std::string& op, const json& right) {
+  return {{"left", left}, {"op", op}, {"right", right}};
+}
+
 // The message of the error loading `doc` gives (its code invalid_exercise), or "loaded".
 std::string refusal(const json& doc) {
   const json out = load(doc);
@@ -160,7 +188,7 @@ TEST(Declared, AFieldMayBeAPathIntoTheResponse) {
   doc["compute"]["values"].push_back({{"id", "kv_layers"},
                                       {"request", {{"op", "kv_transfer"}, {"model", {{"id", "llama3_70b"}, {"layers", 40}}}}},
                                       {"field", "model.layers"}});
-  doc["compute"]["values"].push_back({{"id", "first_model_layers"}, {"request", {{"op", "presets"}}}, {"field", "models.0.layers"}});
+  doc["compute"]["values"].push_back({{"id", "first_model_layers"}, {"request", {{"op", "presets"}}}, {"field", "models[0].layers"}});
   ASSERT_FALSE(load(doc).contains("error")) << load(doc).dump();
   const json s = solve();
   EXPECT_EQ(s.at("values").at("kv_layers"), 40);
@@ -170,8 +198,8 @@ TEST(Declared, AFieldMayBeAPathIntoTheResponse) {
     int value;
     std::string field, what;
   };
-  for (const Bad& b : {Bad{8, "model.layrs", "the response has no field 'model.layrs' (no \"layrs\" in \"model\")"},
-                       Bad{9, "models.99.layers", "the response has no field 'models.99.layers' (no \"99\" in \"models\")"},
+  for (const Bad& b : {Bad{8, "model.layrs", "the response has no field 'model.layrs'; did you mean \"layers\"?"},
+                       Bad{9, "models[99].layers", "has " + std::to_string(presets.at("models").size()) + " entries"},
                        Bad{8, "model", "is an array, an object or a long text"}}) {
     json wrong = doc;
     wrong["compute"]["values"][b.value]["field"] = b.field;
@@ -216,4 +244,258 @@ TEST(Declared, ARefusalAtParamsKeepsItsCode) {
             std::string::npos) << big.dump();
   doc["params"][0]["default"] = 2000;
   EXPECT_NE(refusal(doc).find("compute.values[8].request: the engine refused it"), std::string::npos);
+}
+
+TEST(Declared, NthSmallestOrdersItsFigures) {
+  const json scope = {{"a", 3.0}, {"b", 1.0}, {"c", 2.0}};
+  EXPECT_EQ(commlab::eval_expression("nth_smallest(1, $a, $b, $c)", scope), 1);
+  EXPECT_EQ(commlab::eval_expression("nth_smallest(2, $a, $b, $c)", scope), 2);
+  EXPECT_EQ(commlab::eval_expression("nth_smallest(3, $a, $b, $c)", scope), 3);
+  // A tie counts twice, as a sorted list does: the runner-up of 1, 1, 5 is 1.
+  EXPECT_EQ(commlab::eval_expression("nth_smallest(2, 1, 5, 1)", scope), 1);
+  EXPECT_TRUE(std::isnan(commlab::eval_expression("nth_smallest(1, 2, sqrt(-1))", scope)));
+  auto message = [&](const std::string& text) {
+    try {
+      commlab::eval_expression(text, scope);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message("nth_smallest(4, $a, $b, $c)").find("n is 4; allowed: a whole number from 1 to 3"), std::string::npos);
+  EXPECT_NE(message("nth_smallest(1.5, $a, $b)").find("n is 1.5"), std::string::npos);
+  EXPECT_NE(message("nth_smallest(0, $a)").find("n is 0"), std::string::npos);
+  EXPECT_NE(message("nth_smallest(1)").find("at least one figure"), std::string::npos);
+}
+
+// A cases figure: the first case whose "when" holds (all of an array's conditions), else the
+// last; over params, values above it and answers before it; a literal or an expression.
+TEST(Declared, CasesTakeTheFirstCaseThatHolds) {
+  const json values = json::array({
+      {{"id", "size_class"},
+       {"cases", {{{"when", cond("params.bytes", "<", 1e5)}, {"value", "small"}},
+                  {{"when", {cond("params.bytes", ">=", 1e5), cond("params.devices", ">", 8)}}, {"value", "large_many"}},
+                  {{"value", "large"}}}}},
+      {{"id", "first_wins"},
+       {"cases", {{{"when", cond("params.devices", ">=", 4)}, {"value", 1}},
+                  {{"when", cond("params.devices", ">=", 2)}, {"value", 2}},
+                  {{"value", 3}}}}},
+      {{"id", "ring_wins"},
+       {"cases", {{{"when", cond("values.ring_time_s", "<=", "values.rd_time_s")}, {"value", true}}, {{"value", false}}}}},
+      {{"id", "winner_time_s"},
+       {"cases", {{{"when", cond("values.ring_wins", "==", true)}, {"expr", "$ring_time_s"}}, {{"expr", "$rd_time_s"}}}}},
+  });
+  json doc = fixture_with(values);
+  doc["compute"]["answers"]["best"] = {
+      {"cases", {{{"when", cond("answers.ring", "<=", "answers.recursive_doubling")}, {"value", "ring"}},
+                 {{"value", "recursive_doubling"}}}}};
+  ASSERT_EQ(refusal(doc), "loaded");
+  struct Point {
+    int devices;
+    double bytes;
+    const char* size_class;
+    int first_wins;
+  };
+  bool saw_ring = false, saw_rd = false;
+  for (const Point& p : {Point{16, 64000, "small", 1}, Point{16, 8e6, "large_many", 1}, Point{4, 8e6, "large", 1},
+                         Point{2, 8e6, "large", 2}, Point{64, 16000, "small", 1}, Point{64, 16e6, "large_many", 1}}) {
+    const json s = solve({{"devices", p.devices}, {"bytes", p.bytes}});
+    ASSERT_FALSE(s.contains("error")) << s.dump();
+    const json& v = s.at("values");
+    EXPECT_EQ(v.at("size_class"), p.size_class) << p.devices << " " << p.bytes;
+    EXPECT_EQ(v.at("first_wins"), p.first_wins) << p.devices;
+    // The truth from the engine's own answers for the same requests.
+    const double ring = commlab::evaluate(ring_link_request("ring", p.devices, p.bytes)).at("time_s");
+    const double rd = commlab::evaluate(ring_link_request("recursive_doubling", p.devices, p.bytes)).at("time_s");
+    ASSERT_TRUE(v.at("ring_wins").is_boolean());
+    EXPECT_EQ(v.at("ring_wins"), ring <= rd);
+    EXPECT_EQ(v.at("winner_time_s"), std::min(ring, rd));
+    EXPECT_EQ(s.at("answers").at("best"), ring <= rd ? "ring" : "recursive_doubling");
+    (ring <= rd ? saw_ring : saw_rd) = true;
+  }
+  EXPECT_TRUE(saw_ring && saw_rd) << "the points must take both cases";
+}
+
+// Every case is checked at every solve, the problem named by its path, not only the case the
+// lecture's params take.
+TEST(Declared, CasesAreCheckedWhenLoaded) {
+  const json ring_le_rd = cond("values.ring_time_s", "<=", "values.rd_time_s");
+  auto with = [&](const json& cases) { return fixture_with({{{"id", "x"}, {"cases", cases}}}); };
+  EXPECT_NE(refusal(with({{{"value", 1}}, {{"when", ring_le_rd}, {"value", 2}}})).find("compute.values[8].cases[0].when: is missing"),
+            std::string::npos);
+  EXPECT_NE(refusal(with({{{"when", ring_le_rd}, {"value", 1}}, {{"when", ring_le_rd}, {"value", 2}}}))
+                .find("compute.values[8].cases[1].when: the last case is the otherwise case"),
+            std::string::npos);
+  EXPECT_NE(refusal(with(json::array())).find("compute.values[8].cases: must be a non-empty array"), std::string::npos);
+  // A figure computed after it (the answers come after every value), or none at all.
+  for (const char* later : {"answers.ring", "values.x", "values.rign_time_s"})
+    EXPECT_NE(refusal(with({{{"when", cond(later, ">", 0)}, {"value", 1}}, {{"value", 2}}}))
+                  .find("compute.values[8].cases[0].when.left: \"" + std::string(later) + "\" names no figure computed before it"),
+              std::string::npos)
+        << later;
+  // In a case the defaults do not take (the first holds at every param): still checked.
+  EXPECT_NE(refusal(with({{{"when", cond("params.devices", ">", 0)}, {"value", 1}}, {{"expr", "$rign_time_s"}}}))
+                .find("compute.values[8].cases[1].expr: expression \"$rign_time_s\": $rign_time_s is not bound"),
+            std::string::npos);
+  EXPECT_NE(refusal(with({{{"when", ring_le_rd}, {"value", true}}, {{"value", "no"}}}))
+                .find("compute.values[8].cases[1]: gives a text, cases[0] a true/false"),
+            std::string::npos);
+  EXPECT_NE(refusal(with({{{"when", ring_le_rd}, {"value", 1}, {"expr", "2"}}, {{"value", 2}}}))
+                .find("compute.values[8].cases[0]: needs either \"value\""),
+            std::string::npos);
+  EXPECT_NE(refusal(with({{{"when", ring_le_rd}, {"value", json::array()}}, {{"value", 2}}}))
+                .find("compute.values[8].cases[0].value: is []; allowed: a number, a text or true/false"),
+            std::string::npos);
+  EXPECT_NE(refusal(with({{{"when", cond("values.link_label", "<", 1)}, {"value", 1}}, {{"value", 2}}}))
+                .find("compute.values[8].cases[0].when.op: < compares numbers"),
+            std::string::npos);
+  // A choice answer's every case gives one of its choices; a number answer's a number.
+  json doc = fixture_with(json::array());
+  doc["compute"]["answers"]["best"] = {{"cases", {{{"when", cond("answers.ring", "<", 1)}, {"value", "ring"}}, {{"value", "tree"}}}}};
+  EXPECT_NE(refusal(doc).find("compute.answers.best.cases[1].value: \"tree\" is not one of the answer's choices"), std::string::npos);
+  doc = fixture_with(json::array());
+  doc["compute"]["answers"]["ring"] = {{"cases", {{{"value", "fast"}}}}};
+  EXPECT_NE(refusal(doc).find("compute.answers.ring.cases[0].value: is \"fast\"; allowed: a number"), std::string::npos);
+  doc = fixture_with({{{"id", "x"}, {"expr", "1"}, {"cases", {{{"value", 1}}}}}});
+  EXPECT_NE(refusal(doc).find("compute.values[8]: holds both \"expr\" and \"cases\""), std::string::npos);
+}
+
+// A field path reaches into a response's arrays and objects: the hierarchical all-reduce's phases.
+TEST(Declared, AFieldPathTakesAPhaseOfTheHierarchicalAllreduce) {
+  const json request = {{"op", "allreduce"},
+                        {"algorithm", "hierarchical"},
+                        {"nodes", 4},
+                        {"gpus_per_node", "$devices"},
+                        {"bytes", "$bytes"},
+                        {"intra_link", "nvlink4"},
+                        {"inter_link", {{"alpha_s", "$alpha_s"}, {"beta_Bps", "$beta_Bps"}}}};
+  const json values = json::array({{{"id", "inter_time_s"}, {"request", request}, {"field", "phases[1].time_s"}},
+                                   {{"id", "inter_bytes"}, {"request", request}, {"field", "phases[1].bytes_sent_per_device"}},
+                                   {{"id", "rs_steps"}, {"request", request}, {"field", "phases[0].steps"}},
+                                   {{"id", "total_time_s"}, {"request", request}, {"field", "time_s"}}});
+  ASSERT_EQ(refusal(fixture_with(values)), "loaded");
+  const json s = solve({{"devices", 8}, {"bytes", 1e9}});
+  ASSERT_FALSE(s.contains("error")) << s.dump();
+  const json h = commlab::evaluate(json{{"op", "allreduce"}, {"algorithm", "hierarchical"}, {"nodes", 4}, {"gpus_per_node", 8},
+                                        {"bytes", 1e9}, {"intra_link", "nvlink4"},
+                                        {"inter_link", {{"alpha_s", 5e-6}, {"beta_Bps", 40e9}}}});
+  EXPECT_EQ(s.at("values").at("inter_time_s"), h.at("phases").at(1).at("time_s"));
+  EXPECT_EQ(s.at("values").at("inter_bytes"), h.at("phases").at(1).at("bytes_sent_per_device"));
+  EXPECT_EQ(s.at("values").at("rs_steps"), 7);
+  EXPECT_EQ(s.at("values").at("total_time_s"), h.at("time_s"));
+  auto field = [&](const std::string& f) {
+    return refusal(fixture_with({{{"id", "x"}, {"request", request}, {"field", f}}}));
+  };
+  EXPECT_NE(field("phases[3].time_s").find("compute.values[8].field: the response's \"phases\" has 3 entries; allowed: an index from 0 to 2"),
+            std::string::npos);
+  EXPECT_NE(field("phases[1].tim_s").find("the response has no field 'phases[1].tim_s'; did you mean \"time_s\"?"), std::string::npos);
+  EXPECT_NE(field("time_s[0]").find("\"time_s\" is not an array"), std::string::npos);
+  EXPECT_NE(field("phases[x]").find("is not a field path"), std::string::npos);
+  EXPECT_NE(field("phases.").find("is not a field path"), std::string::npos);
+  EXPECT_NE(field("phases[1]").find("is an array, an object or a long text"), std::string::npos);
+}
+
+// Exercises 3 and 4 are data: their figures are the engine's (model/collectives.hpp) for the
+// same params, computed here the way the C++ solvers they replace computed them.
+TEST(Declared, Exercise3WeighsTheFourAlgorithmsAsTheEngine) {
+  using commlab::AllreduceAlgorithm;
+  const json doc = commlab::evaluate(json{{"op", "exercise.get"}, {"id", 3}});
+  ASSERT_TRUE(doc.contains("compute")) << "exercise 3 declares its answers";
+  const std::vector<std::pair<std::string, AllreduceAlgorithm>> algos = {
+      {"ring", AllreduceAlgorithm::ring},
+      {"rd", AllreduceAlgorithm::recursive_doubling},
+      {"rab", AllreduceAlgorithm::rabenseifner},
+      {"tree", AllreduceAlgorithm::binary_tree}};
+  const char* answer_ids[] = {"ring", "recursive_doubling", "rabenseifner", "binary_tree"};
+  int well_posed = 0, ill_posed = 0;
+  std::set<std::string> winners;
+  for (int k : {2, 3, 4, 5, 8, 16, 33, 64, 1000})
+    for (double bytes : {1.0, 16e3, 256e3, 8e6, 1e12})
+      for (const auto& [alpha, beta] : {std::pair{5e-6, 40e9}, std::pair{2e-6, 360e9}, std::pair{2e-5, 2.5e9}}) {
+        const json params = {{"devices", k}, {"bytes", bytes}, {"alpha_s", alpha}, {"beta_Bps", beta}};
+        const json s = commlab::evaluate(json{{"op", "exercise.solve"}, {"id", 3}, {"params", params}});
+        ASSERT_FALSE(s.contains("error")) << s.dump();
+        const json& v = s.at("values");
+        const commlab::Link link{alpha, beta, "custom"};
+        std::vector<double> t, a, b;
+        size_t best = 0;
+        for (size_t i = 0; i < algos.size(); ++i) {
+          const commlab::CollectiveCost c = commlab::allreduce_cost(algos[i].second, k, bytes, link);
+          t.push_back(c.time_s);
+          a.push_back(c.alpha_time_s);
+          b.push_back(c.time_s - c.alpha_time_s);
+          if (c.time_s < t[best]) best = i;
+          EXPECT_EQ(s.at("answers").at(answer_ids[i]), c.time_s);
+          EXPECT_EQ(v.at(algos[i].first + "_steps"), c.steps);
+          EXPECT_EQ(v.at(algos[i].first + "_alpha_time_s"), c.alpha_time_s);
+          EXPECT_EQ(v.at(algos[i].first + "_beta_time_s"), c.time_s - c.alpha_time_s);
+        }
+        const std::string where = params.dump();
+        EXPECT_EQ(s.at("answers").at("best"), answer_ids[best]) << where;
+        winners.insert(answer_ids[best]);
+        EXPECT_EQ(v.at("best_alpha_time_s"), a[best]) << where;
+        EXPECT_EQ(v.at("best_beta_time_s"), b[best]) << where;
+        const double min_a = *std::min_element(a.begin(), a.end()), min_b = *std::min_element(b.begin(), b.end());
+        EXPECT_EQ(v.at("min_alpha_time_s"), min_a) << where;
+        EXPECT_EQ(v.at("min_beta_time_s"), min_b) << where;
+        EXPECT_EQ(v.at("best_sends_extra_bytes"), b[best] > 1.001 * min_b) << where;
+        EXPECT_EQ(v.at("best_pays_extra_alpha"), a[best] > 1.001 * min_a) << where;
+        std::vector<double> sorted = t;
+        std::sort(sorted.begin(), sorted.end());
+        EXPECT_EQ(v.at("runner_up_ratio"), sorted[1] / sorted[0]) << where;
+        EXPECT_EQ(v.at("well_posed"), sorted[1] / sorted[0] > 1.03) << where;
+        (sorted[1] / sorted[0] > 1.03 ? well_posed : ill_posed)++;
+        EXPECT_EQ(v.at("message_time_s"), bytes / beta);
+        EXPECT_EQ(v.at("share"), 2.0 * (k - 1) / k);
+      }
+  // The grid reaches both sides of every rule it checks.
+  EXPECT_GT(well_posed, 0);
+  EXPECT_GT(ill_posed, 0);
+  EXPECT_GE(winners.size(), 3u);
+}
+
+TEST(Declared, Exercise4AddsUpTheHierarchyAsTheEngine) {
+  const json doc = commlab::evaluate(json{{"op", "exercise.get"}, {"id", 4}});
+  ASSERT_TRUE(doc.contains("compute")) << "exercise 4 declares its answers";
+  for (const char* intra_id : {"nvlink4", "nvlink5", "pcie5", "pcie4"})
+    for (const char* inter_id : {"ib_ndr", "roce400", "ethernet"})
+      for (const auto& [n, g] : {std::pair{2, 2}, std::pair{4, 8}, std::pair{3, 5}, std::pair{16, 64}})
+        for (double bytes : {1.0, 1e9}) {
+          const json params = {{"nodes", n}, {"gpus_per_node", g}, {"bytes", bytes}, {"intra_link", intra_id}, {"inter_link", inter_id}};
+          const json s = commlab::evaluate(json{{"op", "exercise.solve"}, {"id", 4}, {"params", params}});
+          ASSERT_FALSE(s.contains("error")) << s.dump();
+          const std::string where = params.dump();
+          const json& v = s.at("values");
+          const json& ans = s.at("answers");
+          const commlab::Link intra = commlab::catalogue_link(intra_id, "intra_link");
+          const commlab::Link inter = commlab::catalogue_link(inter_id, "inter_link");
+          const commlab::HierarchicalCost h = commlab::hierarchical_allreduce_cost(n, g, bytes, intra, inter);
+          const commlab::CollectiveCost flat = commlab::allreduce_cost(commlab::AllreduceAlgorithm::ring, n * g, bytes, inter);
+          const commlab::HierarchicalCost h2 = commlab::hierarchical_allreduce_cost(n, 2 * g, bytes, intra, inter);
+          const commlab::CollectiveCost flat2 = commlab::allreduce_cost(commlab::AllreduceAlgorithm::ring, 2 * n * g, bytes, inter);
+          EXPECT_EQ(ans.at("hierarchical"), h.total.time_s) << where;
+          EXPECT_EQ(ans.at("flat"), flat.time_s) << where;
+          EXPECT_EQ(ans.at("speedup"), flat.time_s / h.total.time_s) << where;
+          EXPECT_EQ(ans.at("speedup_doubled"), flat2.time_s / h2.total.time_s) << where;
+          EXPECT_EQ(v.at("speedup_doubled"), ans.at("speedup_doubled")) << where;
+          EXPECT_EQ(v.at("intra_alpha_s"), intra.alpha_s);
+          EXPECT_EQ(v.at("intra_beta_Bps"), intra.beta_Bps);
+          EXPECT_EQ(v.at("inter_alpha_s"), inter.alpha_s);
+          EXPECT_EQ(v.at("inter_beta_Bps"), inter.beta_Bps);
+          EXPECT_EQ(v.at("devices"), n * g);
+          EXPECT_EQ(v.at("flat_steps"), flat.steps);
+          EXPECT_EQ(v.at("flat_alpha_time_s"), flat.alpha_time_s);
+          EXPECT_EQ(v.at("flat_bytes"), flat.bytes_sent_per_device);
+          EXPECT_EQ(v.at("hier_steps"), h.total.steps);
+          EXPECT_EQ(v.at("rs_time_s"), h.intra_reduce_scatter.time_s);
+          EXPECT_EQ(v.at("inter_time_s"), h.inter_allreduce.time_s);
+          EXPECT_EQ(v.at("inter_bytes"), h.inter_allreduce.bytes_sent_per_device);
+          EXPECT_EQ(v.at("ag_time_s"), h.intra_allgather.time_s);
+          EXPECT_EQ(v.at("intra_time_s"), h.intra_reduce_scatter.time_s + h.intra_allgather.time_s);
+          EXPECT_EQ(v.at("shard_bytes"), bytes / g);
+          EXPECT_EQ(v.at("main_term_ratio"), 1.0 / (1.0 / g + inter.beta_Bps / intra.beta_Bps));
+          EXPECT_EQ(v.at("gpus_doubled"), 2 * g);
+          EXPECT_EQ(v.at("intra_time_doubled_s"), h2.intra_reduce_scatter.time_s + h2.intra_allgather.time_s);
+          EXPECT_EQ(v.at("inter_time_doubled_s"), h2.inter_allreduce.time_s);
+        }
 }

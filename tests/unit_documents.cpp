@@ -239,7 +239,8 @@ TEST(Documents, KeptFiguresAreCapped) {
 }
 
 // One work budget for the whole document: 20 near-budget simulations loaded in 5-7 s; lint with
-// a heavy value and a constraint that never holds ran for minutes.
+// a heavy value and a constraint that never holds ran for minutes. The 20 differ (bytes): figures
+// in a row asking one request share its answer.
 TEST(Documents, OneWorkBudgetForTheWholeDocument) {
   json doc = base_doc();
   // Twenty different simulations (one repeated back to back is evaluated once).

@@ -198,3 +198,29 @@ TEST(Lint, TwoFilesWithOneIdAreAProblem) {
             std::string::npos)
       << r.out;
 }
+
+// Params, answers and values share one $name scope, so an id is used once; but a value may carry
+// the id of the answer that is that value ("ring": "$ring"), the figure then in both.
+TEST(Lint, AValueMayCarryTheIdOfTheAnswerThatRepeatsIt) {
+  json doc = base_doc();
+  doc["compute"]["values"].push_back({{"id", "ring"}, {"expr", "$ring_time_s"}});
+  doc["compute"]["answers"]["ring"] = "$ring";
+  const json ok = lint(doc);
+  EXPECT_EQ(ok.at("problems"), json::array()) << ok.dump();
+  const json s = commlab::evaluate(json{{"op", "exercise.load"}, {"text", doc.dump()}});
+  ASSERT_FALSE(s.contains("error")) << s.dump();
+  const json solved = commlab::evaluate(json{{"op", "exercise.solve"}, {"id", 41}});
+  EXPECT_EQ(solved.at("values").at("ring"), solved.at("answers").at("ring"));
+  EXPECT_EQ(solved.at("values").at("ring"), solved.at("values").at("ring_time_s"));
+  // An answer computed otherwise: two figures under one name, a problem.
+  doc["compute"]["answers"]["ring"] = "$ring_time_s * 1";
+  EXPECT_NE(problem_for(lint(doc).at("problems"),
+                        json{{"path", "compute.values[8].id"}, {"words", {"\"ring\" is also the id of answers[0]", "allowed: an id used once"}}}),
+            "");
+  // A param's id stays a param's.
+  doc = base_doc();
+  doc["compute"]["values"].push_back({{"id", "devices"}, {"expr", "$devices"}});
+  EXPECT_NE(problem_for(lint(doc).at("problems"),
+                        json{{"path", "compute.values[8].id"}, {"words", {"\"devices\" is also the id of params[0]"}}}),
+            "");
+}

@@ -10,6 +10,7 @@
 // A "$name" names a param or a figure computed above it; answers may also name values.
 #include "exercises/declared.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <stdexcept>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "base/error.hpp"
+#include "base/request.hpp"
 #include "base/work_meter.hpp"
 #include "exercises/conclusions.hpp"
 #include "exercises/exercises.hpp"
@@ -157,13 +159,27 @@ class Parser {
       for (double a : args) v = f == "min" ? std::min(v, a) : std::max(v, a);
       return v;
     }
+    if (f == "nth_smallest") {  // nth_smallest(2, a, b, c): the runner-up of a, b, c
+      const size_t count = args.size() - 1;
+      if (count == 0) fail("function nth_smallest takes n and at least one figure: nth_smallest(n, a, b, ...)");
+      const double n = args[0];
+      if (!(n >= 1 && n <= static_cast<double>(count) && n == std::floor(n)))
+        fail("function nth_smallest: n is " + num(n) + "; allowed: a whole number from 1 to " +
+             std::to_string(count) + " (the figures listed after it)");
+      std::vector<double> rest(args.begin() + 1, args.end());
+      // NaN has no place in an order (and breaks std::sort's): the result is NaN, which lint reports.
+      for (double x : rest)
+        if (std::isnan(x)) return x;
+      std::sort(rest.begin(), rest.end());
+      return rest[static_cast<size_t>(n) - 1];
+    }
     if (f == "ceil") return one([](double x) { return std::ceil(x); });
     if (f == "floor") return one([](double x) { return std::floor(x); });
     if (f == "round") return one([](double x) { return std::round(x); });
     if (f == "log2") return one([](double x) { return std::log2(x); });
     if (f == "sqrt") return one([](double x) { return std::sqrt(x); });
     if (f == "abs") return one([](double x) { return std::fabs(x); });
-    fail("unknown function " + clip(f) + " (allowed: min, max, ceil, floor, round, log2, sqrt, abs)");
+    fail("unknown function " + clip(f) + " (allowed: min, max, nth_smallest, ceil, floor, round, log2, sqrt, abs)");
   }
 
   const std::string& s_;
@@ -246,39 +262,151 @@ class RefusedAtParams : public std::invalid_argument {
   std::string code_;
 };
 
-// The last request a solve evaluated and its response: consecutive figures taken from one
-// request (a pipeline's makespan, utilisation and fill count) evaluate it once. One response at
-// a time, so the memory held stays one response's.
-struct LastRequest {
-  std::string request;  // the bound request, dumped; empty before the first
-  json response;
+// What a run has computed so far: `scope` for $names (params, values, answers), `solved` for
+// conditions ({"params", "values", "answers"}, as conclusions and constraints read them), and
+// the last request with its response: the next figure asking the same request (another field
+// of one all-reduce) reuses it. One response only, so a run never holds many timelines.
+struct Run {
+  json scope;
+  json solved;
+  const json* last_request = nullptr;  // as written in the document, $names unbound
+  json last_response;
 };
 
-// The response's value at `field`: a name ("time_s") or a path of names and array indices
-// ("model.layers", "phases.0.time_s").
-const json& field_at(const json& response, const std::string& field, const std::string& path) {
-  const json* at = &response;
-  size_t start = 0;
-  for (;;) {
-    const size_t dot = field.find('.', start);
-    const std::string part = field.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    const bool index = !part.empty() && part.size() <= 9 &&
-                       part.find_first_not_of("0123456789") == std::string::npos;
-    if (at->is_object() && at->contains(part)) at = &at->at(part);
-    else if (at->is_array() && index && std::stoul(part) < at->size()) at = &(*at)[std::stoul(part)];
-    else
-      throw std::invalid_argument(path + ".field: the response has no field '" + clip(field) + "'" +
-                                  (start > 0 ? " (no " + quoted(part) + " in " + quoted(field.substr(0, start - 1)) + ")" : ""));
-    if (dot == std::string::npos) return *at;
-    start = dot + 1;
-  }
+const char* const kFigureKinds[] = {"expr", "request", "text", "argmin", "cases"};
+
+std::string kind_of(const json& v) {
+  return v.is_boolean() ? "true/false" : v.is_number() ? "number" : v.is_string() ? "text" : "other";
 }
 
-// One declared figure: an expression, a request's field, a text, or the name of the smallest.
-json compute(const json& spec, const json& scope, const std::string& path, LastRequest& last) {
+// A response field by path: "time_s", or into arrays and objects, "phases[1].time_s".
+const json& take_field(const json& res, const std::string& field, const std::string& at) {
+  const json* node = &res;
+  std::string walked;
+  size_t i = 0;
+  auto bad_path = [&] {
+    throw std::invalid_argument(at + ": " + detail::quoted(field) +
+                                " is not a field path; allowed: names joined by '.', each with "
+                                "optional [index] (\"time_s\", \"phases[1].time_s\")");
+  };
+  while (i <= field.size()) {
+    size_t j = i;
+    while (j < field.size() && (std::isalnum(static_cast<unsigned char>(field[j])) || field[j] == '_')) ++j;
+    const std::string name = field.substr(i, j - i);
+    if (name.empty()) bad_path();
+    if (!node->is_object() || !node->contains(name)) {
+      std::vector<std::string> names;
+      if (node->is_object())
+        for (auto it = node->begin(); it != node->end(); ++it) names.push_back(it.key());
+      throw std::invalid_argument(at + ": the response has no field '" + clip(walked.empty() ? name : walked + "." + name) +
+                                  "'" + (names.empty() ? "" : "; " + nearest_or_allowed(name, names)));
+    }
+    node = &node->at(name);
+    walked += (walked.empty() ? "" : ".") + name;
+    while (j < field.size() && field[j] == '[') {
+      size_t k = j + 1;
+      while (k < field.size() && std::isdigit(static_cast<unsigned char>(field[k]))) ++k;
+      if (k == j + 1 || k >= field.size() || field[k] != ']' || k - j > 8) bad_path();
+      const size_t index = std::stoul(field.substr(j + 1, k - j - 1));
+      if (!node->is_array())
+        throw std::invalid_argument(at + ": the response's " + detail::quoted(walked) +
+                                    " is not an array; allowed: [index] after an array's name only");
+      if (index >= node->size())
+        throw std::invalid_argument(at + ": the response's " + detail::quoted(walked) + " has " +
+                                    std::to_string(node->size()) + " entries; allowed: " +
+                                    (node->empty() ? "none" : "an index from 0 to " + std::to_string(node->size() - 1)));
+      node = &node->at(index);
+      walked += field.substr(j, k - j + 1);
+      j = k + 1;
+    }
+    if (j == field.size()) break;
+    if (field[j] != '.') bad_path();
+    i = j + 1;
+  }
+  return *node;
+}
+
+json compute(const json& spec, Run& run, const std::string& path);
+
+// "cases": the first case whose "when" holds gives the figure, a literal "value" or an "expr";
+// the last case has no "when". Every case is checked at every run, not only the one taken: a
+// mistake in a case the defaults do not reach would otherwise first show in front of a student.
+json compute_cases(const json& spec, Run& run, const std::string& path) {
+  const json& cases = spec.at("cases");
+  const std::string at = path + ".cases";
+  if (!cases.is_array() || cases.empty())
+    throw std::invalid_argument(at + ": must be a non-empty array of cases {\"when\", \"value\"}, the last without \"when\"");
+  size_t pick = cases.size();
+  json picked;
+  std::string first_kind;
+  for (size_t j = 0; j < cases.size(); ++j) {
+    const std::string cat = at + "[" + std::to_string(j) + "]";
+    const json& k = cases[j];
+    if (!k.is_object()) throw std::invalid_argument(cat + ": must be an object {\"when\", \"value\"} or {\"when\", \"expr\"}");
+    const bool last = j + 1 == cases.size();
+    if (last && k.contains("when"))
+      throw std::invalid_argument(cat + ".when: the last case is the otherwise case and has no \"when\"");
+    if (!last && !k.contains("when"))
+      throw std::invalid_argument(cat + ".when: is missing; only the last case (otherwise) may have none");
+    if (k.contains("value") == k.contains("expr"))
+      throw std::invalid_argument(cat + ": needs either \"value\" (a number, a text or true/false) or \"expr\" (an expression)");
+    json v;
+    if (k.contains("value")) {
+      v = k.at("value");
+      if (!v.is_number() && !v.is_string() && !v.is_boolean())
+        throw std::invalid_argument(cat + ".value: is " + show_value(v) + "; allowed: a number, a text or true/false");
+    } else {
+      if (!k.at("expr").is_string()) throw std::invalid_argument(cat + ".expr: must be a string (an expression)");
+      v = expression_at(k.at("expr").get<std::string>(), run.scope, cat + ".expr");
+    }
+    if (j == 0) first_kind = kind_of(v);
+    else if (kind_of(v) != first_kind)
+      throw std::invalid_argument(cat + ": gives a " + kind_of(v) + ", cases[0] a " + first_kind +
+                                  "; allowed: one kind (a number, a text or true/false) in every case");
+    if (last) {
+      if (pick == cases.size()) picked = std::move(v);
+      continue;
+    }
+    const json& w = k.at("when");
+    if (w.is_array() && w.empty()) throw std::invalid_argument(cat + ".when: must hold at least one condition");
+    const size_t count = w.is_array() ? w.size() : 1;
+    for (size_t n = 0; n < count; ++n) {
+      const json& one = w.is_array() ? w[n] : w;
+      const std::vector<std::string> problems =
+          condition_problems(run.solved, one, cat + ".when" + (w.is_array() ? "[" + std::to_string(n) + "]" : ""));
+      if (problems.empty()) continue;
+      std::string problem = problems.front();
+      const std::string generic = " names no figure (params.x, answers.x or values.x)";
+      const size_t g = problem.find(generic);
+      if (g != std::string::npos)  // here a figure must also come before: say so
+        problem.replace(g, generic.size(),
+                        " names no figure computed before it; allowed: params.x, values.x of a value above it, "
+                        "answers.x of an answer before it");
+      throw std::invalid_argument(problem);
+    }
+    if (pick == cases.size() && condition_holds(run.solved, w)) {
+      pick = j;
+      picked = std::move(v);
+    }
+  }
+  return picked;
+}
+
+// One declared figure: an expression, a request's field, a text, the name of the smallest, or a
+// figure chosen by conditions.
+json compute(const json& spec, Run& run, const std::string& path) {
+  const json& scope = run.scope;
   if (spec.is_number()) return spec;
   if (spec.is_string()) return expression_at(spec.get<std::string>(), scope, path);
-  if (!spec.is_object()) throw std::invalid_argument(path + ": must be an expression, a request or a text");
+  if (!spec.is_object()) throw std::invalid_argument(path + ": must be an expression, a request, a text or cases");
+  const char* kind = nullptr;
+  for (const char* k : kFigureKinds)
+    if (spec.contains(k)) {
+      if (kind)
+        throw std::invalid_argument(path + ": holds both \"" + kind + "\" and \"" + k +
+                                    "\"; allowed: one of \"expr\", \"request\", \"text\", \"argmin\", \"cases\"");
+      kind = k;
+    }
   if (spec.contains("expr")) {
     if (!spec.at("expr").is_string()) throw std::invalid_argument(path + ".expr: must be a string");
     return expression_at(spec.at("expr").get<std::string>(), scope, path);
@@ -293,27 +421,26 @@ json compute(const json& spec, const json& scope, const std::string& path, LastR
     if (!spec.contains("field") || !spec.at("field").is_string())
       throw std::invalid_argument(path + ".field: must name the response field to take");
     if (!evaluator()) throw std::invalid_argument(path + ": no request evaluator is installed");
-    const json bound = bind_names(req, scope, path + ".request");
-    std::string text = bound.dump();
-    if (last.request.empty() || text != last.request) {
+    // The same text asks the same request while no $name it may hold is rebound (run() resets).
+    if (!run.last_request || req != *run.last_request) {
+      run.last_request = nullptr;
+      run.last_response = json();
       charge_work(kDeclaredRequestUnits);  // the document's one budget (base/work_meter.hpp)
-      last.request.clear();
-      last.response = evaluator()(bound);
-      last.request = std::move(text);
+      json res = evaluator()(bind_names(req, scope, path + ".request"));
+      if (res.contains("error")) {
+        const std::string code = res.at("error").value("code", std::string()), why =
+            path + ".request: the engine refused it: " + res.at("error").value("message", std::string("?"));
+        if (code == "out_of_range" || code == "too_large") throw RefusedAtParams(code, why);
+        throw std::invalid_argument(why);
+      }
+      run.last_request = &req;
+      run.last_response = std::move(res);
     }
-    const json& res = last.response;
-    if (res.contains("error")) {
-      const std::string code = res.at("error").value("code", std::string()), why =
-          path + ".request: the engine refused it: " + res.at("error").value("message", std::string("?"));
-      if (code == "out_of_range" || code == "too_large") throw RefusedAtParams(code, why);
-      throw std::invalid_argument(why);
-    }
-    // The field only: kept figures are numbers, words or flags, never a response's timeline (50
-    // kept pipeline timelines held 2.77 GB).
-    const std::string field = spec.at("field");
-    json taken = field_at(res, field, path);
+    // The field only, copied out of the response: kept figures are numbers, words or flags,
+    // never a response's timeline (50 kept pipeline timelines held 2.77 GB).
+    const json& taken = take_field(run.last_response, spec.at("field").get<std::string>(), path + ".field");
     if (taken.is_structured() || (taken.is_string() && taken.get_ref<const std::string&>().size() > kMaxFilledTextBytes))
-      throw std::invalid_argument(path + ".field: the response's " + quoted(field) +
+      throw std::invalid_argument(path + ".field: the response's " + quoted(spec.at("field").get<std::string>()) +
                                   " is an array, an object or a long text; allowed: a field that is a "
                                   "number, a short text or true/false");
     return taken;
@@ -344,13 +471,36 @@ json compute(const json& spec, const json& scope, const std::string& path, LastR
     }
     return best;
   }
-  throw std::invalid_argument(path + ": must hold \"expr\", \"request\", \"text\" or \"argmin\"");
+  if (spec.contains("cases")) return compute_cases(spec, run, path);
+  throw std::invalid_argument(path + ": must hold \"expr\", \"request\", \"text\", \"argmin\" or \"cases\"");
+}
+
+// A choice answer chosen by cases gives one of its choices in every case, a number answer a
+// number: checked for every case, not only the one these params take.
+void check_answer_cases(const json& def, const json& spec, const std::string& path) {
+  if (!spec.is_object() || !spec.contains("cases") || !spec.at("cases").is_array()) return;
+  const json& cases = spec.at("cases");
+  const bool choice = is_choice_answer(def);
+  const std::vector<std::string> choices = choice ? choices_of(def) : std::vector<std::string>{};
+  for (size_t j = 0; j < cases.size(); ++j) {
+    const std::string cat = path + ".cases[" + std::to_string(j) + "]";
+    if (!cases[j].is_object()) continue;  // compute_cases says what is wrong
+    if (choice && cases[j].contains("expr"))
+      throw std::invalid_argument(cat + ".expr: a choice answer gives a name; allowed: \"value\": one of " + join(choices, ", "));
+    if (!cases[j].contains("value")) continue;
+    const json& v = cases[j].at("value");
+    if (choice && (!v.is_string() || std::find(choices.begin(), choices.end(), v.get<std::string>()) == choices.end()))
+      throw std::invalid_argument(cat + ".value: " + show_value(v) + " is not one of the answer's choices; " +
+                                  nearest_or_allowed(v.is_string() ? v.get<std::string>() : v.dump(), choices));
+    if (!choice && !v.is_number())
+      throw std::invalid_argument(cat + ".value: is " + show_value(v) + "; allowed: a number (the answer is a " +
+                                  def.value("dimension", std::string("number")) + ")");
+  }
 }
 
 // The ranges the lecture accepts (answer id -> [lo, hi]), after every answer: "when" is a
 // condition of the kind conclusions use, over params, answers and values; lo and hi are figures.
-json ranges_of(const json& doc, const json& c, const json& params, const ExerciseSolution& s, const json& scope,
-               LastRequest& last) {
+json ranges_of(const json& doc, const json& c, const json& params, const ExerciseSolution& s, Run& run) {
   json out = json::object();
   if (!c.contains("ranges")) return out;
   const json& ranges = c.at("ranges");
@@ -383,7 +533,7 @@ json ranges_of(const json& doc, const json& c, const json& params, const Exercis
     double ends[2];
     for (int i = 0; i < 2; ++i) {
       const char* f = i == 0 ? "lo" : "hi";
-      const json x = compute(r.at(f), scope, at + "." + f, last);
+      const json x = compute(r.at(f), run, at + "." + f);
       if (!x.is_number())
         throw std::invalid_argument(at + "." + f + ": gives " + x.dump().substr(0, 60) +
                                     "; allowed: a number (\"$name\", an expression or a request's number field)");
@@ -403,41 +553,49 @@ json ranges_of(const json& doc, const json& c, const json& params, const Exercis
 // Runs the section; a problem throws std::invalid_argument naming its path in the file.
 ExerciseSolution run(const json& doc, const json& params) {
   const json& c = doc.at("compute");
-  json scope = params;
-  LastRequest last;
+  Run r;
+  r.scope = params;
+  r.solved = {{"params", params}, {"values", json::object()}, {"answers", json::object()}};
+  json& solved_values = r.solved["values"];
+  json& solved_answers = r.solved["answers"];
   size_t kept = 0;
-  ExerciseSolution s;
-  s.values = json::object();
-  s.answers = json::object();
-  const json values = c.value("values", json::array());
+  static const json kNoValues = json::array(), kNoAnswers = json::object();
+  const json& values = c.contains("values") ? c.at("values") : kNoValues;  // read in place, not copied
   if (!values.is_array()) throw std::invalid_argument("compute.values: must be an array");
   for (size_t i = 0; i < values.size(); ++i) {
     const std::string at = "compute.values[" + std::to_string(i) + "]";
     const json& v = values[i];
     if (!v.is_object() || !v.contains("id") || !v.at("id").is_string())
       throw std::invalid_argument(at + ".id: must be a string");
-    const std::string id = v.at("id");
-    const json x = compute(v, scope, at, last);
+    const std::string& id = v.at("id").get_ref<const std::string&>();
+    json x = compute(v, r, at);
     kept += x.is_string() ? x.get_ref<const std::string&>().size()
                           : x.is_object() ? x.value("en", std::string()).size() + x.value("zh", std::string()).size() : 8;
     if (kept > kMaxKeptBytes)
       throw std::invalid_argument(at + ": the figures computed so far hold " + std::to_string(kept) +
                                   " bytes; allowed: at most 1 MB in all");
-    s.values[id] = x;
-    scope[id] = x;
+    if (r.scope.contains(id)) r.last_request = nullptr;  // a name rebound: the same text may ask anew
+    r.scope[id] = x;
+    solved_values[id] = std::move(x);
   }
-  const json& answers = c.value("answers", json::object());
+  const json& answers = c.contains("answers") ? c.at("answers") : kNoAnswers;
   if (!answers.is_object()) throw std::invalid_argument("compute.answers: must be an object");
   for (const json& def : doc.at("answers")) {
     const std::string id = def.at("id");
     if (!answers.contains(id)) throw std::invalid_argument("compute.answers." + id + ": missing: how is this answer computed?");
-    s.answers[id] = compute(answers.at(id), scope, "compute.answers." + id, last);
-    scope[id] = s.answers[id];
+    check_answer_cases(def, answers.at(id), "compute.answers." + id);
+    json x = compute(answers.at(id), r, "compute.answers." + id);
+    if (r.scope.contains(id)) r.last_request = nullptr;
+    r.scope[id] = x;
+    solved_answers[id] = std::move(x);
   }
   for (auto it = answers.begin(); it != answers.end(); ++it)
     if (!find_def(doc.at("answers"), it.key()))
       throw std::invalid_argument("compute.answers." + it.key() + ": no answer with this id in 'answers'");
-  s.ranges = ranges_of(doc, c, params, s, scope, last);
+  ExerciseSolution s;
+  s.values = std::move(solved_values);
+  s.answers = std::move(solved_answers);
+  s.ranges = ranges_of(doc, c, params, s, r);
   return s;
 }
 

@@ -28,7 +28,6 @@ namespace {
 // solvers.hpp) only when it needs that.
 const std::map<int, ExerciseSolver>& solver_table() {
   static const std::map<int, ExerciseSolver> table = {
-      {3, solve_exercise_3}, {4, solve_exercise_4},
       {5, solve_exercise_5}, {7, solve_exercise_7},
   };
   return table;
@@ -390,16 +389,22 @@ bool schema_into(const std::string& file, const json& doc, std::vector<std::stri
   attempt([&] { check_schema_reference(file, doc); });
   attempt([&] { check_variant(file, doc); });
   attempt([&] { check_conclusions(file, doc); });
-  // Ids: params, answers and computed values share one scope ("$name"), so each is unique.
+  // Ids: params, answers and computed values share one scope ("$name"), so each is unique; but
+  // a value may carry the id of an answer given as that value ("answers": {"x": "$x"}): the one
+  // figure is then in both answers and values, and "$x" means it before and after the answer.
   std::map<std::string, std::string> seen;
+  const json& computed = doc.value("compute", json()).is_object() ? doc.at("compute").value("answers", json()) : json();
   auto unique = [&](const json& list, const std::string& where) {
     for (size_t i = 0; list.is_array() && i < list.size(); ++i) {
       if (!list[i].is_object() || !list[i].value("id", json()).is_string()) continue;
       const std::string n = list[i].at("id");
       const std::string at = where + "[" + std::to_string(i) + "]";
       const auto [it, fresh] = seen.emplace(n, at);
-      if (!fresh)
-        said(at + ".id: " + quoted(n) + " is also the id of " + it->second + "; allowed: an id used once");
+      const bool answer_is_value = where == "compute.values" && it->second.rfind("answers[", 0) == 0 &&
+                                   computed.is_object() && computed.value(n, json()) == json("$" + n);
+      if (!fresh && !answer_is_value)
+        said(at + ".id: " + quoted(n) + " is also the id of " + it->second +
+             "; allowed: an id used once (a value may share an answer's id when that answer is \"$id\")");
     }
   };
   unique(params, "params");

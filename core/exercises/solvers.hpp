@@ -16,8 +16,6 @@ struct ExerciseSolution {
   nlohmann::json ranges = nlohmann::json::object();
 };
 
-ExerciseSolution solve_exercise_3(const nlohmann::json& params);
-ExerciseSolution solve_exercise_4(const nlohmann::json& params);
 ExerciseSolution solve_exercise_5(const nlohmann::json& params);
 ExerciseSolution solve_exercise_7(const nlohmann::json& params);
 

@@ -102,11 +102,12 @@ function requestSection(defs) {
     }
   }
   out.push(`A ${code('link')} field: ${defs.link.description}`, '');
-  out.push(`#### ${code('field')}`, '', defs.field.description, '');
+  out.push(`#### ${code('field')}`, '', defs.field.description, '', defs.field_path.description, '');
   out.push('| op | field | meaning |', '|---|---|---|');
   for (const rule of defs.fields_of_ops.allOf) {
     const name = rule.if.properties.request.properties.op.const;
-    const f = rule.then.properties.field;
+    const field = rule.then.properties.field;
+    const f = field.enum ? field : field.anyOf.find((b) => b.enum);
     f.enum.forEach((v, i) => out.push(`| ${code(name)} | ${code(v)} | ${cell(f.enumDescriptions[i])} |`));
   }
   return out.join('\n');
