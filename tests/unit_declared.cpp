@@ -1,7 +1,9 @@
-// Exercises as data (exercises/declared.hpp): the arithmetic of "expr", and exercises 1 and 2,
-// now declared as requests in their files, giving what the engine gives for the same requests.
+// Exercises as data (exercises/declared.hpp): the arithmetic of "expr", and exercises 1, 2, 5
+// and 7, now declared as requests in their files, giving what the engine gives for the same
+// requests.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -55,22 +57,42 @@ TEST(Declared, ConvertedExercisesAnswerAsTheEngine) {
 
 namespace {
 
-// The ninth exercise of the fixtures (answers declared as requests), renumbered, with `values`
-// declared after its own.
+// The ninth exercise of the fixtures, renumbered, with `values` appended to its compute section.
 json fixture_with(const json& values) {
   std::ifstream in(COMMLAB_SOURCE_DIR "/tests/fixtures/exercises/09.json");
-  std::stringstream text;
-  text << in.rdbuf();
-  json doc = json::parse(text.str());
+  std::stringstream s;
+  s << in.rdbuf();
+  json doc = json::parse(s.str());
   doc["id"] = 42;
   for (const json& v : values) doc["compute"]["values"].push_back(v);
   return doc;
 }
 
 json load(const json& doc) { return commlab::evaluate(json{{"op", "exercise.load"}, {"text", doc.dump()}}); }
-json solve(int id, const json& params = json::object()) {
+
+json solve(const json& params) { return commlab::evaluate(json{{"op", "exercise.solve"}, {"id", 42}, {"params", params}}); }
+
+json ring_link_request(const char* algorithm, int devices, double bytes) {
+  return {{"op", "allreduce"}, {"algorithm", algorithm}, {"devices", devices}, {"bytes", bytes},
+          {"link", {{"alpha_s", 5e-6}, {"beta_Bps", 40e9}}}};
+}
+
+json cond(const std::string& left, const std::string& op, const json& right) {
+  return {{"left", left}, {"op", op}, {"right", right}};
+}
+
+// The message of an exercise.load refusal, or "loaded".
+std::string refusal(const json& doc) {
+  const json r = load(doc);
+  if (!r.contains("error")) return "loaded";
+  EXPECT_EQ(r["error"]["code"], "invalid_exercise") << r.dump();
+  return r["error"]["message"];
+}
+
+json solve_id(int id, const json& params = json::object()) {
   return commlab::evaluate(json{{"op", "exercise.solve"}, {"id", id}, {"params", params}});
 }
+
 bool refused_naming(const json& answer, const std::vector<std::string>& words) {
   if (!answer.contains("error") || answer["error"]["code"] != "invalid_exercise") return false;
   const std::string m = answer["error"]["message"];
@@ -81,38 +103,51 @@ bool refused_naming(const json& answer, const std::vector<std::string>& words) {
 
 }  // namespace
 
-// "field" is a path: into nested objects by name, through arrays by an element's id or index.
-TEST(Declared, FieldPathsReachIntoObjectsAndArrays) {
+// "field" is a path into nested objects, and into arrays by index or by an element's id (a
+// preset's figure wherever the list puts it).
+TEST(Declared, FieldPathsReachIntoObjectsAndArraysByIdOrIndex) {
   const json tp = {{"op", "tp"}, {"phase", "prefill"}, {"tokens", "$devices"}};
   const json doc = fixture_with({{{"id", "call_time_s"}, {"request", tp}, {"field", "per_allreduce.time_s"}},
                                  {{"id", "call_steps"}, {"request", tp}, {"field", "per_allreduce.steps"}},
                                  {{"id", "sp_bytes"}, {"request", tp}, {"field", "sequence_parallel.bytes_sent_per_gpu"}},
-                                 {{"id", "h100_flops"}, {"request", {{"op", "presets"}}}, {"field", "gpus.h100.flops"}},
-                                 {{"id", "second_gpu_flops"}, {"request", {{"op", "presets"}}}, {"field", "gpus.1.flops"}}});
+                                 {{"id", "h100_flops"}, {"request", {{"op", "presets"}}}, {"field", "gpus[h100].flops"}},
+                                 {{"id", "b200_flops"}, {"request", {{"op", "presets"}}}, {"field", "gpus[b200].flops"}},
+                                 {{"id", "second_gpu_flops"}, {"request", {{"op", "presets"}}}, {"field", "gpus[1].flops"}},
+                                 {{"id", "llama_kv_heads"}, {"request", {{"op", "presets"}}}, {"field", "models[llama3_70b].kv_heads"}}});
   const json loaded = load(doc);
   ASSERT_FALSE(loaded.contains("error")) << loaded.dump().substr(0, 400);
-  const json s = solve(42, {{"devices", 16}});
+  const json s = solve_id(42, {{"devices", 16}});
   ASSERT_FALSE(s.contains("error")) << s.dump().substr(0, 400);
   const json direct = commlab::evaluate(json{{"op", "tp"}, {"phase", "prefill"}, {"tokens", 16}});
   EXPECT_EQ(s["values"]["call_time_s"], direct["per_allreduce"]["time_s"]);
   EXPECT_EQ(s["values"]["call_steps"], direct["per_allreduce"]["steps"]);
   EXPECT_EQ(s["values"]["sp_bytes"], direct["sequence_parallel"]["bytes_sent_per_gpu"]);
   const json presets = commlab::evaluate(json{{"op", "presets"}});
-  EXPECT_EQ(s["values"]["h100_flops"], presets["gpus"][0]["flops"]);
-  EXPECT_EQ(presets["gpus"][0]["id"], "h100");
+  for (const json& g : presets["gpus"]) {
+    if (g["id"] == "h100") {
+      EXPECT_EQ(s["values"]["h100_flops"], g["flops"]);
+    }
+    if (g["id"] == "b200") {
+      EXPECT_EQ(s["values"]["b200_flops"], g["flops"]);
+    }
+  }
+  EXPECT_NE(s["values"]["h100_flops"], s["values"]["b200_flops"]);
   EXPECT_EQ(s["values"]["second_gpu_flops"], presets["gpus"][1]["flops"]);
+  EXPECT_EQ(s["values"]["llama_kv_heads"], 8);
 
   // A missing part is named, with what the response held there.
-  auto with_field = [](const json& request, const std::string& field) {
-    return fixture_with({{{"id", "x"}, {"request", request}, {"field", field}}});
+  auto refused = [](const json& request, const std::string& field) {
+    return load(fixture_with({{{"id", "x"}, {"request", request}, {"field", field}}}));
   };
-  EXPECT_TRUE(refused_naming(load(with_field({{"op", "presets"}}, "gpus.h300.flops")),
-                             {"compute.values[8].field", "\"gpus\"", "\"h300\"", "an array of 3"}))
-      << load(with_field({{"op", "presets"}}, "gpus.h300.flops")).dump();
-  EXPECT_TRUE(refused_naming(load(with_field({{"op", "presets"}}, "gpus.3.flops")), {"\"3\"", "an array of 3"}));
-  EXPECT_TRUE(refused_naming(load(with_field(tp, "per_allreduce.time_s.x")), {"\"per_allreduce.time_s\"", "a single value"}));
-  EXPECT_TRUE(refused_naming(load(with_field(tp, "per_allreduce.tiem_s")), {"\"tiem_s\""}));
-  EXPECT_TRUE(refused_naming(load(with_field(tp, "per_allreduce")), {"an array, an object or a long text"}));
+  const json presets_request = {{"op", "presets"}};
+  EXPECT_TRUE(refused_naming(refused(presets_request, "gpus[h300].flops"),
+                             {"compute.values[8].field: the response's \"gpus\" has no entry of id \"h300\"", "\"h100\""}))
+      << refused(presets_request, "gpus[h300].flops").dump();
+  EXPECT_TRUE(refused_naming(refused(presets_request, "gpus[3].flops"), {"\"gpus\" has 3 entries"}));
+  EXPECT_TRUE(refused_naming(refused(presets_request, "mfu[h100]"), {"\"mfu\" is not an array"}));
+  EXPECT_TRUE(refused_naming(refused(tp, "per_allreduce.time_s.x"), {"no field 'per_allreduce.time_s.x'"}));
+  EXPECT_TRUE(refused_naming(refused(tp, "per_allreduce.tiem_s"), {"\"time_s\""}));
+  EXPECT_TRUE(refused_naming(refused(tp, "per_allreduce"), {"an array, an object or a long text"}));
 }
 
 // A request asked again (the next figure of the same request) is answered once; a different one
@@ -128,7 +163,7 @@ TEST(Declared, ConsecutiveRequestsAreNotConfused) {
                                  {{"id", "t2_s"}, {"request", twice}, {"field", "time_s"}},
                                  {{"id", "t3_s"}, {"request", ring}, {"field", "time_s"}}});
   ASSERT_FALSE(load(doc).contains("error"));
-  const json s = solve(42, {{"devices", 8}, {"bytes", 1e6}});
+  const json s = solve_id(42, {{"devices", 8}, {"bytes", 1e6}});
   ASSERT_FALSE(s.contains("error")) << s.dump().substr(0, 400);
   json direct = commlab::evaluate(json{{"op", "allreduce"}, {"algorithm", "ring"}, {"devices", 8}, {"bytes", 1e6},
                                        {"link", {{"alpha_s", 5e-6}, {"beta_Bps", 4e10}}}});
@@ -146,7 +181,7 @@ TEST(Declared, KeptParamsAreValuesToo) {
   json doc = fixture_with({});
   doc["compute"]["keep_params"] = {"devices", "bytes"};
   ASSERT_FALSE(load(doc).contains("error"));
-  const json s = solve(42, {{"devices", 16}, {"bytes", 2e6}});
+  const json s = solve_id(42, {{"devices", 16}, {"bytes", 2e6}});
   EXPECT_EQ(s["values"]["devices"], 16);
   EXPECT_EQ(s["values"]["bytes"], 2e6);
   for (const json& bad : {json{"gpus"}, json{5}, json{"devices", "devices"}, json("devices")}) {
@@ -169,7 +204,7 @@ TEST(Declared, Exercise5IsTheTpRequestOfTheStatementsModel) {
                                                         {12, 64, 1, 1, 224}, {7, 1000, 7, 1, 3500}}) {
     const json params = {{"layers", layers}, {"hidden", hidden}, {"tokens", 2048}, {"tp", 4}, {"link", "ib_ndr"},
                          {"bytes_per_value", 1}};
-    const json s = solve(5, params);
+    const json s = solve_id(5, params);
     ASSERT_FALSE(s.contains("error")) << s.dump().substr(0, 400);
     EXPECT_EQ(s["values"]["q_heads"], heads) << hidden;
     EXPECT_EQ(s["values"]["kv_heads"], kv_heads) << hidden;
@@ -189,8 +224,160 @@ TEST(Declared, Exercise5IsTheTpRequestOfTheStatementsModel) {
     const std::string note = s["values"]["model_note"]["en"];
     EXPECT_EQ(note, layers == 40 ? " (the shape of Llama-2-13B in FP8)" : layers == 80 ? " (the shape of Llama-3-70B in FP8)" : "");
   }
-  const json zh = solve(5, {{"layers", 32}, {"hidden", 4096}, {"bytes_per_value", 2}});
+  const json zh = solve_id(5, {{"layers", 32}, {"hidden", 4096}, {"bytes_per_value", 2}});
   EXPECT_EQ(zh["values"]["model_note"]["zh"], "（即 BF16 的 Llama-3-8B 的形状）");
   // The H100's effective rate, from its preset and the lecture's MFU.
   EXPECT_DOUBLE_EQ(zh["values"]["flops_eff_tflops"].get<double>(), 989 * 0.7);
+}
+
+TEST(Declared, NthSmallestOrdersItsFigures) {
+  const json scope = {{"a", 3.0}, {"b", 1.0}, {"c", 2.0}};
+  EXPECT_EQ(commlab::eval_expression("nth_smallest(1, $a, $b, $c)", scope), 1);
+  EXPECT_EQ(commlab::eval_expression("nth_smallest(2, $a, $b, $c)", scope), 2);
+  EXPECT_EQ(commlab::eval_expression("nth_smallest(3, $a, $b, $c)", scope), 3);
+  // A tie counts twice, as a sorted list does: the runner-up of 1, 1, 5 is 1.
+  EXPECT_EQ(commlab::eval_expression("nth_smallest(2, 1, 5, 1)", scope), 1);
+  EXPECT_TRUE(std::isnan(commlab::eval_expression("nth_smallest(1, 2, sqrt(-1))", scope)));
+  auto message = [&](const std::string& text) {
+    try {
+      commlab::eval_expression(text, scope);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message("nth_smallest(4, $a, $b, $c)").find("n is 4; allowed: a whole number from 1 to 3"), std::string::npos);
+  EXPECT_NE(message("nth_smallest(1.5, $a, $b)").find("n is 1.5"), std::string::npos);
+  EXPECT_NE(message("nth_smallest(0, $a)").find("n is 0"), std::string::npos);
+  EXPECT_NE(message("nth_smallest(1)").find("at least one figure"), std::string::npos);
+}
+
+// A cases figure: the first case whose "when" holds (all of an array's conditions), else the
+// last; over params, values above it and answers before it; a literal or an expression.
+TEST(Declared, CasesTakeTheFirstCaseThatHolds) {
+  const json values = json::array({
+      {{"id", "size_class"},
+       {"cases", {{{"when", cond("params.bytes", "<", 1e5)}, {"value", "small"}},
+                  {{"when", {cond("params.bytes", ">=", 1e5), cond("params.devices", ">", 8)}}, {"value", "large_many"}},
+                  {{"value", "large"}}}}},
+      {{"id", "first_wins"},
+       {"cases", {{{"when", cond("params.devices", ">=", 4)}, {"value", 1}},
+                  {{"when", cond("params.devices", ">=", 2)}, {"value", 2}},
+                  {{"value", 3}}}}},
+      {{"id", "ring_wins"},
+       {"cases", {{{"when", cond("values.ring_time_s", "<=", "values.rd_time_s")}, {"value", true}}, {{"value", false}}}}},
+      {{"id", "winner_time_s"},
+       {"cases", {{{"when", cond("values.ring_wins", "==", true)}, {"expr", "$ring_time_s"}}, {{"expr", "$rd_time_s"}}}}},
+  });
+  json doc = fixture_with(values);
+  doc["compute"]["answers"]["best"] = {
+      {"cases", {{{"when", cond("answers.ring", "<=", "answers.recursive_doubling")}, {"value", "ring"}},
+                 {{"value", "recursive_doubling"}}}}};
+  ASSERT_EQ(refusal(doc), "loaded");
+  struct Point {
+    int devices;
+    double bytes;
+    const char* size_class;
+    int first_wins;
+  };
+  bool saw_ring = false, saw_rd = false;
+  for (const Point& p : {Point{16, 64000, "small", 1}, Point{16, 8e6, "large_many", 1}, Point{4, 8e6, "large", 1},
+                         Point{2, 8e6, "large", 2}, Point{64, 16000, "small", 1}, Point{64, 16e6, "large_many", 1}}) {
+    const json s = solve({{"devices", p.devices}, {"bytes", p.bytes}});
+    ASSERT_FALSE(s.contains("error")) << s.dump();
+    const json& v = s.at("values");
+    EXPECT_EQ(v.at("size_class"), p.size_class) << p.devices << " " << p.bytes;
+    EXPECT_EQ(v.at("first_wins"), p.first_wins) << p.devices;
+    // The truth from the engine's own answers for the same requests.
+    const double ring = commlab::evaluate(ring_link_request("ring", p.devices, p.bytes)).at("time_s");
+    const double rd = commlab::evaluate(ring_link_request("recursive_doubling", p.devices, p.bytes)).at("time_s");
+    ASSERT_TRUE(v.at("ring_wins").is_boolean());
+    EXPECT_EQ(v.at("ring_wins"), ring <= rd);
+    EXPECT_EQ(v.at("winner_time_s"), std::min(ring, rd));
+    EXPECT_EQ(s.at("answers").at("best"), ring <= rd ? "ring" : "recursive_doubling");
+    (ring <= rd ? saw_ring : saw_rd) = true;
+  }
+  EXPECT_TRUE(saw_ring && saw_rd) << "the points must take both cases";
+}
+
+// Every case is checked at every solve, the problem named by its path, not only the case the
+// lecture's params take.
+TEST(Declared, CasesAreCheckedWhenLoaded) {
+  const json ring_le_rd = cond("values.ring_time_s", "<=", "values.rd_time_s");
+  auto with = [&](const json& cases) { return fixture_with({{{"id", "x"}, {"cases", cases}}}); };
+  EXPECT_NE(refusal(with({{{"value", 1}}, {{"when", ring_le_rd}, {"value", 2}}})).find("compute.values[8].cases[0].when: is missing"),
+            std::string::npos);
+  EXPECT_NE(refusal(with({{{"when", ring_le_rd}, {"value", 1}}, {{"when", ring_le_rd}, {"value", 2}}}))
+                .find("compute.values[8].cases[1].when: the last case is the otherwise case"),
+            std::string::npos);
+  EXPECT_NE(refusal(with(json::array())).find("compute.values[8].cases: must be a non-empty array"), std::string::npos);
+  // A figure computed after it (the answers come after every value), or none at all.
+  for (const char* later : {"answers.ring", "values.x", "values.rign_time_s"})
+    EXPECT_NE(refusal(with({{{"when", cond(later, ">", 0)}, {"value", 1}}, {{"value", 2}}}))
+                  .find("compute.values[8].cases[0].when.left: \"" + std::string(later) + "\" names no figure computed before it"),
+              std::string::npos)
+        << later;
+  // In a case the defaults do not take (the first holds at every param): still checked.
+  EXPECT_NE(refusal(with({{{"when", cond("params.devices", ">", 0)}, {"value", 1}}, {{"expr", "$rign_time_s"}}}))
+                .find("compute.values[8].cases[1].expr: expression \"$rign_time_s\": $rign_time_s is not bound"),
+            std::string::npos);
+  EXPECT_NE(refusal(with({{{"when", ring_le_rd}, {"value", true}}, {{"value", "no"}}}))
+                .find("compute.values[8].cases[1]: gives a text, cases[0] a true/false"),
+            std::string::npos);
+  EXPECT_NE(refusal(with({{{"when", ring_le_rd}, {"value", 1}, {"expr", "2"}}, {{"value", 2}}}))
+                .find("compute.values[8].cases[0]: needs either \"value\""),
+            std::string::npos);
+  EXPECT_NE(refusal(with({{{"when", ring_le_rd}, {"value", json::array()}}, {{"value", 2}}}))
+                .find("compute.values[8].cases[0].value: is []; allowed: a number, a text or true/false"),
+            std::string::npos);
+  EXPECT_NE(refusal(with({{{"when", cond("values.link_label", "<", 1)}, {"value", 1}}, {{"value", 2}}}))
+                .find("compute.values[8].cases[0].when.op: < compares numbers"),
+            std::string::npos);
+  // A choice answer's every case gives one of its choices; a number answer's a number.
+  json doc = fixture_with(json::array());
+  doc["compute"]["answers"]["best"] = {{"cases", {{{"when", cond("answers.ring", "<", 1)}, {"value", "ring"}}, {{"value", "tree"}}}}};
+  EXPECT_NE(refusal(doc).find("compute.answers.best.cases[1].value: \"tree\" is not one of the answer's choices"), std::string::npos);
+  doc = fixture_with(json::array());
+  doc["compute"]["answers"]["ring"] = {{"cases", {{{"value", "fast"}}}}};
+  EXPECT_NE(refusal(doc).find("compute.answers.ring.cases[0].value: is \"fast\"; allowed: a number"), std::string::npos);
+  doc = fixture_with({{{"id", "x"}, {"expr", "1"}, {"cases", {{{"value", 1}}}}}});
+  EXPECT_NE(refusal(doc).find("compute.values[8]: holds both \"expr\" and \"cases\""), std::string::npos);
+}
+
+// A field path reaches into a response's arrays and objects: the hierarchical all-reduce's phases.
+TEST(Declared, AFieldPathTakesAPhaseOfTheHierarchicalAllreduce) {
+  const json request = {{"op", "allreduce"},
+                        {"algorithm", "hierarchical"},
+                        {"nodes", 4},
+                        {"gpus_per_node", "$devices"},
+                        {"bytes", "$bytes"},
+                        {"intra_link", "nvlink4"},
+                        {"inter_link", {{"alpha_s", "$alpha_s"}, {"beta_Bps", "$beta_Bps"}}}};
+  const json values = json::array({{{"id", "inter_time_s"}, {"request", request}, {"field", "phases[1].time_s"}},
+                                   {{"id", "inter_bytes"}, {"request", request}, {"field", "phases[1].bytes_sent_per_device"}},
+                                   {{"id", "rs_steps"}, {"request", request}, {"field", "phases[0].steps"}},
+                                   {{"id", "total_time_s"}, {"request", request}, {"field", "time_s"}}});
+  ASSERT_EQ(refusal(fixture_with(values)), "loaded");
+  const json s = solve({{"devices", 8}, {"bytes", 1e9}});
+  ASSERT_FALSE(s.contains("error")) << s.dump();
+  const json h = commlab::evaluate(json{{"op", "allreduce"}, {"algorithm", "hierarchical"}, {"nodes", 4}, {"gpus_per_node", 8},
+                                        {"bytes", 1e9}, {"intra_link", "nvlink4"},
+                                        {"inter_link", {{"alpha_s", 5e-6}, {"beta_Bps", 40e9}}}});
+  EXPECT_EQ(s.at("values").at("inter_time_s"), h.at("phases").at(1).at("time_s"));
+  EXPECT_EQ(s.at("values").at("inter_bytes"), h.at("phases").at(1).at("bytes_sent_per_device"));
+  EXPECT_EQ(s.at("values").at("rs_steps"), 7);
+  EXPECT_EQ(s.at("values").at("total_time_s"), h.at("time_s"));
+  auto field = [&](const std::string& f) {
+    return refusal(fixture_with({{{"id", "x"}, {"request", request}, {"field", f}}}));
+  };
+  EXPECT_NE(field("phases[3].time_s").find("compute.values[8].field: the response's \"phases\" has 3 entries; allowed: an index from 0 to 2"),
+            std::string::npos);
+  EXPECT_NE(field("phases[1].tim_s").find("the response has no field 'phases[1].tim_s'; did you mean \"time_s\"?"), std::string::npos);
+  EXPECT_NE(field("time_s[0]").find("\"time_s\" is not an array"), std::string::npos);
+  // Brackets hold an index or an id: the phases have no id.
+  EXPECT_NE(field("phases[x]").find("the response's \"phases\" has no entry of id \"x\"; allowed: [index] (its entries have no id)"),
+            std::string::npos);
+  EXPECT_NE(field("phases[x-y]").find("is not a field path"), std::string::npos);
+  EXPECT_NE(field("phases.").find("is not a field path"), std::string::npos);
+  EXPECT_NE(field("phases[1]").find("is an array, an object or a long text"), std::string::npos);
 }

@@ -239,12 +239,13 @@ TEST(Documents, KeptFiguresAreCapped) {
 }
 
 // One work budget for the whole document: 20 near-budget simulations loaded in 5-7 s; lint with
-// a heavy value and a constraint that never holds ran for minutes.
+// a heavy value and a constraint that never holds ran for minutes. The 20 differ (bytes): figures
+// in a row asking one request share its answer.
 TEST(Documents, OneWorkBudgetForTheWholeDocument) {
   json doc = base_doc();
   for (int i = 0; i < 20; ++i)
     doc["compute"]["values"].push_back({{"id", "sim" + std::to_string(i)},
-                                        {"request", {{"op", "simulate"}, {"algorithm", "ring"}, {"devices", 2400}, {"bytes", 1e6}}},
+                                        {"request", {{"op", "simulate"}, {"algorithm", "ring"}, {"devices", 2400}, {"bytes", 1e6 + i}}},
                                         {"field", "time_s"}});
   json r;
   double s = seconds_of([&] { r = load(doc); });

@@ -33,8 +33,6 @@ void charge_work(double units) {
   if (meter.used > kDocumentWorkUnits) throw RequestError("too_large", document_work_message());
 }
 
-double document_work_used() { return meter.open ? meter.used : 0; }
-
 bool document_work_exhausted() { return meter.open && meter.used > kDocumentWorkUnits; }
 
 }  // namespace commlab

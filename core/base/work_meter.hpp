@@ -29,8 +29,6 @@ class DocumentWork {
 /// Charges `units` to the open document meter (none open: nothing). Throws RequestError
 /// ("too_large") naming the limit once the document's work passes kDocumentWorkUnits.
 void charge_work(double units);
-/// The units charged to the open meter so far (none open: 0).
-double document_work_used();
 /// Whether the open meter has run out (a document's later steps stop at once).
 bool document_work_exhausted();
 /// The message of the error charge_work throws.

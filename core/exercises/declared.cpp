@@ -8,13 +8,16 @@
 // A "$name" names a param or a figure computed above it; answers may also name values.
 #include "exercises/declared.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <stdexcept>
 #include <utility>
 
 #include "base/error.hpp"
+#include "base/request.hpp"
 #include "base/work_meter.hpp"
+#include "exercises/conclusions.hpp"
 #include "exercises/exercises.hpp"
 #include "exercises/internal.hpp"
 
@@ -153,13 +156,27 @@ class Parser {
       for (double a : args) v = f == "min" ? std::min(v, a) : std::max(v, a);
       return v;
     }
+    if (f == "nth_smallest") {  // nth_smallest(2, a, b, c): the runner-up of a, b, c
+      const size_t count = args.size() - 1;
+      if (count == 0) fail("function nth_smallest takes n and at least one figure: nth_smallest(n, a, b, ...)");
+      const double n = args[0];
+      if (!(n >= 1 && n <= static_cast<double>(count) && n == std::floor(n)))
+        fail("function nth_smallest: n is " + num(n) + "; allowed: a whole number from 1 to " +
+             std::to_string(count) + " (the figures listed after it)");
+      std::vector<double> rest(args.begin() + 1, args.end());
+      // NaN has no place in an order (and breaks std::sort's): the result is NaN, which lint reports.
+      for (double x : rest)
+        if (std::isnan(x)) return x;
+      std::sort(rest.begin(), rest.end());
+      return rest[static_cast<size_t>(n) - 1];
+    }
     if (f == "ceil") return one([](double x) { return std::ceil(x); });
     if (f == "floor") return one([](double x) { return std::floor(x); });
     if (f == "round") return one([](double x) { return std::round(x); });
     if (f == "log2") return one([](double x) { return std::log2(x); });
     if (f == "sqrt") return one([](double x) { return std::sqrt(x); });
     if (f == "abs") return one([](double x) { return std::fabs(x); });
-    fail("unknown function " + clip(f) + " (allowed: min, max, ceil, floor, round, log2, sqrt, abs)");
+    fail("unknown function " + clip(f) + " (allowed: min, max, nth_smallest, ceil, floor, round, log2, sqrt, abs)");
   }
 
   const std::string& s_;
@@ -213,44 +230,6 @@ std::string fill_names(const std::string& text, const json& scope, const std::st
   return out;
 }
 
-// A response field by its path: a top-level name ("time_s"), or names joined by dots into
-// nested objects ("per_allreduce.time_s") and through arrays by an element's "id" or its index
-// ("gpus.h100.flops", "phases.0.time_s"). A missing part is named with what was there.
-const json* field_at(const json& res, const std::string& field, const std::string& path) {
-  if (res.contains(field)) return &res.at(field);
-  const json* at = &res;
-  std::string walked;
-  for (size_t start = 0;;) {
-    const size_t dot = field.find('.', start);
-    const std::string part = field.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    const json* next = nullptr;
-    if (at->is_object() && at->contains(part)) next = &at->at(part);
-    if (at->is_array()) {
-      for (const json& x : *at)
-        if (x.is_object() && x.contains("id") && x.at("id") == part) {
-          next = &x;
-          break;
-        }
-      const bool digits = !part.empty() && part.size() < 10 &&
-                          part.find_first_not_of("0123456789") == std::string::npos;
-      if (!next && digits && std::stoul(part) < at->size()) next = &(*at)[std::stoul(part)];
-    }
-    if (!next) {
-      const std::string where = walked.empty() ? "the response" : "the response's " + detail::quoted(walked);
-      const std::string what = at->is_array() ? " (an array of " + std::to_string(at->size()) +
-                                                    ": name an element by its id or index)"
-                               : at->is_object() ? "" : " (a single value)";
-      throw std::invalid_argument(path + ": " + where + what + " has no field " + detail::quoted(part) +
-                                  "; allowed: a field of the response, or fields joined by dots "
-                                  "(\"per_allreduce.time_s\", \"gpus.h100.flops\")");
-    }
-    at = next;
-    walked += (walked.empty() ? "" : ".") + part;
-    if (dot == std::string::npos) return at;
-    start = dot + 1;
-  }
-}
-
 bool truthy(const json& v) {
   if (v.is_null()) return false;
   if (v.is_boolean()) return v.get<bool>();
@@ -268,20 +247,174 @@ double expression_at(const std::string& text, const json& scope, const std::stri
   }
 }
 
-// The last request a section asked and its answer: the figures of one request declared one after
-// another (five fields of a tp request) ask the engine once. One answer is held at a time, as
-// before; a repeat charges what the first asking charged, so the work budget reads the same.
-struct LastRequest {
-  json request, response;
-  double work_units = 0;
-  bool held = false;
+// What a run has computed so far: `scope` for $names (params, values, answers), `solved` for
+// conditions ({"params", "values", "answers"}, as conclusions and constraints read them), and
+// the last request with its response: the next figure asking the same request (another field
+// of one all-reduce) reuses it. One response only, so a run never holds many timelines.
+struct Run {
+  json scope;
+  json solved;
+  json last_request;
+  json last_response;
 };
 
-// One declared figure: an expression, a request's field, a text, or the name of the smallest.
-json compute(const json& spec, const json& scope, const std::string& path, LastRequest& last) {
+const char* const kFigureKinds[] = {"expr", "request", "text", "argmin", "cases"};
+
+std::string kind_of(const json& v) {
+  return v.is_boolean() ? "true/false" : v.is_number() ? "number" : v.is_string() ? "text" : "other";
+}
+
+// A response field by path: "time_s", or into arrays and objects, "phases[1].time_s"; an
+// array's element also by its id, "gpus[h100].flops" (a preset's figure wherever the list puts it).
+const json& take_field(const json& res, const std::string& field, const std::string& at) {
+  const json* node = &res;
+  std::string walked;
+  size_t i = 0;
+  auto bad_path = [&] {
+    throw std::invalid_argument(at + ": " + detail::quoted(field) +
+                                " is not a field path; allowed: names joined by '.', each with "
+                                "optional [index] or [id] (\"time_s\", \"phases[1].time_s\", \"gpus[h100].flops\")");
+  };
+  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  while (i <= field.size()) {
+    size_t j = i;
+    while (j < field.size() && word_char(field[j])) ++j;
+    const std::string name = field.substr(i, j - i);
+    if (name.empty()) bad_path();
+    if (!node->is_object() || !node->contains(name)) {
+      std::vector<std::string> names;
+      if (node->is_object())
+        for (auto it = node->begin(); it != node->end(); ++it) names.push_back(it.key());
+      throw std::invalid_argument(at + ": the response has no field '" + clip(walked.empty() ? name : walked + "." + name) +
+                                  "'" + (names.empty() ? "" : "; " + nearest_or_allowed(name, names)));
+    }
+    node = &node->at(name);
+    walked += (walked.empty() ? "" : ".") + name;
+    while (j < field.size() && field[j] == '[') {
+      size_t k = j + 1;
+      while (k < field.size() && word_char(field[k])) ++k;
+      if (k == j + 1 || k >= field.size() || field[k] != ']' || k - j > 61) bad_path();
+      const std::string key = field.substr(j + 1, k - j - 1);
+      const bool index_given = key.find_first_not_of("0123456789") == std::string::npos;
+      if (!node->is_array())
+        throw std::invalid_argument(at + ": the response's " + detail::quoted(walked) +
+                                    " is not an array; allowed: [index] or [id] after an array's name only");
+      if (index_given) {
+        const size_t index = key.size() > 7 ? node->size() : std::stoul(key);
+        if (index >= node->size())
+          throw std::invalid_argument(at + ": the response's " + detail::quoted(walked) + " has " +
+                                      std::to_string(node->size()) + " entries; allowed: " +
+                                      (node->empty() ? "none" : "an index from 0 to " + std::to_string(node->size() - 1)));
+        node = &node->at(index);
+      } else {
+        const json* found = nullptr;
+        std::vector<std::string> ids;
+        for (const json& e : *node) {
+          const json* id = e.is_object() && e.contains("id") && e.at("id").is_string() ? &e.at("id") : nullptr;
+          if (!id) continue;
+          if (id->get_ref<const std::string&>() == key) {
+            found = &e;
+            break;
+          }
+          ids.push_back(id->get<std::string>());
+        }
+        if (!found)
+          throw std::invalid_argument(at + ": the response's " + detail::quoted(walked) + " has no entry of id " +
+                                      detail::quoted(key) + "; " +
+                                      (ids.empty() ? std::string("allowed: [index] (its entries have no id)")
+                                                   : nearest_or_allowed(key, ids)));
+        node = found;
+      }
+      walked += field.substr(j, k - j + 1);
+      j = k + 1;
+    }
+    if (j == field.size()) break;
+    if (field[j] != '.') bad_path();
+    i = j + 1;
+  }
+  return *node;
+}
+
+json compute(const json& spec, Run& run, const std::string& path);
+
+// "cases": the first case whose "when" holds gives the figure, a literal "value" or an "expr";
+// the last case has no "when". Every case is checked at every run, not only the one taken: a
+// mistake in a case the defaults do not reach would otherwise first show in front of a student.
+json compute_cases(const json& spec, Run& run, const std::string& path) {
+  const json& cases = spec.at("cases");
+  const std::string at = path + ".cases";
+  if (!cases.is_array() || cases.empty())
+    throw std::invalid_argument(at + ": must be a non-empty array of cases {\"when\", \"value\"}, the last without \"when\"");
+  size_t pick = cases.size();
+  json picked;
+  std::string first_kind;
+  for (size_t j = 0; j < cases.size(); ++j) {
+    const std::string cat = at + "[" + std::to_string(j) + "]";
+    const json& k = cases[j];
+    if (!k.is_object()) throw std::invalid_argument(cat + ": must be an object {\"when\", \"value\"} or {\"when\", \"expr\"}");
+    const bool last = j + 1 == cases.size();
+    if (last && k.contains("when"))
+      throw std::invalid_argument(cat + ".when: the last case is the otherwise case and has no \"when\"");
+    if (!last && !k.contains("when"))
+      throw std::invalid_argument(cat + ".when: is missing; only the last case (otherwise) may have none");
+    if (k.contains("value") == k.contains("expr"))
+      throw std::invalid_argument(cat + ": needs either \"value\" (a number, a text or true/false) or \"expr\" (an expression)");
+    json v;
+    if (k.contains("value")) {
+      v = k.at("value");
+      if (!v.is_number() && !v.is_string() && !v.is_boolean())
+        throw std::invalid_argument(cat + ".value: is " + show_value(v) + "; allowed: a number, a text or true/false");
+    } else {
+      if (!k.at("expr").is_string()) throw std::invalid_argument(cat + ".expr: must be a string (an expression)");
+      v = expression_at(k.at("expr").get<std::string>(), run.scope, cat + ".expr");
+    }
+    if (j == 0) first_kind = kind_of(v);
+    else if (kind_of(v) != first_kind)
+      throw std::invalid_argument(cat + ": gives a " + kind_of(v) + ", cases[0] a " + first_kind +
+                                  "; allowed: one kind (a number, a text or true/false) in every case");
+    if (last) {
+      if (pick == cases.size()) picked = std::move(v);
+      continue;
+    }
+    const json& w = k.at("when");
+    if (w.is_array() && w.empty()) throw std::invalid_argument(cat + ".when: must hold at least one condition");
+    const json conds = w.is_array() ? w : json::array({w});
+    for (size_t n = 0; n < conds.size(); ++n) {
+      const std::vector<std::string> problems =
+          condition_problems(run.solved, conds[n], cat + ".when" + (w.is_array() ? "[" + std::to_string(n) + "]" : ""));
+      if (problems.empty()) continue;
+      std::string problem = problems.front();
+      const std::string generic = " names no figure (params.x, answers.x or values.x)";
+      const size_t g = problem.find(generic);
+      if (g != std::string::npos)  // here a figure must also come before: say so
+        problem.replace(g, generic.size(),
+                        " names no figure computed before it; allowed: params.x, values.x of a value above it, "
+                        "answers.x of an answer before it");
+      throw std::invalid_argument(problem);
+    }
+    if (pick == cases.size() && condition_holds(run.solved, w)) {
+      pick = j;
+      picked = std::move(v);
+    }
+  }
+  return picked;
+}
+
+// One declared figure: an expression, a request's field, a text, the name of the smallest, or a
+// figure chosen by conditions.
+json compute(const json& spec, Run& run, const std::string& path) {
+  const json& scope = run.scope;
   if (spec.is_number()) return spec;
   if (spec.is_string()) return expression_at(spec.get<std::string>(), scope, path);
-  if (!spec.is_object()) throw std::invalid_argument(path + ": must be an expression, a request or a text");
+  if (!spec.is_object()) throw std::invalid_argument(path + ": must be an expression, a request, a text or cases");
+  const char* kind = nullptr;
+  for (const char* k : kFigureKinds)
+    if (spec.contains(k)) {
+      if (kind)
+        throw std::invalid_argument(path + ": holds both \"" + kind + "\" and \"" + k +
+                                    "\"; allowed: one of \"expr\", \"request\", \"text\", \"argmin\", \"cases\"");
+      kind = k;
+    }
   if (spec.contains("expr")) {
     if (!spec.at("expr").is_string()) throw std::invalid_argument(path + ".expr: must be a string");
     return expression_at(spec.at("expr").get<std::string>(), scope, path);
@@ -297,28 +430,22 @@ json compute(const json& spec, const json& scope, const std::string& path, LastR
       throw std::invalid_argument(path + ".field: must name the response field to take");
     if (!evaluator()) throw std::invalid_argument(path + ": no request evaluator is installed");
     json bound = bind_names(req, scope, path + ".request");
-    if (last.held && last.request == bound) {
-      charge_work(last.work_units);
-    } else {
-      last.held = false;
-      last.response = json();  // the answer before is dropped before the next is computed
-      const double before = document_work_used();
+    if (run.last_request.is_null() || bound != run.last_request) {
+      run.last_request = json();
+      run.last_response = json();
       charge_work(kDeclaredRequestUnits);  // the document's one budget (base/work_meter.hpp)
-      last.response = evaluator()(bound);
-      last.request = std::move(bound);
-      last.work_units = document_work_used() - before;
-      last.held = true;
+      json res = evaluator()(bound);
+      if (res.contains("error"))
+        throw std::invalid_argument(path + ".request: the engine refused it: " +
+                                    res.at("error").value("message", std::string("?")));
+      run.last_request = std::move(bound);
+      run.last_response = std::move(res);
     }
-    const json& res = last.response;
-    if (res.contains("error"))
-      throw std::invalid_argument(path + ".request: the engine refused it: " +
-                                  res.at("error").value("message", std::string("?")));
-    const std::string field = spec.at("field");
-    // The field only: kept figures are numbers, words or flags, never a response's timeline (50
-    // kept pipeline timelines held 2.77 GB).
-    const json& taken = *field_at(res, field, path + ".field");
+    // The field only, copied out of the response: kept figures are numbers, words or flags,
+    // never a response's timeline (50 kept pipeline timelines held 2.77 GB).
+    const json& taken = take_field(run.last_response, spec.at("field").get<std::string>(), path + ".field");
     if (taken.is_structured() || (taken.is_string() && taken.get_ref<const std::string&>().size() > kMaxFilledTextBytes))
-      throw std::invalid_argument(path + ".field: the response's " + quoted(field) +
+      throw std::invalid_argument(path + ".field: the response's " + quoted(spec.at("field").get<std::string>()) +
                                   " is an array, an object or a long text; allowed: a field that is a "
                                   "number, a short text or true/false");
     return taken;
@@ -349,31 +476,58 @@ json compute(const json& spec, const json& scope, const std::string& path, LastR
     }
     return best;
   }
-  throw std::invalid_argument(path + ": must hold \"expr\", \"request\", \"text\" or \"argmin\"");
+  if (spec.contains("cases")) return compute_cases(spec, run, path);
+  throw std::invalid_argument(path + ": must hold \"expr\", \"request\", \"text\", \"argmin\" or \"cases\"");
+}
+
+// A choice answer chosen by cases gives one of its choices in every case, a number answer a
+// number: checked for every case, not only the one these params take.
+void check_answer_cases(const json& def, const json& spec, const std::string& path) {
+  if (!spec.is_object() || !spec.contains("cases") || !spec.at("cases").is_array()) return;
+  const json& cases = spec.at("cases");
+  const bool choice = is_choice_answer(def);
+  const std::vector<std::string> choices = choice ? choices_of(def) : std::vector<std::string>{};
+  for (size_t j = 0; j < cases.size(); ++j) {
+    const std::string cat = path + ".cases[" + std::to_string(j) + "]";
+    if (!cases[j].is_object()) continue;  // compute_cases says what is wrong
+    if (choice && cases[j].contains("expr"))
+      throw std::invalid_argument(cat + ".expr: a choice answer gives a name; allowed: \"value\": one of " + join(choices, ", "));
+    if (!cases[j].contains("value")) continue;
+    const json& v = cases[j].at("value");
+    if (choice && (!v.is_string() || std::find(choices.begin(), choices.end(), v.get<std::string>()) == choices.end()))
+      throw std::invalid_argument(cat + ".value: " + show_value(v) + " is not one of the answer's choices; " +
+                                  nearest_or_allowed(v.is_string() ? v.get<std::string>() : v.dump(), choices));
+    if (!choice && !v.is_number())
+      throw std::invalid_argument(cat + ".value: is " + show_value(v) + "; allowed: a number (the answer is a " +
+                                  def.value("dimension", std::string("number")) + ")");
+  }
 }
 
 // Runs the section; a problem throws std::invalid_argument naming its path in the file.
 ExerciseSolution run(const json& doc, const json& params) {
   const json& c = doc.at("compute");
-  json scope = params;
+  Run r;
+  r.scope = params;
+  r.solved = {{"params", params}, {"values", json::object()}, {"answers", json::object()}};
   size_t kept = 0;
-  LastRequest last;
   ExerciseSolution s;
   s.values = json::object();
   s.answers = json::object();
-  // Params a template or a page view reads among the values (values.layers), kept as they are.
   // The section is read in place, not copied: a solve runs for every variant lint draws.
   static const json kNone = json::array(), kNoAnswers = json::object();
+  // Params a template or a page view reads among the values (values.layers), kept as they are.
   const json& keep = c.contains("keep_params") ? c.at("keep_params") : kNone;
   if (!keep.is_array()) throw std::invalid_argument("compute.keep_params: must be an array of param ids");
   for (size_t i = 0; i < keep.size(); ++i) {
     const std::string at = "compute.keep_params[" + std::to_string(i) + "]";
     if (!keep[i].is_string() || !find_def(doc.at("params"), keep[i].get<std::string>()))
-      throw std::invalid_argument(at + ": " + (keep[i].is_string() ? detail::quoted(keep[i].get<std::string>()) : keep[i].dump()) +
+      throw std::invalid_argument(at + ": " + (keep[i].is_string() ? detail::quoted(keep[i].get<std::string>()) : show_value(keep[i])) +
                                   " is not a param; allowed: a param's id");
-    if (s.values.contains(keep[i].get<std::string>()))
-      throw std::invalid_argument(at + ": " + detail::quoted(keep[i].get<std::string>()) + " is listed twice; allowed: each param once");
-    s.values[keep[i].get<std::string>()] = params.at(keep[i].get<std::string>());
+    const std::string id = keep[i];
+    if (s.values.contains(id))
+      throw std::invalid_argument(at + ": " + detail::quoted(id) + " is listed twice; allowed: each param once");
+    s.values[id] = params.at(id);
+    r.solved["values"][id] = params.at(id);
   }
   const json& values = c.contains("values") ? c.at("values") : kNone;
   if (!values.is_array()) throw std::invalid_argument("compute.values: must be an array");
@@ -383,22 +537,25 @@ ExerciseSolution run(const json& doc, const json& params) {
     if (!v.is_object() || !v.contains("id") || !v.at("id").is_string())
       throw std::invalid_argument(at + ".id: must be a string");
     const std::string id = v.at("id");
-    const json x = compute(v, scope, at, last);
+    const json x = compute(v, r, at);
     kept += x.is_string() ? x.get_ref<const std::string&>().size()
                           : x.is_object() ? x.value("en", std::string()).size() + x.value("zh", std::string()).size() : 8;
     if (kept > kMaxKeptBytes)
       throw std::invalid_argument(at + ": the figures computed so far hold " + std::to_string(kept) +
                                   " bytes; allowed: at most 1 MB in all");
     s.values[id] = x;
-    scope[id] = x;
+    r.scope[id] = x;
+    r.solved["values"][id] = x;
   }
   const json& answers = c.contains("answers") ? c.at("answers") : kNoAnswers;
   if (!answers.is_object()) throw std::invalid_argument("compute.answers: must be an object");
   for (const json& def : doc.at("answers")) {
     const std::string id = def.at("id");
     if (!answers.contains(id)) throw std::invalid_argument("compute.answers." + id + ": missing: how is this answer computed?");
-    s.answers[id] = compute(answers.at(id), scope, "compute.answers." + id, last);
-    scope[id] = s.answers[id];
+    check_answer_cases(def, answers.at(id), "compute.answers." + id);
+    s.answers[id] = compute(answers.at(id), r, "compute.answers." + id);
+    r.scope[id] = s.answers[id];
+    r.solved["answers"][id] = s.answers[id];
   }
   for (auto it = answers.begin(); it != answers.end(); ++it)
     if (!find_def(doc.at("answers"), it.key()))

@@ -24,8 +24,9 @@ const Names kVariant = {"presets", "constraints", "distinct"};
 const Names kConstraint = {"left", "op", "right", "why"};
 const Names kCondition = {"left", "op", "right"};
 const Names kCompute = {"values", "answers", "keep_params"};
-const Names kValue = {"id", "expr", "request", "field", "text", "if", "argmin"};
-const Names kAnswerSpec = {"expr", "request", "field", "text", "if", "argmin"};
+const Names kValue = {"id", "expr", "request", "field", "text", "if", "argmin", "cases"};
+const Names kAnswerSpec = {"expr", "request", "field", "text", "if", "argmin", "cases"};
+const Names kFigureCase = {"when", "value", "expr"};
 const Names kConclusion = {"id", "cases"};
 const Names kCase = {"when", "text"};
 
@@ -61,9 +62,20 @@ void condition(const json& c, const Names& allowed, const std::string& path, std
   if (c.is_object() && c.contains("why")) text_pair(c.at("why"), path + ".why", out);
 }
 
+void when(const json& w, const std::string& path, std::vector<std::string>& out) {
+  if (w.is_object()) condition(w, kCondition, path, out);
+  for (size_t n = 0; w.is_array() && n < w.size(); ++n) condition(w[n], kCondition, path + "[" + std::to_string(n) + "]", out);
+}
+
 void figure_spec(const json& spec, const Names& allowed, const std::string& path, std::vector<std::string>& out) {
   keys(spec, allowed, path, "unknown field", out);
   if (spec.is_object() && spec.contains("text")) text_pair(spec.at("text"), path + ".text", out);
+  const json& cases = spec.is_object() ? spec.value("cases", json()) : json();
+  for (size_t j = 0; cases.is_array() && j < cases.size(); ++j) {
+    const std::string cat = path + ".cases[" + std::to_string(j) + "]";
+    keys(cases[j], kFigureCase, cat, "unknown field", out);
+    if (cases[j].is_object() && cases[j].contains("when")) when(cases[j].at("when"), cat + ".when", out);
+  }
 }
 
 }  // namespace
@@ -172,10 +184,7 @@ std::vector<std::string> unknown_fields(const json& doc) {
       keys(cases[j], kCase, cat, "unknown field", out);
       if (!cases[j].is_object()) continue;
       if (cases[j].contains("text")) text_pair(cases[j].at("text"), cat + ".text", out);
-      const json& w = cases[j].value("when", json());
-      if (w.is_object()) condition(w, kCondition, cat + ".when", out);
-      for (size_t n = 0; w.is_array() && n < w.size(); ++n)
-        condition(w[n], kCondition, cat + ".when[" + std::to_string(n) + "]", out);
+      when(cases[j].value("when", json()), cat + ".when", out);
     }
   }
   return out;
