@@ -381,3 +381,44 @@ TEST(Declared, AFieldPathTakesAPhaseOfTheHierarchicalAllreduce) {
   EXPECT_NE(field("phases.").find("is not a field path"), std::string::npos);
   EXPECT_NE(field("phases[1]").find("is an array, an object or a long text"), std::string::npos);
 }
+
+// Exercise 7, declared in its file: the ring_attention request of Llama-3-70B on H100s for each
+// prompt, "hidden" the engine's own criterion (n at least the bandwidth-only threshold).
+TEST(Declared, Exercise7IsTheRingAttentionRequestForEachPrompt) {
+  bool saw[2][2] = {{false, false}, {false, false}};
+  for (const char* link : {"ib_ndr", "nvlink4", "pcie5"})
+    for (int devices : {2, 8, 32})
+      for (int prompt : {8192, 65536, 524288}) {
+        const int short_prompt = prompt / 4;
+        const json s = solve_id(7, {{"prompt_tokens", prompt}, {"short_prompt_tokens", short_prompt},
+                                    {"devices", devices}, {"link", link}});
+        ASSERT_FALSE(s.contains("error")) << s.dump().substr(0, 400);
+        const json base = {{"op", "ring_attention"}, {"model", "llama3_70b"}, {"gpu", "h100"}, {"link", link},
+                           {"devices", devices}};
+        json long_request = base, short_request = base;
+        long_request["prompt_tokens"] = prompt;
+        short_request["prompt_tokens"] = short_prompt;
+        const json r = commlab::evaluate(long_request), q = commlab::evaluate(short_request);
+        EXPECT_EQ(s["answers"]["threshold"], r["threshold_tokens"]);
+        EXPECT_EQ(s["answers"]["tokens_per_device"], r["tokens_per_device"]);
+        EXPECT_EQ(s["answers"]["hidden"], r["hidden"].get<bool>() ? "yes" : "no");
+        EXPECT_EQ(s["answers"]["short_hidden"], q["hidden"].get<bool>() ? "yes" : "no");
+        EXPECT_EQ(s["values"]["step_compute_s"], r["compute_time_s"]);
+        EXPECT_EQ(s["values"]["step_transfer_s"], r["transfer_time_s"]);
+        EXPECT_DOUBLE_EQ(s["values"]["short_tokens_per_device"].get<double>(), double(short_prompt) / devices);
+        EXPECT_DOUBLE_EQ(s["values"]["short_prompt_limit_tokens"].get<double>(),
+                         r["threshold_tokens"].get<double>() * devices);
+        saw[r["hidden"].get<bool>()][q["hidden"].get<bool>()] = true;
+      }
+  EXPECT_TRUE(saw[1][1] && saw[1][0] && saw[0][0]) << "the points must take every case";
+  // The statement's figures: Llama-3-70B's heads from its preset, F = 70% of the H100's 989 TFLOP/s.
+  const json d = solve_id(7);
+  EXPECT_EQ(d["values"]["q_heads"], 64);
+  EXPECT_EQ(d["values"]["kv_heads"], 8);
+  EXPECT_EQ(d["values"]["head_dim"], 128);
+  EXPECT_EQ(d["values"]["bytes_per_value"], 2);
+  EXPECT_DOUBLE_EQ(d["values"]["flops_eff"].get<double>(), 989e12 * 0.7);
+  EXPECT_DOUBLE_EQ(d["values"]["flops_peak_tflops"].get<double>(), 989);
+  EXPECT_DOUBLE_EQ(d["values"]["mfu_fraction"].get<double>(), 0.7);
+  EXPECT_EQ(d["values"]["link_beta_Bps"], 40e9);
+}

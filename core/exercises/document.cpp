@@ -29,7 +29,7 @@ namespace {
 const std::map<int, ExerciseSolver>& solver_table() {
   static const std::map<int, ExerciseSolver> table = {
       {3, solve_exercise_3}, {4, solve_exercise_4},
-      {6, solve_exercise_6}, {7, solve_exercise_7}, {8, solve_exercise_8},
+      {6, solve_exercise_6}, {8, solve_exercise_8},
   };
   return table;
 }

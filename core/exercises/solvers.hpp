@@ -19,7 +19,6 @@ struct ExerciseSolution {
 ExerciseSolution solve_exercise_3(const nlohmann::json& params);
 ExerciseSolution solve_exercise_4(const nlohmann::json& params);
 ExerciseSolution solve_exercise_6(const nlohmann::json& params);
-ExerciseSolution solve_exercise_7(const nlohmann::json& params);
 ExerciseSolution solve_exercise_8(const nlohmann::json& params);
 
 }  // namespace commlab

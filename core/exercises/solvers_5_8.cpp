@@ -1,5 +1,5 @@
-// Solvers of exercises 6-8 (P5 §11): pipeline decode, ring attention, KV transfer. Params
-// arrive filled in and in base units (exercise.solve / exercise.check).
+// Solvers of exercises 6 and 8 (P5 §11): pipeline decode, KV transfer. Params arrive filled in
+// and in base units (exercise.solve / exercise.check).
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -11,7 +11,6 @@
 #include "parallel/parallel.hpp"
 #include "parallel/pipeline.hpp"
 #include "model/presets.hpp"
-#include "parallel/ring_attention.hpp"
 
 namespace commlab {
 
@@ -79,41 +78,6 @@ ExerciseSolution solve_exercise_6(const json& p) {
               {"simulated_makespan_s", r.makespan_s},
               {"utilisation", r.utilisation},
               {"steady_interval_s", r.steady_interval_s}};
-  return s;
-}
-
-// Exercise 7: compare tokens per device with the bandwidth-only crossover of §6.5.
-ExerciseSolution solve_exercise_7(const json& p) {
-  const double prompt = param(p, "prompt_tokens", 1, 1e9);
-  const int devices = int_param(p, "devices", 1, 1 << 20);
-  const Link link = link_param(p, "link", "ib_ndr");
-  // The lecture's second question (an 8K prompt): the same threshold, fewer tokens a device.
-  const double short_prompt = p.contains("short_prompt_tokens") ? param(p, "short_prompt_tokens", 1, 1e9) : 8192;
-  const double per_device = prompt / devices, short_per_device = short_prompt / devices;
-  const ModelPreset& m = llama();
-  const RingAttentionCost c = ring_attention_cost(m, effective_flops(h100()), link, per_device);
-  ExerciseSolution s;
-  s.answers = {{"threshold", c.threshold_tokens},
-               {"tokens_per_device", per_device},
-               {"hidden", c.hidden ? "yes" : "no"},
-               {"short_hidden", short_per_device >= c.threshold_tokens ? "yes" : "no"}};
-  s.values = {{"threshold_with_alpha_tokens", c.threshold_with_alpha_tokens},
-              {"flops_per_token2", c.flops_per_token2},
-              {"kv_bytes_per_token", c.kv_bytes_per_token},
-              {"step_compute_s", c.compute_time_s},
-              {"step_transfer_s", c.transfer_time_s},
-              {"flops_eff", effective_flops(h100())},
-              {"flops_eff_tflops", effective_flops(h100()) / 1e12},
-              {"flops_peak_tflops", h100().flops / 1e12},
-              {"mfu_fraction", kDefaultMfu},
-              {"head_dim", m.head_dim},
-              {"q_heads", m.q_heads},
-              {"kv_heads", m.kv_heads},
-              {"bytes_per_value", m.activation_bytes},
-              {"short_tokens_per_device", short_per_device},
-              {"short_prompt_limit_tokens", c.threshold_tokens * devices},
-              {"link_alpha_s", link.alpha_s},
-              {"link_beta_Bps", link.beta_Bps}};
   return s;
 }
 

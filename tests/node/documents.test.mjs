@@ -65,7 +65,8 @@ const CASES = [
     return d;
   })(), '16 KB', 'lint only'],
   ['a kept timeline', withValue({ id: 't', request: { op: 'pipeline' }, field: 'timeline' }), 'compute.values[8].field'],
-  ['20 near-budget simulations', set((d) => { for (let i = 0; i < 20; i++) d.compute.values.push({ id: `s${i}`, request: sim, field: 'time_s' }); }), 'budget'],
+  // The 20 differ (bytes): figures in a row asking one request share its answer.
+  ['20 near-budget simulations', set((d) => { for (let i = 0; i < 20; i++) d.compute.values.push({ id: `s${i}`, request: { ...sim, bytes: sim.bytes + i }, field: 'time_s' }); }), 'budget'],
   ['a heavy value and a constraint that never holds (lint)', set((d) => {
     d.compute.values.push({ id: 's', request: sim, field: 'time_s' });
     d.variant.constraints.push({ left: 'params.devices', op: '<', right: 0 });
