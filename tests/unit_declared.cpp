@@ -1,5 +1,6 @@
-// Exercises as data (exercises/declared.hpp): the arithmetic of "expr", cases, field paths, and
-// exercises 1-4, declared as requests in their files, giving what the engine gives for the same requests.
+// Exercises as data (exercises/declared.hpp): the arithmetic of "expr", cases, ranges, field
+// paths, and the exercises declared in their files giving what the engine gives for the same
+// requests.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 #include <vector>
 
 #include "api/api.hpp"
@@ -108,6 +110,18 @@ std::string refusal(const json& doc) {
   if (!out.contains("error")) return "loaded";
   EXPECT_EQ(out.at("error").at("code"), "invalid_exercise") << out.dump();
   return out.at("error").at("message");
+}
+
+json solve_id(int id, const json& params = json::object()) {
+  return commlab::evaluate(json{{"op", "exercise.solve"}, {"id", id}, {"params", params}});
+}
+
+bool refused_naming(const json& answer, const std::vector<std::string>& words) {
+  if (!answer.contains("error") || answer["error"]["code"] != "invalid_exercise") return false;
+  const std::string m = answer["error"]["message"];
+  for (const std::string& w : words)
+    if (m.find(w) == std::string::npos) return false;
+  return true;
 }
 
 }  // namespace
@@ -244,6 +258,133 @@ TEST(Declared, ARefusalAtParamsKeepsItsCode) {
             std::string::npos) << big.dump();
   doc["params"][0]["default"] = 2000;
   EXPECT_NE(refusal(doc).find("compute.values[8].request: the engine refused it"), std::string::npos);
+}
+
+// "field" is a path into nested objects, and into arrays by index or by an element's id (a
+// preset's figure wherever the list puts it).
+TEST(Declared, FieldPathsReachIntoObjectsAndArraysByIdOrIndex) {
+  const json tp = {{"op", "tp"}, {"phase", "prefill"}, {"tokens", "$devices"}};
+  const json doc = fixture_with({{{"id", "call_time_s"}, {"request", tp}, {"field", "per_allreduce.time_s"}},
+                                 {{"id", "call_steps"}, {"request", tp}, {"field", "per_allreduce.steps"}},
+                                 {{"id", "sp_bytes"}, {"request", tp}, {"field", "sequence_parallel.bytes_sent_per_gpu"}},
+                                 {{"id", "h100_flops"}, {"request", {{"op", "presets"}}}, {"field", "gpus[h100].flops"}},
+                                 {{"id", "b200_flops"}, {"request", {{"op", "presets"}}}, {"field", "gpus[b200].flops"}},
+                                 {{"id", "second_gpu_flops"}, {"request", {{"op", "presets"}}}, {"field", "gpus[1].flops"}},
+                                 {{"id", "llama_kv_heads"}, {"request", {{"op", "presets"}}}, {"field", "models[llama3_70b].kv_heads"}}});
+  const json loaded = load(doc);
+  ASSERT_FALSE(loaded.contains("error")) << loaded.dump().substr(0, 400);
+  const json s = solve_id(42, {{"devices", 16}});
+  ASSERT_FALSE(s.contains("error")) << s.dump().substr(0, 400);
+  const json direct = commlab::evaluate(json{{"op", "tp"}, {"phase", "prefill"}, {"tokens", 16}});
+  EXPECT_EQ(s["values"]["call_time_s"], direct["per_allreduce"]["time_s"]);
+  EXPECT_EQ(s["values"]["call_steps"], direct["per_allreduce"]["steps"]);
+  EXPECT_EQ(s["values"]["sp_bytes"], direct["sequence_parallel"]["bytes_sent_per_gpu"]);
+  const json presets = commlab::evaluate(json{{"op", "presets"}});
+  for (const json& g : presets["gpus"]) {
+    if (g["id"] == "h100") {
+      EXPECT_EQ(s["values"]["h100_flops"], g["flops"]);
+    }
+    if (g["id"] == "b200") {
+      EXPECT_EQ(s["values"]["b200_flops"], g["flops"]);
+    }
+  }
+  EXPECT_NE(s["values"]["h100_flops"], s["values"]["b200_flops"]);
+  EXPECT_EQ(s["values"]["second_gpu_flops"], presets["gpus"][1]["flops"]);
+  EXPECT_EQ(s["values"]["llama_kv_heads"], 8);
+
+  // A missing part is named, with what the response held there.
+  auto refused = [](const json& request, const std::string& field) {
+    return load(fixture_with({{{"id", "x"}, {"request", request}, {"field", field}}}));
+  };
+  const json presets_request = {{"op", "presets"}};
+  EXPECT_TRUE(refused_naming(refused(presets_request, "gpus[h300].flops"),
+                             {"compute.values[8].field: the response's \"gpus\" has no entry of id \"h300\"", "\"h100\""}))
+      << refused(presets_request, "gpus[h300].flops").dump();
+  EXPECT_TRUE(refused_naming(refused(presets_request, "gpus[3].flops"), {"\"gpus\" has 3 entries"}));
+  EXPECT_TRUE(refused_naming(refused(presets_request, "mfu[h100]"), {"\"mfu\" is not an array"}));
+  EXPECT_TRUE(refused_naming(refused(tp, "per_allreduce.time_s.x"), {"no field 'per_allreduce.time_s.x'"}));
+  EXPECT_TRUE(refused_naming(refused(tp, "per_allreduce.tiem_s"), {"\"time_s\""}));
+  EXPECT_TRUE(refused_naming(refused(tp, "per_allreduce"), {"an array, an object or a long text"}));
+}
+
+// A request asked again (the next figure of the same request) is answered once; a different one
+// is asked anew, never answered from the one before.
+TEST(Declared, ConsecutiveRequestsAreNotConfused) {
+  const json ring = {{"op", "allreduce"}, {"algorithm", "ring"}, {"devices", "$devices"}, {"bytes", "$bytes"},
+                     {"link", {{"alpha_s", "$alpha_s"}, {"beta_Bps", "$beta_Bps"}}}};
+  json twice = ring;
+  twice["bytes"] = "$double_bytes";
+  const json doc = fixture_with({{{"id", "double_bytes"}, {"expr", "2 * $bytes"}},
+                                 {{"id", "t1_s"}, {"request", ring}, {"field", "time_s"}},
+                                 {{"id", "steps1"}, {"request", ring}, {"field", "steps"}},
+                                 {{"id", "t2_s"}, {"request", twice}, {"field", "time_s"}},
+                                 {{"id", "t3_s"}, {"request", ring}, {"field", "time_s"}}});
+  ASSERT_FALSE(load(doc).contains("error"));
+  const json s = solve_id(42, {{"devices", 8}, {"bytes", 1e6}});
+  ASSERT_FALSE(s.contains("error")) << s.dump().substr(0, 400);
+  json direct = commlab::evaluate(json{{"op", "allreduce"}, {"algorithm", "ring"}, {"devices", 8}, {"bytes", 1e6},
+                                       {"link", {{"alpha_s", 5e-6}, {"beta_Bps", 4e10}}}});
+  EXPECT_EQ(s["values"]["t1_s"], direct["time_s"]);
+  EXPECT_EQ(s["values"]["t3_s"], direct["time_s"]);
+  EXPECT_EQ(s["values"]["steps1"], direct["steps"]);
+  direct = commlab::evaluate(json{{"op", "allreduce"}, {"algorithm", "ring"}, {"devices", 8}, {"bytes", 2e6},
+                                  {"link", {{"alpha_s", 5e-6}, {"beta_Bps", 4e10}}}});
+  EXPECT_EQ(s["values"]["t2_s"], direct["time_s"]);
+  EXPECT_NE(s["values"]["t2_s"], s["values"]["t1_s"]);
+}
+
+// "keep_params": params a template or a page view reads among the values, as they are.
+TEST(Declared, KeptParamsAreValuesToo) {
+  json doc = fixture_with({});
+  doc["compute"]["keep_params"] = {"devices", "bytes"};
+  ASSERT_FALSE(load(doc).contains("error"));
+  const json s = solve_id(42, {{"devices", 16}, {"bytes", 2e6}});
+  EXPECT_EQ(s["values"]["devices"], 16);
+  EXPECT_EQ(s["values"]["bytes"], 2e6);
+  for (const json& bad : {json{"gpus"}, json{5}, json{"devices", "devices"}, json("devices")}) {
+    doc["compute"]["keep_params"] = bad;
+    const json r = load(doc);
+    EXPECT_TRUE(refused_naming(r, {"compute.keep_params"})) << bad.dump() << ": " << r.dump();
+  }
+  doc["compute"]["keep_params"] = {"gpus"};
+  const json lint = commlab::evaluate(json{{"op", "exercise.lint"}, {"text", doc.dump()}});
+  ASSERT_EQ(lint["ok"], false) << lint.dump();
+  EXPECT_NE(lint["problems"].dump().find("compute.keep_params[0]: \\\"gpus\\\" is not a param"), std::string::npos)
+      << lint.dump();
+}
+
+// Exercise 5, declared in its file: the statement's layers and hidden size with Llama-3-70B's
+// proportions (read from its preset), its answers exactly the tp request's.
+TEST(Declared, Exercise5IsTheTpRequestOfTheStatementsModel) {
+  for (const auto& [layers, hidden, heads, kv_heads, ffn] :
+       std::vector<std::tuple<int, int, int, int, int>>{{80, 8192, 64, 8, 28672}, {40, 5120, 40, 5, 17920},
+                                                        {12, 64, 1, 1, 224}, {7, 1000, 7, 1, 3500}}) {
+    const json params = {{"layers", layers}, {"hidden", hidden}, {"tokens", 2048}, {"tp", 4}, {"link", "ib_ndr"},
+                         {"bytes_per_value", 1}};
+    const json s = solve_id(5, params);
+    ASSERT_FALSE(s.contains("error")) << s.dump().substr(0, 400);
+    EXPECT_EQ(s["values"]["q_heads"], heads) << hidden;
+    EXPECT_EQ(s["values"]["kv_heads"], kv_heads) << hidden;
+    EXPECT_EQ(s["values"]["ffn"], ffn) << hidden;
+    EXPECT_EQ(s["values"]["head_dim"], 128);
+    EXPECT_EQ(s["values"]["layers"], layers);
+    EXPECT_EQ(s["values"]["tp"], 4);
+    const json tp = commlab::evaluate(json{{"op", "tp"}, {"phase", "prefill"}, {"tokens", 2048}, {"tp", 4},
+                                           {"link", "ib_ndr"}, {"algorithm", "ring"},
+                                           {"model", {{"id", "llama3_70b"}, {"layers", layers}, {"hidden", hidden},
+                                                      {"q_heads", heads}, {"kv_heads", kv_heads}, {"head_dim", 128},
+                                                      {"ffn", ffn}, {"activation_bytes", 1}}}});
+    EXPECT_EQ(s["answers"]["bytes_per_gpu"], tp["bytes_sent_per_gpu"]);
+    EXPECT_EQ(s["answers"]["time"], tp["comm_time_s"]);
+    EXPECT_EQ(s["values"]["compute_time_s"], tp["compute_time_s"]);
+    EXPECT_EQ(s["values"]["allreduce_steps"], tp["per_allreduce"]["steps"]);
+    const std::string note = s["values"]["model_note"]["en"];
+    EXPECT_EQ(note, layers == 40 ? " (the shape of Llama-2-13B in FP8)" : layers == 80 ? " (the shape of Llama-3-70B in FP8)" : "");
+  }
+  const json zh = solve_id(5, {{"layers", 32}, {"hidden", 4096}, {"bytes_per_value", 2}});
+  EXPECT_EQ(zh["values"]["model_note"]["zh"], "（即 BF16 的 Llama-3-8B 的形状）");
+  // The H100's effective rate, from its preset and the lecture's MFU.
+  EXPECT_DOUBLE_EQ(zh["values"]["flops_eff_tflops"].get<double>(), 989 * 0.7);
 }
 
 TEST(Declared, NthSmallestOrdersItsFigures) {
@@ -390,7 +531,10 @@ TEST(Declared, AFieldPathTakesAPhaseOfTheHierarchicalAllreduce) {
             std::string::npos);
   EXPECT_NE(field("phases[1].tim_s").find("the response has no field 'phases[1].tim_s'; did you mean \"time_s\"?"), std::string::npos);
   EXPECT_NE(field("time_s[0]").find("\"time_s\" is not an array"), std::string::npos);
-  EXPECT_NE(field("phases[x]").find("is not a field path"), std::string::npos);
+  // Brackets hold an index or an id: the phases have no id.
+  EXPECT_NE(field("phases[x]").find("the response's \"phases\" has no entry of id \"x\"; allowed: [index] (its entries have no id)"),
+            std::string::npos);
+  EXPECT_NE(field("phases[x-y]").find("is not a field path"), std::string::npos);
   EXPECT_NE(field("phases.").find("is not a field path"), std::string::npos);
   EXPECT_NE(field("phases[1]").find("is an array, an object or a long text"), std::string::npos);
 }
@@ -498,4 +642,45 @@ TEST(Declared, Exercise4AddsUpTheHierarchyAsTheEngine) {
           EXPECT_EQ(v.at("intra_time_doubled_s"), h2.intra_reduce_scatter.time_s + h2.intra_allgather.time_s);
           EXPECT_EQ(v.at("inter_time_doubled_s"), h2.inter_allreduce.time_s);
         }
+}
+
+// Exercise 7, declared in its file: the ring_attention request of Llama-3-70B on H100s for each
+// prompt, "hidden" the engine's own criterion (n at least the bandwidth-only threshold).
+TEST(Declared, Exercise7IsTheRingAttentionRequestForEachPrompt) {
+  bool saw[2][2] = {{false, false}, {false, false}};
+  for (const char* link : {"ib_ndr", "nvlink4", "pcie5"})
+    for (int devices : {2, 8, 32})
+      for (int prompt : {8192, 65536, 524288}) {
+        const int short_prompt = prompt / 4;
+        const json s = solve_id(7, {{"prompt_tokens", prompt}, {"short_prompt_tokens", short_prompt},
+                                    {"devices", devices}, {"link", link}});
+        ASSERT_FALSE(s.contains("error")) << s.dump().substr(0, 400);
+        const json base = {{"op", "ring_attention"}, {"model", "llama3_70b"}, {"gpu", "h100"}, {"link", link},
+                           {"devices", devices}};
+        json long_request = base, short_request = base;
+        long_request["prompt_tokens"] = prompt;
+        short_request["prompt_tokens"] = short_prompt;
+        const json r = commlab::evaluate(long_request), q = commlab::evaluate(short_request);
+        EXPECT_EQ(s["answers"]["threshold"], r["threshold_tokens"]);
+        EXPECT_EQ(s["answers"]["tokens_per_device"], r["tokens_per_device"]);
+        EXPECT_EQ(s["answers"]["hidden"], r["hidden"].get<bool>() ? "yes" : "no");
+        EXPECT_EQ(s["answers"]["short_hidden"], q["hidden"].get<bool>() ? "yes" : "no");
+        EXPECT_EQ(s["values"]["step_compute_s"], r["compute_time_s"]);
+        EXPECT_EQ(s["values"]["step_transfer_s"], r["transfer_time_s"]);
+        EXPECT_DOUBLE_EQ(s["values"]["short_tokens_per_device"].get<double>(), double(short_prompt) / devices);
+        EXPECT_DOUBLE_EQ(s["values"]["short_prompt_limit_tokens"].get<double>(),
+                         r["threshold_tokens"].get<double>() * devices);
+        saw[r["hidden"].get<bool>()][q["hidden"].get<bool>()] = true;
+      }
+  EXPECT_TRUE(saw[1][1] && saw[1][0] && saw[0][0]) << "the points must take every case";
+  // The statement's figures: Llama-3-70B's heads from its preset, F = 70% of the H100's 989 TFLOP/s.
+  const json d = solve_id(7);
+  EXPECT_EQ(d["values"]["q_heads"], 64);
+  EXPECT_EQ(d["values"]["kv_heads"], 8);
+  EXPECT_EQ(d["values"]["head_dim"], 128);
+  EXPECT_EQ(d["values"]["bytes_per_value"], 2);
+  EXPECT_DOUBLE_EQ(d["values"]["flops_eff"].get<double>(), 989e12 * 0.7);
+  EXPECT_DOUBLE_EQ(d["values"]["flops_peak_tflops"].get<double>(), 989);
+  EXPECT_DOUBLE_EQ(d["values"]["mfu_fraction"].get<double>(), 0.7);
+  EXPECT_EQ(d["values"]["link_beta_Bps"], 40e9);
 }

@@ -286,10 +286,10 @@ TEST(Documents, IntegerFieldsStayInTheirRanges) {
   doc = base_doc();
   doc["id"] = 999;
   EXPECT_EQ(load(doc)["id"], 999);
-  doc["solver"] = 4294967299LL;
+  // A document says how its answers are computed: without "compute" it is refused, by name.
   doc.erase("compute");
-  expect_refused(load(doc), "field 'solver'");
-  expect_problem(lint(doc), "solver: must be an exercise number");
+  expect_refused(load(doc), "field 'compute' is missing");
+  expect_problem(lint(doc), "compute: is missing");
 }
 
 // An answer of the wrong type reached the `internal` code; wrong-typed fields gave

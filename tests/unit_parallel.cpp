@@ -1,6 +1,9 @@
 // Tensor, sequence and expert parallelism (P5 §2.5, §5.7, §6.2, §6.4; exercise 5).
 #include <gtest/gtest.h>
 
+#include <tuple>
+#include <vector>
+
 #include "api/api.hpp"
 #include "demos/demo_table.hpp"
 #include "parallel/parallel.hpp"
@@ -228,4 +231,44 @@ TEST(Ops, EveryFieldOfTheParallelOpsRejectsBadValues) {
     extra["bogus_field"] = 1;
     EXPECT_EQ(evaluate(extra)["error"]["code"], "unknown_field");
   }
+}
+
+// SPEC "Variants": a statement names a model only when the params are its shape. model.match
+// answers as link.match does, from the presets' published configs.
+TEST(Ops, ModelMatchNamesAPresetOnlyFromItsShape) {
+  auto match = [](nlohmann::json fields) {
+    fields["op"] = "model.match";
+    return evaluate(fields);
+  };
+  const nlohmann::json hit = match({{"layers", 80}, {"hidden", 8192}, {"bytes_per_value", 2}});
+  EXPECT_EQ(hit.at("matched"), true) << hit.dump();
+  EXPECT_EQ(hit.at("id"), "llama3_70b");
+  EXPECT_EQ(hit.at("label"), "Llama-3-70B");
+  EXPECT_EQ(hit.at("precision"), "BF16");
+  for (const auto& [layers, hidden, id] : std::vector<std::tuple<int, int, std::string>>{
+           {32, 4096, "llama3_8b"}, {126, 16384, "llama3_405b"}, {40, 5120, "llama2_13b"}}) {
+    const nlohmann::json m = match({{"layers", layers}, {"hidden", hidden}, {"bytes_per_value", 1}});
+    EXPECT_EQ(m.at("id"), id) << m.dump();
+    EXPECT_EQ(m.at("label"), find_model(id)->label);
+    EXPECT_EQ(m.at("precision"), "FP8");
+  }
+  // Mixtral-8x7B has Llama-3-8B's layers and hidden size: the experts tell them apart.
+  EXPECT_EQ(match({{"layers", 32}, {"hidden", 4096}, {"experts", 8}}).at("id"), "mixtral_8x7b");
+  EXPECT_EQ(match({{"layers", 61}, {"hidden", 7168}}).at("matched"), false);
+  EXPECT_EQ(match({{"layers", 61}, {"hidden", 7168}, {"experts", 256}}).at("id"), "deepseek_v3");
+  EXPECT_EQ(match({{"layers", 80}, {"hidden", 8192}, {"bytes_per_value", 4}}).at("precision"), "FP32");
+  // No match, or a size with no name: said by "matched" and empty names, never null.
+  const nlohmann::json miss = match({{"layers", 81}, {"hidden", 8192}, {"bytes_per_value", 3}});
+  EXPECT_EQ(miss.at("matched"), false);
+  EXPECT_EQ(miss.at("id"), "");
+  EXPECT_EQ(miss.at("label"), "");
+  EXPECT_EQ(miss.at("precision"), "");
+  EXPECT_EQ(match({{"layers", 80}, {"hidden", 8192}}).at("precision"), "");
+  // Bad input names the field, the value and what is allowed.
+  const nlohmann::json bad = match({{"layers", 80.5}, {"hidden", 8192}});
+  ASSERT_TRUE(bad.contains("error")) << bad.dump();
+  EXPECT_EQ(bad.at("error").at("code"), "not_integer");
+  EXPECT_NE(bad.at("error").at("message").get<std::string>().find("'layers'"), std::string::npos);
+  EXPECT_EQ(match({{"hidden", 8192}}).at("error").at("code"), "missing_field");
+  EXPECT_EQ(match({{"layers", 80}, {"hidden", 8192}, {"heads", 64}}).at("error").at("code"), "unknown_field");
 }

@@ -41,6 +41,7 @@ std::vector<OpInfo>& ops() {
       {"exercise.load", op_exercise_load, "adds an exercise document (JSON, answers declared as requests) for this session"},
       {"exercise.lint", op_exercise_lint, "every problem of an exercise document, each naming its path in the file"},
       {"link.match", op_link_match, "the catalogue link whose effective figures are alpha_s and beta_Bps: matched, id, label"},
+      {"model.match", op_model_match, "the model preset of this shape (layers, hidden, experts) and the name of bytes_per_value: matched, id, label, precision"},
   };
   return table;
 }

@@ -36,6 +36,7 @@ void op_crossover(Request& r, JsonWriter& w);
 json op_simulate(Request& r);
 // ops_parallel.cpp: presets, parallelism and overlap (P5 §6-7).
 json op_presets(Request& r);
+json op_model_match(Request& r);
 json op_tp(Request& r);
 json op_sharding_check(Request& r);
 json op_pipeline(Request& r);

@@ -179,6 +179,21 @@ json op_presets(Request& r) {
           {"efficiency", kDefaultEfficiency}};
 }
 
+// A statement names a model only when the params are its shape (SPEC "Variants"), as link.match
+// names a link; exercises written as data ask this. Mixtral-8x7B has Llama-3-8B's layers and
+// hidden size, so experts (0: dense) is part of the shape.
+json op_model_match(Request& r) {
+  const int layers = r.integer("layers", 1, 100000);
+  const int hidden = r.integer("hidden", 1, 1 << 24);
+  const int experts = r.integer_or("experts", 0, 0, 1 << 16);
+  const double bytes = r.number_or("bytes_per_value", 0, Range{0, 16, true, "bytes"});
+  r.finish();
+  const ModelPreset* m = match_model(layers, hidden, experts);
+  // No null in an answer (README "Errors"): no match is said by "matched" and empty names.
+  return {{"matched", m != nullptr}, {"id", m ? m->id : ""}, {"label", m ? m->label : ""},
+          {"precision", value_format_name(bytes)}};
+}
+
 json op_tp(Request& r) {
   const ModelPreset m = read_model(r, "llama3_70b");
   const GpuPreset g = read_gpu(r, "h100");

@@ -279,7 +279,8 @@ std::string kind_of(const json& v) {
   return v.is_boolean() ? "true/false" : v.is_number() ? "number" : v.is_string() ? "text" : "other";
 }
 
-// A response field by path: "time_s", or into arrays and objects, "phases[1].time_s".
+// A response field by path: "time_s", or into arrays and objects, "phases[1].time_s"; an
+// array's element also by its id, "gpus[h100].flops" (a preset's figure wherever the list puts it).
 const json& take_field(const json& res, const std::string& field, const std::string& at) {
   const json* node = &res;
   std::string walked;
@@ -287,11 +288,12 @@ const json& take_field(const json& res, const std::string& field, const std::str
   auto bad_path = [&] {
     throw std::invalid_argument(at + ": " + detail::quoted(field) +
                                 " is not a field path; allowed: names joined by '.', each with "
-                                "optional [index] (\"time_s\", \"phases[1].time_s\")");
+                                "optional [index] or [id] (\"time_s\", \"phases[1].time_s\", \"gpus[h100].flops\")");
   };
+  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
   while (i <= field.size()) {
     size_t j = i;
-    while (j < field.size() && (std::isalnum(static_cast<unsigned char>(field[j])) || field[j] == '_')) ++j;
+    while (j < field.size() && word_char(field[j])) ++j;
     const std::string name = field.substr(i, j - i);
     if (name.empty()) bad_path();
     if (!node->is_object() || !node->contains(name)) {
@@ -305,17 +307,39 @@ const json& take_field(const json& res, const std::string& field, const std::str
     walked += (walked.empty() ? "" : ".") + name;
     while (j < field.size() && field[j] == '[') {
       size_t k = j + 1;
-      while (k < field.size() && std::isdigit(static_cast<unsigned char>(field[k]))) ++k;
-      if (k == j + 1 || k >= field.size() || field[k] != ']' || k - j > 8) bad_path();
-      const size_t index = std::stoul(field.substr(j + 1, k - j - 1));
+      while (k < field.size() && word_char(field[k])) ++k;
+      if (k == j + 1 || k >= field.size() || field[k] != ']' || k - j > 61) bad_path();
+      const std::string key = field.substr(j + 1, k - j - 1);
+      const bool index_given = key.find_first_not_of("0123456789") == std::string::npos;
       if (!node->is_array())
         throw std::invalid_argument(at + ": the response's " + detail::quoted(walked) +
-                                    " is not an array; allowed: [index] after an array's name only");
-      if (index >= node->size())
-        throw std::invalid_argument(at + ": the response's " + detail::quoted(walked) + " has " +
-                                    std::to_string(node->size()) + " entries; allowed: " +
-                                    (node->empty() ? "none" : "an index from 0 to " + std::to_string(node->size() - 1)));
-      node = &node->at(index);
+                                    " is not an array; allowed: [index] or [id] after an array's name only");
+      if (index_given) {
+        const size_t index = key.size() > 7 ? node->size() : std::stoul(key);
+        if (index >= node->size())
+          throw std::invalid_argument(at + ": the response's " + detail::quoted(walked) + " has " +
+                                      std::to_string(node->size()) + " entries; allowed: " +
+                                      (node->empty() ? "none" : "an index from 0 to " + std::to_string(node->size() - 1)));
+        node = &node->at(index);
+      } else {
+        const json* found = nullptr;
+        std::vector<std::string> ids;
+        for (const json& e : *node) {
+          const json* id = e.is_object() && e.contains("id") && e.at("id").is_string() ? &e.at("id") : nullptr;
+          if (!id) continue;
+          if (id->get_ref<const std::string&>() == key) {
+            found = &e;
+            break;
+          }
+          ids.push_back(id->get<std::string>());
+        }
+        if (!found)
+          throw std::invalid_argument(at + ": the response's " + detail::quoted(walked) + " has no entry of id " +
+                                      detail::quoted(key) + "; " +
+                                      (ids.empty() ? std::string("allowed: [index] (its entries have no id)")
+                                                   : nearest_or_allowed(key, ids)));
+        node = found;
+      }
       walked += field.substr(j, k - j + 1);
       j = k + 1;
     }
@@ -559,8 +583,22 @@ ExerciseSolution run(const json& doc, const json& params) {
   json& solved_values = r.solved["values"];
   json& solved_answers = r.solved["answers"];
   size_t kept = 0;
-  static const json kNoValues = json::array(), kNoAnswers = json::object();
-  const json& values = c.contains("values") ? c.at("values") : kNoValues;  // read in place, not copied
+  // The section is read in place, not copied: a solve runs for every variant lint draws.
+  static const json kNone = json::array(), kNoAnswers = json::object();
+  // Params a template or a page view reads among the values (values.layers), kept as they are.
+  const json& keep = c.contains("keep_params") ? c.at("keep_params") : kNone;
+  if (!keep.is_array()) throw std::invalid_argument("compute.keep_params: must be an array of param ids");
+  for (size_t i = 0; i < keep.size(); ++i) {
+    const std::string at = "compute.keep_params[" + std::to_string(i) + "]";
+    if (!keep[i].is_string() || !find_def(doc.at("params"), keep[i].get<std::string>()))
+      throw std::invalid_argument(at + ": " + (keep[i].is_string() ? detail::quoted(keep[i].get<std::string>()) : show_value(keep[i])) +
+                                  " is not a param; allowed: a param's id");
+    const std::string id = keep[i];
+    if (solved_values.contains(id))
+      throw std::invalid_argument(at + ": " + detail::quoted(id) + " is listed twice; allowed: each param once");
+    solved_values[id] = params.at(id);
+  }
+  const json& values = c.contains("values") ? c.at("values") : kNone;
   if (!values.is_array()) throw std::invalid_argument("compute.values: must be an array");
   for (size_t i = 0; i < values.size(); ++i) {
     const std::string at = "compute.values[" + std::to_string(i) + "]";

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "exercises/solvers.hpp"
+#include "exercises/solution.hpp"
 
 namespace commlab {
 

@@ -1,11 +1,10 @@
-// Loading the embedded exercise documents, checking their fields, and the document a page shows.
+// Loading the exercise documents, checking their fields, and the document a page shows.
 #include "exercises/exercises.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <functional>
-#include <map>
 #include <set>
 
 #include "base/error.hpp"
@@ -22,16 +21,6 @@ namespace commlab {
 using namespace detail;
 
 namespace {
-
-// One solver per exercise id whose answers are not declared in its file ("compute"): what
-// requests cannot express. A new exercise is a JSON file; C++ (one line here, its function in
-// solvers.hpp) only when it needs that.
-const std::map<int, ExerciseSolver>& solver_table() {
-  static const std::map<int, ExerciseSolver> table = {
-      {5, solve_exercise_5}, {7, solve_exercise_7},
-  };
-  return table;
-}
 
 bool is_string_list(const json& j) {
   if (!j.is_array() || j.empty()) return false;
@@ -209,21 +198,12 @@ Exercise load_one(const std::string& file, const json& doc) {
   check_variant(file, doc);
   check_conclusions(file, doc);
   const int id = doc.at("id");
-  // "compute": answers declared as requests and arithmetic over the params: JSON only.
-  if (doc.contains("compute")) {
-    if (doc.contains("solver")) bad_doc(file, "fields 'compute' and 'solver' exclude each other");
-    check_compute(file, doc);
-    return Exercise{id, doc, [doc](const json& params) { return solve_declared(doc, params); }};
-  }
-  // "solver": N lets a new exercise reuse exercise N's solver with other defaults: JSON only.
-  if (doc.contains("solver") && (!doc.at("solver").is_number_integer() || doc.at("solver").get<double>() < 1 ||
-                                  doc.at("solver").get<double>() > kMaxExerciseId))
-    bad_doc(file, "field 'solver' must be an exercise number from 1 to " + std::to_string(kMaxExerciseId));
-  const int solver_id = doc.value("solver", id);
-  const auto solver = solver_table().find(solver_id);
-  if (solver == solver_table().end())
-    bad_doc(file, "exercise " + std::to_string(solver_id) + " has no solver function (solver_table in core/exercises/document.cpp)");
-  return Exercise{id, doc, solver->second};
+  // "compute": answers declared as requests and arithmetic over the params, JSON only (no C++).
+  if (!doc.contains("compute"))
+    bad_doc(file, "field 'compute' is missing; allowed: a compute section saying how every answer is computed "
+                  "(README \"Adding an exercise\")");
+  check_compute(file, doc);
+  return Exercise{id, doc, [doc](const json& params) { return solve_declared(doc, params); }};
 }
 
 std::vector<Exercise>& registry() {
@@ -449,7 +429,7 @@ std::vector<std::pair<std::string, std::string>> point_problems(const Exercise& 
     out.push_back({path + "#solve", path + ": cannot be computed" + (colon == std::string::npos ? ": " + m : m.substr(colon))});
     *solved = json();
     return out;
-  } catch (const json::exception& e) {  // a solver reading a figure of the wrong kind
+  } catch (const json::exception& e) {  // a figure of the wrong kind read
     out.push_back({"answers#json", std::string("answers: cannot be computed: ") + e.what()});
     *solved = json();
     return out;

@@ -3,10 +3,9 @@
 // exercises_data.cpp). Params are checked against the document; typed answers by the one rule of
 // SPEC's "Judging typed answers" (judge.cpp).
 //
-// A new exercise: exercises/NN.json (id, title, statement, params, answers, hints, solution; see
-// 01.json) whose answers are declared in its "compute" section as engine requests over the params
-// plus arithmetic (declared.hpp; no C++), or "solver": N to reuse exercise N's solver, or one
-// function solve_exercise_NN in solvers.hpp and one line in solver_table() (document.cpp).
+// A new exercise: exercises/NN.json (id, title, statement, params, answers, hints, solution,
+// compute; see 01.json, and exercises/schema.json) whose answers are declared in its "compute"
+// section as engine requests over the params plus arithmetic (declared.hpp): no C++.
 // Files: document (loading, checks), params, templates, declared, judge, solve, variants.
 // Templates in statement and solution: {param}, {params.x}, {answers.x}, {values.x}, each
 // optionally with a display unit: {values.wire_time_s:us}.
@@ -17,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "exercises/solvers.hpp"
+#include "exercises/solution.hpp"
 
 namespace commlab {
 
@@ -53,7 +52,7 @@ constexpr size_t kMaxMessageChars = 300;
 /// ("invalid_exercise") naming the file and the limit.
 json parse_exercise_text(const std::string& file, const std::string& text);
 
-/// A parsed, checked exercise document and its solver.
+/// A parsed, checked exercise document and its solver (its compute section run for params).
 struct Exercise {
   int id;
   json doc;
@@ -61,10 +60,10 @@ struct Exercise {
 };
 
 /// Every exercise, by id; parsed and checked once. Throws RequestError ("invalid_exercise")
-/// naming the file and field when a document is malformed or has no solver.
+/// naming the file and field when a document is malformed.
 const std::vector<Exercise>& exercises();
 /// Adds an exercise document at run time (request op exercise.load, `commlab --exercise FILE`):
-/// checked as a compiled-in one, its answers declared in "compute" (or "solver": N). A built-in
+/// checked as a compiled-in one, its answers declared in "compute". A built-in
 /// id is refused; an id loaded before is replaced. Throws RequestError naming the path in the file.
 const Exercise& load_exercise(const std::string& file, const json& doc);
 /// Everything wrong with an exercise file, each problem naming its path in the file

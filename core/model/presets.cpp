@@ -46,6 +46,19 @@ static const T* find_by_id(const std::vector<T>& list, const std::string& id) {
   return nullptr;
 }
 
+const char* value_format_name(double bytes_per_value) {
+  if (bytes_per_value == 1) return "FP8";
+  if (bytes_per_value == 2) return "BF16";
+  if (bytes_per_value == 4) return "FP32";
+  return "";
+}
+
+const ModelPreset* match_model(int layers, int hidden, int experts) {
+  for (const ModelPreset& m : model_presets())
+    if (m.layers == layers && m.hidden == hidden && m.experts == experts) return &m;
+  return nullptr;
+}
+
 const ModelPreset* find_model(const std::string& id) { return find_by_id(model_presets(), id); }
 const GpuPreset* find_gpu(const std::string& id) { return find_by_id(gpu_presets(), id); }
 const NodePreset* find_node(const std::string& id) { return find_by_id(node_presets(), id); }

@@ -48,6 +48,14 @@ inline double kv_bytes_per_token(const ModelPreset& m) {
   return 2.0 * m.layers * m.kv_heads * m.head_dim * m.activation_bytes;
 }
 
+/// The name of a number format by its bytes a value, as the lecture writes it: 1 "FP8",
+/// 2 "BF16" (its activations and weights), 4 "FP32"; "" for any other size.
+const char* value_format_name(double bytes_per_value);
+
+/// The first model preset of this shape (layers, hidden size, routed experts: 0 for a dense
+/// model), or nullptr: a statement names a model only when its figures are that model's.
+const ModelPreset* match_model(int layers, int hidden, int experts);
+
 /// The lecture's compute efficiency: 70% of peak FLOP/s (gives §7.2's 1.32 ms a layer and
 /// §6.5's 240 / 2,163-token thresholds).
 constexpr double kDefaultMfu = 0.7;
