@@ -293,11 +293,48 @@ describe('the authoring view', () => {
     await linted(page);
     assert.equal(await page.locator('[data-role="lint-status"]').getAttribute('data-state'), 'clean');
     assert.equal(await view(page).locator('[data-exercise="9"] [data-answer="time"]').count(), 1);
-    // A file opened (here through the file input) replaces it too.
+    // A file opened through the file input replaces it too, and one dropped on the text.
     await page.locator('#author-file').setInputFiles({ name: '09.json', mimeType: 'application/json', buffer: Buffer.from(FIXTURE) });
     await page.locator('[data-action="replace-confirm"]').click();
     await linted(page);
     assert.equal(await textarea(page).inputValue(), FIXTURE);
+    const dropped = FIXTURE.replace('"Ring or recursive doubling?"', '"Dropped in"');
+    await textarea(page).evaluate((el, text) => {
+      const data = new DataTransfer();
+      data.items.add(new File([text], 'dropped.json', { type: 'application/json' }));
+      el.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
+      el.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+    }, dropped);
+    await page.locator('[data-action="replace-confirm"]').click();
+    await linted(page);
+    assert.equal(await textarea(page).inputValue(), dropped);
+    assert.match(await view(page).locator('[data-exercise="9"] h2').textContent(), /Dropped in/);
+    await ctx.close();
+  });
+
+  test('the engine checks in its worker: no long task on the page while a slow document is linted and typed into', async () => {
+    const ctx = await fresh();
+    const page = await openAuthor(ctx);
+    await page.evaluate(() => {
+      globalThis.__long = [];
+      new PerformanceObserver((list) => { for (const e of list.getEntries()) globalThis.__long.push({ start: e.startTime, ms: e.duration }); })
+        .observe({ type: 'longtask' });
+    });
+    // Exercise 6's lint solves 50 drawn variants of a pipeline: the slowest of the lecture's.
+    await page.locator('[data-role="start"]').selectOption('6');
+    await page.locator('[data-action="start"]').click();
+    await page.locator('[data-action="replace-confirm"]').click();
+    const typedFrom = await page.evaluate(() => performance.now());
+    await textarea(page).press('Control+End');
+    await page.keyboard.type('\n');
+    await page.waitForFunction(() => document.querySelector('[data-role="lint-status"]').dataset.state !== 'checking', null, { timeout: 20000 });
+    const answeredAt = await page.evaluate(() => performance.now());
+    assert.ok(answeredAt - typedFrom > 300, 'the check took its pause and its time');
+    const long = await page.evaluate(([a, b]) => globalThis.__long.filter((e) => e.start >= a && e.start < b), [typedFrom, answeredAt]);
+    assert.deepEqual(long, [], 'the main thread stayed free while the engine checked');
+    await linted(page);
+    assert.equal(await page.locator('[data-role="lint-status"]').getAttribute('data-state'), 'clean');
+    assert.ok((await textarea(page).inputValue()).endsWith('}\n\n'));
     await ctx.close();
   });
 

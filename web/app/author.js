@@ -190,6 +190,7 @@ export function createAuthor({ lang, builtIns, storage, confirmLeave }) {
   // --- lint and preview, in the engine's worker ------------------------------------------
   let lintTimer = 0;
   let linted = null; // the text the problems shown belong to
+  let lastLint = null; // and the engine's answer for it
   let shown = null; // {doc, store, card, text, solved, variants}
   let previewState = 'none';
   let previewNote = '';
@@ -213,6 +214,7 @@ export function createAuthor({ lang, builtIns, storage, confirmLeave }) {
     if (!out || text !== textarea.value) return; // a newer text is on its way
     const [lint, load] = out;
     linted = text;
+    lastLint = lint;
     renderProblems(lint);
     if (load.error) {
       root.removeAttribute('aria-busy');
@@ -521,18 +523,13 @@ export function createAuthor({ lang, builtIns, storage, confirmLeave }) {
     langGroup.setAttribute('aria-label', t.previewLang);
     renderDraftStatus();
     renderPreviewStatus();
-    if (linted !== null && linted === textarea.value && lintStatus.dataset.state !== 'checking') {
-      // The problems again, in this language's words around the engine's.
-      const items = problemList.querySelectorAll('[data-problem]').length;
-      if (lintStatus.dataset.state === 'clean') lintStatus.textContent = t.clean;
-      else if (items) lintStatus.textContent = t.problems(items);
-    }
+    // The problems again, in this language's words around the engine's.
+    if (lastLint && linted === textarea.value && lintStatus.dataset.state !== 'checking') renderProblems(lastLint);
   }
 
   function setLang(l) {
     lang = l;
     renderWords();
-    for (const b of problemList.querySelectorAll('[data-problem]')) b.title = t.goTo;
     setPreviewLang(l);
   }
 
