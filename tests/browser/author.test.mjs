@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { DIST, ROOT, answer, engineEval, launch, openPage, screenshotDir, serve, settled, verdicts } from './helpers.mjs';
 
 const DESKTOP = { width: 1280, height: 900 };
@@ -410,6 +411,24 @@ describe('the authoring view', () => {
         await ctx.close();
       }
     }
+  });
+
+  test('from file:// (the single-file build): the blank template, linted and previewed, nothing fetched', async (t) => {
+    const single = join(DIST, 'commlab-single.html');
+    if (!existsSync(single)) {
+      t.skip('dist/commlab-single.html not built');
+      return;
+    }
+    const ctx = await fresh();
+    const page = await openPage(ctx, `${pathToFileURL(single).href}?view=author`, errors);
+    await page.waitForFunction(() => document.querySelector('textarea[data-role="document"]')?.value.trim(), null, { timeout: 15000 });
+    await linted(page);
+    assert.equal(JSON.parse(await textarea(page).inputValue()).title.en, 'A new exercise');
+    assert.deepEqual(await page.locator('[data-role="start"] option').evaluateAll((els) => els.map((e) => e.value)), ['blank']);
+    assert.equal(await page.locator('[data-role="lint-status"]').getAttribute('data-state'), 'clean');
+    await answer(page, 9, { time: '30 us' });
+    assert.deepEqual(await verdicts(page, 9), { time: 'correct' });
+    await ctx.close();
   });
 
   test('no console errors on any page above', () => {

@@ -92,6 +92,9 @@ export function copyOfExercise(text, n, id) {
  */
 export function createAuthor({ lang, builtIns, storage, confirmLeave }) {
   const freeId = Math.max(8, ...builtIns.map((e) => e.id)) + 1;
+  // From file:// (the single-file build) the page fetches nothing (its CSP says so): no example
+  // or lecture file to start from, only the blank template.
+  const canFetch = location.protocol !== 'file:';
   let t = authorStrings(lang);
   let previewLang = lang;
 
@@ -508,11 +511,11 @@ export function createAuthor({ lang, builtIns, storage, confirmLeave }) {
     startLabel.textContent = t.startFrom;
     const was = startSelect.value;
     startSelect.replaceChildren(
-      h('option', { value: 'example', text: t.startExample }),
+      ...(canFetch ? [h('option', { value: 'example', text: t.startExample })] : []),
       h('option', { value: 'blank', text: t.startBlank }),
-      ...builtIns.map((ex) => h('option', { value: String(ex.id), text: t.startExercise(ex.id, pick(ex.title, lang)) })),
+      ...(canFetch ? builtIns : []).map((ex) => h('option', { value: String(ex.id), text: t.startExercise(ex.id, pick(ex.title, lang)) })),
     );
-    if (was) startSelect.value = was;
+    if ([...startSelect.options].some((o) => o.value === was)) startSelect.value = was;
     startButton.textContent = t.start;
     fileText.textContent = t.openFile;
     downloadButton.textContent = t.download;
@@ -545,7 +548,7 @@ export function createAuthor({ lang, builtIns, storage, confirmLeave }) {
   } else {
     lintStatus.dataset.state = 'checking';
     lintStatus.textContent = t.checking;
-    fetchText(EXAMPLE_URL).catch(() => BLANK(freeId)).then((text) => {
+    (canFetch ? fetchText(EXAMPLE_URL) : Promise.reject()).catch(() => BLANK(freeId)).then((text) => {
       if (textarea.value.trim()) return; // typed meanwhile
       textarea.value = text;
       saveNow();
