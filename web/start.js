@@ -48,6 +48,16 @@
       // no rule: the other prerendered cards show until the live card replaces them
     }
   }
+  // ?view=author (the authoring view) shows no lecture card: the prerendered ones never paint.
+  if (query.get('view') === 'author' && !query.has('exercise')) {
+    try {
+      var authorSheet = new CSSStyleSheet();
+      authorSheet.replaceSync('section.card[data-prerendered] { display: none; }');
+      document.adoptedStyleSheets = document.adoptedStyleSheets.concat([authorSheet]);
+    } catch (e) {
+      // no rule: the prerendered cards show until app/main.js removes them
+    }
+  }
   // Embedded (app/main.js: framed, or embed=1): no page header or contents, from the first paint.
   if (query.has('exercise') && (window.parent !== window || query.get('embed') === '1')) root.classList.add('embed');
 

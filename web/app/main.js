@@ -1,5 +1,6 @@
 // Page start-up: language, saved progress, the engine, the cards; `#ex3` scrolls to a card and
-// `?exercise=3` shows that card alone. Inside a frame (or with `&embed=1`) it is an embedded
+// `?exercise=3` shows that card alone; `?view=explore` is the explorer, `?view=author` the
+// authoring view (app/author.js). Inside a frame (or with `&embed=1`) it is an embedded
 // exercise: no page header, a small footer, and the host protocol of app/frame.js.
 // `./lab build` prerenders the cards into index.html (web/tools/prerender.mjs): they are read at
 // once, and each is replaced by its live card when the engine's first answers arrive. The
@@ -8,9 +9,10 @@
 import { Card } from '../card/card.js';
 import { h } from '../util/dom.js';
 import { ask, askMany, isEngineFailure, knownLinks, rememberSolve, setLinks, solveAll, useImporter, warmUp } from '../engine/door.js';
-import { browserLanguage, pick, strings, viewStrings } from '../util/i18n.js';
+import { authorStrings, browserLanguage, pick, strings, viewStrings } from '../util/i18n.js';
 import { createExplore, parseSettings, settingsQuery } from '../views/explore.js';
 import { Store } from './store.js';
+import { createAuthor } from './author.js';
 import { exportText, parseExerciseState, parseProgressFile, restoreSaved } from './progress.js';
 import { embedOptions, listenToHost, reportHeight, tellHost } from './frame.js';
 import { LECTURE, fullParams, variantKey } from '../card/variant.js';
@@ -45,7 +47,13 @@ export async function start(importer) {
   if (embedded) buildEmbedChrome();
   const exploring = only === null && query.get('view') === 'explore';
   if (exploring) document.body.classList.add('exploring');
-  if (embedded) document.querySelector('#explore-link')?.remove(); // embedded: no link away
+  const authoring = only === null && query.get('view') === 'author';
+  if (authoring) document.body.classList.add('authoring');
+  if (embedded) {
+    // embedded: no link away
+    document.querySelector('#explore-link')?.remove();
+    document.querySelector('#author-link')?.remove();
+  }
 
   const cards = [];
   const main = $('#exercises');
@@ -96,6 +104,10 @@ export async function start(importer) {
     const explore = $('#explore-link') ?? {};
     explore.textContent = exploring ? viewStrings(lang).backToExercises : viewStrings(lang).explore;
     explore.href = exploring ? '?' : '?view=explore';
+    const write = $('#author-link') ?? {};
+    write.textContent = authoring ? viewStrings(lang).backToExercises : authorStrings(lang).link;
+    write.href = authoring ? '?' : '?view=author';
+    if (authoring) document.title = authorStrings(lang).pageTitle;
     renderProgress();
   }
 
@@ -136,6 +148,7 @@ export async function start(importer) {
     if (listing) renderToc(listing);
     for (const c of cards) c.setLang(lang);
     if (exploring) showExplore();
+    author?.setLang(lang);
     renderProgress();
   }
 
@@ -233,11 +246,18 @@ export async function start(importer) {
     main.append(explorer.root);
   }
 
+  // The authoring view replaces the cards (app/author.js); its draft has a key of its own.
+  let author = null;
+  function showAuthor(builtIns) {
+    author = createAuthor({ lang, builtIns, storage: safeStorage(), confirmLeave });
+    main.append(author.root);
+  }
+
   let listing = null;
   let docs = null; // exercise id (string) -> the engine's document, for checking progress
   renderChrome();
   if (store.setAside) say(strings(lang).corruptState(store.setAside), 'error');
-  else if (!store.available && !embedded) say(strings(lang).storageUnavailable);
+  else if (!store.available && !embedded && !authoring) say(strings(lang).storageUnavailable);
   status.textContent = strings(lang).loading;
 
   // The cards prerendered into index.html, by exercise id; their ids let the first batch ask
@@ -251,7 +271,7 @@ export async function start(importer) {
     status.dataset.kind = 'error';
     document.documentElement.dataset.engine = 'failed';
   };
-  const guessed = exploring ? [] : [...new Set(prerendered.keys())];
+  const guessed = exploring || authoring ? [] : [...new Set(prerendered.keys())];
   const requests = firstBatch(guessed);
   // The build's answers to this very batch (engine/first.json) let the cards come alive before
   // the engine has loaded; the page still says it is ready only once the engine answers (ping).
@@ -272,6 +292,13 @@ export async function start(importer) {
     showExplore();
     document.documentElement.dataset.ready = 'true';
     warmUpWhenIdle();
+    return;
+  }
+  if (authoring) {
+    status.hidden = true;
+    for (const el of main.querySelectorAll('section.card[data-prerendered]')) el.remove();
+    showAuthor(list.exercises);
+    document.documentElement.dataset.ready = 'true';
     return;
   }
   // Documents and lecture-value answers by id: from the first batch, else asked now.

@@ -146,6 +146,15 @@ export function rememberSolve(id, params, res) {
   if (solved.size > 256) solved.delete(solved.keys().next().value);
 }
 
+/**
+ * Forgets every remembered answer of exercise `id`: a document loaded again under that id
+ * (exercise.load, the authoring view) answers anew.
+ */
+export function forgetExercise(id) {
+  const prefix = `${id} `;
+  for (const k of [...solved.keys()]) if (k.startsWith(prefix)) solved.delete(k);
+}
+
 /** exercise.solve for each {id, params} not yet known, in one batch; resolves to the answers. */
 export async function solveAll(list, key = null) {
   const missing = list.filter((x) => cachedSolve(x.id, x.params) === undefined);
