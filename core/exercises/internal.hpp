@@ -6,6 +6,10 @@
 
 #include "base/quantity.hpp"
 
+namespace commlab {
+struct Exercise;
+}
+
 namespace commlab::detail {
 
 using json = nlohmann::json;
@@ -48,5 +52,8 @@ std::string nearest_or_allowed(const std::string& name, const std::vector<std::s
 /// Every unknown field of a document, anywhere: "answers[1].tolerence_rel: unknown field; did you
 /// mean \"tolerance_rel\"?" (SPEC "Exercise documents are untrusted input": read as a request).
 std::vector<std::string> unknown_fields(const json& doc);
+/// A parsed document checked (fields, types, ranges, its compute section at the defaults) and
+/// given its solver (document.cpp); throws invalid_exercise naming the file and the path.
+Exercise read_exercise(const std::string& file, const json& doc);
 
 }  // namespace commlab::detail
