@@ -214,10 +214,11 @@ export class Card {
     if (this.fixed) {
       for (const b of this.form.querySelectorAll('[data-action="variant"], [data-action="default"]')) b.hidden = true;
     }
-    this.root.replaceChildren(
+    // linkTable() is null for an exercise without a link (replaceChildren would print "null").
+    this.root.replaceChildren(...[
       head, this.statement, this.linkTable(), this.variantNote, this.errorBox, body,
       this.visualBox, this.hintList, this.solutionBox,
-    );
+    ].filter(Boolean));
     this.renderStatement();
     this.renderHints();
     this.renderStatus();
