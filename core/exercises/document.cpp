@@ -1,4 +1,4 @@
-// Loading the embedded exercise documents, checking their fields, and the document a page shows.
+// Reading one exercise document (fields, types, its solver), lint, and the document a page shows.
 #include "exercises/exercises.hpp"
 
 #include <algorithm>
