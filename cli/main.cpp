@@ -1,6 +1,7 @@
 // The command-line door to the engine: eval one request, a batch on stdin, or a demo table.
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -9,6 +10,7 @@
 #include "api/api.hpp"
 #include "exercises/exercises.hpp"
 #include "demos/demo_table.hpp"
+#include "exercise_folder.hpp"
 
 using nlohmann::json;
 
@@ -26,6 +28,8 @@ const char* kUsage =
     "                               default answers, variants); each problem names its path\n"
     "  commlab --exercise FILE ...  add an exercise written as JSON before the command\n"
     "                               (e.g. commlab --exercise 09.json eval '{\"op\":\"exercise.solve\",\"id\":9}')\n"
+    "  commlab --exercises DIR ...  read the exercises from DIR (its index.json, else every *.json);\n"
+    "                               default: $COMMLAB_EXERCISES_DIR, else " COMMLAB_EXERCISES_DIR_DEFAULT "\n"
     "  commlab ops                  the request ops\n"
     "  commlab links                the link catalogue\n";
 
@@ -153,29 +157,72 @@ int lint(int argc, char** argv, int first) {
   return bad ? 1 : 0;
 }
 
+// The engine's "exercises/03.json: ..." says where the file is: DIR/03.json.
+std::string at_path(const std::string& message, const std::string& dir, const std::string& file) {
+  const std::string head = "exercises/" + file;
+  if (message.rfind(head, 0) != 0) return message;
+  return dir + (dir.empty() || dir.back() == '/' ? "" : "/") + file + message.substr(head.size());
+}
+
+// Installs the exercises of `dir` (core reads no files). `strict`: a bad file or an empty folder
+// is an error (eval); lint installs what it can and checks the files it is given itself.
+bool install(const std::string& dir, bool strict) {
+  const json out = commlab::install_exercise_folder(dir);
+  if (out.contains("error")) {
+    std::cerr << "commlab: " << out["error"]["message"].get<std::string>() << "\n";
+    return false;
+  }
+  if (!strict) return true;
+  for (const json& p : out.at("problems"))
+    std::cerr << "commlab: " << at_path(p.at("message"), dir, p.at("file")) << "\n";
+  if (!out.at("problems").empty()) {
+    std::cerr << "commlab: fix the exercise files above (commlab exercise lint lists every problem), or give "
+                 "another folder with --exercises DIR\n";
+    return false;
+  }
+  if (out.at("exercises").empty()) {
+    std::cerr << "commlab: the exercises folder " << dir << " holds no exercise document (*.json)\n";
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   commlab::add_demo_op();  // the lecture's tables: native only
   std::ios::sync_with_stdio(false);
+  // Where the exercises are: --exercises DIR, else $COMMLAB_EXERCISES_DIR, else the source tree's.
+  const char* env_dir = std::getenv("COMMLAB_EXERCISES_DIR");
+  std::string dir = env_dir && *env_dir ? env_dir : COMMLAB_EXERCISES_DIR_DEFAULT;
   // --exercise FILE (repeatable): exercises written as JSON, added before the command runs.
-  while (argc > 2 && std::string(argv[1]) == "--exercise") {
-    std::string text;
-    if (!read_file(argv[2], &text)) {
-      std::cerr << "commlab: " << argv[2] << " cannot be read\n";
-      return 2;
-    }
-    const json out = commlab::evaluate(json{{"op", "exercise.load"}, {"text", text}, {"file", base_name(argv[2])}});
-    if (out.contains("error")) {
-      std::cerr << "commlab: " << out["error"]["message"].get<std::string>() << "\n";
-      return 2;
-    }
+  std::vector<std::string> extra;
+  while (argc > 2 && (std::string(argv[1]) == "--exercise" || std::string(argv[1]) == "--exercises")) {
+    if (std::string(argv[1]) == "--exercises") dir = argv[2];
+    else extra.push_back(argv[2]);
     argv[2] = argv[0];
     argv += 2;
     argc -= 2;
   }
   const std::string cmd = argc > 1 ? argv[1] : "help";
-  if (cmd == "exercise" && argc > 2 && std::string(argv[2]) == "lint") return lint(argc, argv, 3);
+  const bool linting = cmd == "exercise" && argc > 2 && std::string(argv[2]) == "lint";
+  // The commands that answer exercise requests read the folder; help, ops, links and demo do not.
+  if (linting || cmd == "eval" || !extra.empty()) {
+    if (!install(dir, !linting)) return 2;
+  }
+  for (const std::string& file : extra) {
+    std::string text;
+    if (!read_file(file, &text)) {
+      std::cerr << "commlab: " << file << " cannot be read\n";
+      return 2;
+    }
+    const json out = commlab::evaluate(json{{"op", "exercise.load"}, {"text", text}, {"file", base_name(file)}});
+    if (out.contains("error")) {
+      std::cerr << "commlab: " << out["error"]["message"].get<std::string>() << "\n";
+      return 2;
+    }
+  }
+  if (linting) return lint(argc, argv, 3);
   if (cmd == "eval") {
     if (argc > 2) {
       const std::string out = commlab::evaluate(std::string(argv[2]));

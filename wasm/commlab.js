@@ -85,6 +85,16 @@ class Commlab {
   links() {
     return this.call('links').links;
   }
+
+  /**
+   * Installs the exercise documents the host ships (none is compiled in), replacing any before:
+   * `files` is [{file: '01.json', text}]. Resolves to the engine's answer {exercises: [{id,
+   * title, file}], problems: [{file, code, message}]}: a document with a problem is left out and
+   * named, the others work. Throws CommlabError only for a malformed list.
+   */
+  installExercises(files) {
+    return this.call('exercise.install', { files: [...files].map(({ file, text }) => ({ file, text })) });
+  }
 }
 
 const inNode = typeof process === 'object' && typeof process.versions?.node === 'string';
@@ -92,14 +102,18 @@ const inNode = typeof process === 'object' && typeof process.versions?.node === 
 /**
  * Loads the engine. `options.wasmBinary` may pass the bytes of commlab_wasm.wasm (the
  * single-file page does); otherwise the browser fetches it from beside this module and Node
- * reads it from disk.
+ * reads it from disk. `options.exercises` ([{file, text}]) are installed at once
+ * (installExercises; its answer is `lab.installed`); without them no exercise is installed and
+ * exercise requests answer `not_installed` until installExercises is called.
  */
 export async function loadCommlab(options = {}) {
-  const settings = { ...options };
+  const { exercises, ...settings } = options;
   if (!settings.wasmBinary && inNode) {
     const { readFile } = await import('node:fs/promises');
     settings.wasmBinary = await readFile(new URL('./commlab_wasm.wasm', import.meta.url));
   }
   const module = await createCommlabModule(settings);
-  return new Commlab(module);
+  const lab = new Commlab(module);
+  if (exercises) lab.installed = lab.installExercises(exercises);
+  return lab;
 }

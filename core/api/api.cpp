@@ -38,6 +38,7 @@ std::vector<OpInfo>& ops() {
       {"exercise.solve", op_exercise_solve, "an exercise's answers and filled worked solution for given params"},
       {"exercise.check", op_exercise_check, "verdicts on typed answers: correct, incorrect or format-error"},
       {"exercise.variant", op_exercise_variant, "fresh params for an exercise, deterministic for a seed"},
+      {"exercise.install", op_exercise_install, "installs the exercise documents the host ships (replacing all): ids, titles, problems"},
       {"exercise.load", op_exercise_load, "adds an exercise document (JSON, answers declared as requests) for this session"},
       {"exercise.lint", op_exercise_lint, "every problem of an exercise document, each naming its path in the file"},
       {"link.match", op_link_match, "the catalogue link whose effective figures are alpha_s and beta_Bps: matched, id, label"},
@@ -58,7 +59,7 @@ const std::vector<std::string>& error_codes() {
   static const std::vector<std::string> codes = {
       "invalid_json",  "invalid_type",     "missing_field", "unknown_field", "unknown_value",
       "unknown_op",    "out_of_range",     "not_integer",   "invalid_value", "invalid_request",
-      "invalid_exercise", "no_route",      "too_large",     "out_of_memory", "internal"};
+      "invalid_exercise", "not_installed", "no_route",      "too_large",     "out_of_memory", "internal"};
   return codes;
 }
 

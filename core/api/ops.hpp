@@ -52,6 +52,7 @@ json op_exercise_solve(Request& r);
 json op_exercise_check(Request& r);
 json op_exercise_variant(Request& r);
 json op_exercise_load(Request& r);
+json op_exercise_install(Request& r);
 json op_exercise_lint(Request& r);
 json op_link_match(Request& r);
 

@@ -39,6 +39,7 @@ json params_of(Request& r, const Exercise& ex) {
 
 json op_exercise_list(Request& r) {
   r.finish();
+  if (exercises().empty()) throw_not_installed();
   json list = json::array();
   for (const Exercise& ex : exercises()) list.push_back({{"id", ex.id}, {"title", ex.doc.at("title")}});
   return {{"exercises", list}};
@@ -129,6 +130,42 @@ json op_exercise_load(Request& r) {
     throw RequestError("invalid_exercise", detail::capped_message("exercises/" + file +
                                                                   ": a field has the wrong type: " + e.what()));
   }
+}
+
+// The documents the host ships, installed once at start (the CLI reads its folder, the page's
+// worker fetches dist/exercises/): {"op":"exercise.install","files":[{"file","text"}]}. Each
+// document is checked as exercise.load checks one; the ones with a problem are named and left out.
+json op_exercise_install(Request& r) {
+  const json& files = r.raw("files");
+  r.finish();
+  const std::string rule = "allowed: an array of at most " + std::to_string(kMaxExerciseId) +
+                           " objects {\"file\": \"03.json\", \"text\": <the file's text>}";
+  if (!files.is_array()) throw RequestError("invalid_type", "field 'files': value " + show_value(files) + " is not allowed; " + rule);
+  if (files.size() > static_cast<size_t>(kMaxExerciseId))
+    throw RequestError("too_large", "field 'files': " + std::to_string(files.size()) + " documents; " + rule);
+  std::vector<ExerciseFile> given;
+  for (size_t i = 0; i < files.size(); ++i) {
+    const std::string at = "field 'files[" + std::to_string(i) + "]";
+    const json& f = files[i];
+    if (!f.is_object()) throw RequestError("invalid_type", at + "': value " + show_value(f) + " is not allowed; " + rule);
+    for (auto it = f.begin(); it != f.end(); ++it)
+      if (it.key() != "file" && it.key() != "text")
+        throw RequestError("unknown_field", at + "': unknown field " + detail::quoted(it.key()) + "; allowed: file, text");
+    const json& name = f.value("file", json());
+    if (!name.is_string() || name.get_ref<const std::string&>().empty() || name.get_ref<const std::string&>().size() > 100)
+      throw RequestError(f.contains("file") ? "invalid_type" : "missing_field",
+                         at + ".file': value " + show_value(name) + " is not allowed; allowed: a file name of 1 to 100 characters");
+    if (!f.value("text", json()).is_string())
+      throw RequestError(f.contains("text") ? "invalid_type" : "missing_field",
+                         at + ".text': must be the exercise file's text");
+    given.push_back({name.get<std::string>(), f.at("text").get<std::string>()});
+  }
+  const InstallReport report = install_exercises(given);
+  json installed = json::array(), problems = json::array();
+  for (const auto& x : report.installed) installed.push_back({{"id", x.id}, {"title", x.title}, {"file", x.file}});
+  for (const auto& p : report.problems)
+    problems.push_back({{"file", p.file}, {"code", "invalid_exercise"}, {"message", p.message}});
+  return {{"exercises", installed}, {"problems", problems}};
 }
 
 json op_exercise_lint(Request& r) {

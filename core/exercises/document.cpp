@@ -1,4 +1,4 @@
-// Loading the exercise documents, checking their fields, and the document a page shows.
+// Reading one exercise document (fields, types, its compute section), lint, and the document a page shows.
 #include "exercises/exercises.hpp"
 
 #include <algorithm>
@@ -206,35 +206,9 @@ Exercise load_one(const std::string& file, const json& doc) {
   return Exercise{id, doc, [doc](const json& params) { return solve_declared(doc, params); }};
 }
 
-std::vector<Exercise>& registry() {
-  static std::vector<Exercise> all = [] {
-    std::vector<Exercise> list;
-    std::set<int> ids;
-    for (const ExerciseSource& src : exercise_sources()) {
-      Exercise ex = load_one(src.file, parse_doc(src.file, src.text));
-      if (!ids.insert(ex.id).second)
-        bad_doc(src.file, "exercise id " + std::to_string(ex.id) + " is used twice");
-      list.push_back(std::move(ex));
-    }
-    std::sort(list.begin(), list.end(), [](const Exercise& a, const Exercise& b) { return a.id < b.id; });
-    return list;
-  }();
-  return all;
-}
-
-bool built_in(int id) {
-  for (const ExerciseSource& src : exercise_sources()) {
-    try {
-      if (parse_json(src.text).value("id", 0) == id) return true;
-    } catch (const json::exception&) {
-    }
-  }
-  return false;
-}
-
 }  // namespace
 
-const std::vector<Exercise>& exercises() { return registry(); }
+Exercise detail::read_exercise(const std::string& file, const json& doc) { return load_one(file, doc); }
 
 json parse_exercise_text(const std::string& file, const std::string& text) {
   if (text.size() > kMaxDocumentBytes)
@@ -249,24 +223,6 @@ json parse_exercise_text(const std::string& file, const std::string& text) {
   } catch (const json::exception& e) {
     bad_doc(file, std::string("not valid JSON: ") + e.what());
   }
-}
-
-const Exercise& load_exercise(const std::string& file, const json& doc) {
-  Exercise ex = load_one(file, doc);
-  const int id = ex.id;
-  if (built_in(id))
-    bad_doc(file, "field 'id': exercise " + std::to_string(id) + " is built in; give the new exercise another number");
-  std::vector<Exercise>& list = registry();
-  for (Exercise& old : list)
-    if (old.id == id) {
-      old = std::move(ex);
-      return old;
-    }
-  list.push_back(std::move(ex));
-  std::sort(list.begin(), list.end(), [](const Exercise& a, const Exercise& b) { return a.id < b.id; });
-  for (const Exercise& e : list)
-    if (e.id == id) return e;
-  return list.back();
 }
 
 namespace {
@@ -298,17 +254,6 @@ std::vector<std::string> unbound_placeholders(const std::string& text_in) {
 }  // namespace
 
 namespace {
-
-// The built-in file with this id ("03.json"), or "" when no built-in uses it.
-std::string built_in_file(int id) {
-  for (const ExerciseSource& src : exercise_sources()) {
-    try {
-      if (parse_json(src.text).value("id", 0) == id) return src.file;
-    } catch (const json::exception&) {
-    }
-  }
-  return "";
-}
 
 // bad_doc says "exercises/<file>: field 'x.y' must be ..."; a lint line reads "x.y: must be ...".
 std::string as_line(const std::string& file, const std::string& message) {
@@ -350,7 +295,7 @@ bool schema_into(const std::string& file, const json& doc, std::vector<std::stri
     said("id: is " + show_value(id) + "; allowed: an integer from 1 to " + std::to_string(kMaxExerciseId));
   } else {
     // A built-in number is refused by exercise.load; only the built-in file itself may use it.
-    const std::string owner = built_in_file(id.get<int>());
+    const std::string owner = lecture_file(id.get<int>());
     if (!owner.empty() && owner != file)
       said("id: exercise " + std::to_string(id.get<int>()) + " is built in (exercises/" + owner +
            "); allowed: a number from 1 to " + std::to_string(kMaxExerciseId) + " that no built-in exercise uses");
@@ -661,6 +606,9 @@ std::vector<std::vector<std::string>> lint_exercise_files(
     const std::vector<std::pair<std::string, std::string>>& files) {
   std::vector<std::vector<std::string>> out;
   std::map<int, std::string> owners;  // id -> the first file that uses it
+  std::map<int, std::string> installed;  // id -> the installed file that holds it
+  for (const Exercise& ex : exercises())
+    if (!ex.file.empty()) installed.emplace(ex.id, ex.file);
   for (const auto& [file, text] : files) {
     out.push_back(lint_exercise(file, text));
     try {
@@ -668,26 +616,18 @@ std::vector<std::vector<std::string>> lint_exercise_files(
       const json& id = doc.is_object() ? doc.value("id", json()) : json();
       if (!id.is_number_integer() || id.get<double>() < 1 || id.get<double>() > kMaxExerciseId) continue;
       const auto [it, fresh] = owners.emplace(id.get<int>(), file);
+      const auto other = installed.find(id.get<int>());
       if (!fresh)
         out.back().push_back("id: exercise " + std::to_string(id.get<int>()) + " is also the id of " + it->second +
                              "; allowed: one file per id");
+      else if (other != installed.end() && other->second != file)
+        out.back().push_back("id: exercise " + std::to_string(id.get<int>()) + " is also the id of exercises/" +
+                             other->second + ", installed; allowed: one file per id");
     } catch (const std::exception&) {
       // lint_exercise has said why it cannot be read
     }
   }
   return out;
-}
-
-const Exercise& find_exercise(const json& id, const std::string& field) {
-  std::vector<std::string> ids;
-  for (const Exercise& ex : exercises()) ids.push_back(std::to_string(ex.id));
-  const std::string rule = "allowed: one of " + join(ids, ", ");
-  if (!id.is_number() || !std::isfinite(id.get<double>()) || id.get<double>() != std::floor(id.get<double>()))
-    throw RequestError("invalid_type", "field '" + field + "': value " + show_value(id) +
-                                           " is not an exercise number; " + rule);
-  for (const Exercise& ex : exercises())
-    if (ex.id == id.get<double>()) return ex;
-  throw RequestError("unknown_value", "field '" + field + "': no exercise " + show_value(id) + "; " + rule);
 }
 
 json exercise_document(const Exercise& ex, const json& params) {

@@ -1,7 +1,8 @@
 // Layer exercises (above parallel, below api): the lecture's exercises (P5 §11) as data, one
-// JSON document per exercise compiled in from exercises/*.json (CMake generates
-// exercises_data.cpp). Params are checked against the document; typed answers by the one rule of
-// SPEC's "Judging typed answers" (judge.cpp).
+// JSON document per exercise. None is compiled in: core reads no files, so the host installs
+// the documents it ships once at start (install_exercises, the request exercise.install: the CLI
+// reads a folder, the page fetches dist/exercises/). Params are checked against the document;
+// typed answers by the one rule of SPEC's "Judging typed answers" (judge.cpp).
 //
 // A new exercise: exercises/NN.json (id, title, statement, params, answers, hints, solution,
 // compute; see 01.json, and exercises/schema.json) whose answers are declared in its "compute"
@@ -22,12 +23,11 @@ namespace commlab {
 
 using json = nlohmann::json;
 
-/// One embedded file: its name ("01.json") and text. Defined in the generated exercises_data.cpp.
-struct ExerciseSource {
-  const char* file;
-  const char* text;
+/// One exercise document as the host read it: its file name ("03.json") and its text.
+struct ExerciseFile {
+  std::string file;
+  std::string text;
 };
-const std::vector<ExerciseSource>& exercise_sources();
 
 using ExerciseSolver = std::function<ExerciseSolution(const json& params)>;
 
@@ -52,25 +52,54 @@ constexpr size_t kMaxMessageChars = 300;
 /// ("invalid_exercise") naming the file and the limit.
 json parse_exercise_text(const std::string& file, const std::string& text);
 
-/// A parsed, checked exercise document and its solver (its compute section run for params).
+/// A parsed, checked exercise document and its solver (its compute section run for params);
+/// `file` is the name it came from.
 struct Exercise {
   int id;
   json doc;
   ExerciseSolver solver;
+  std::string file = "";
 };
 
-/// Every exercise, by id; parsed and checked once. Throws RequestError ("invalid_exercise")
-/// naming the file and field when a document is malformed.
+/// The lecture's exercises are ids 1 to 8 (P5 §11); each is accepted only from its own file.
+constexpr int kLectureExercises = 8;
+/// The one file a lecture exercise may come from ("03.json" for 3); "" for any other id.
+std::string lecture_file(int id);
+
+/// What exercise.install did: each document installed, and each one left out with its problem
+/// (an invalid_exercise message naming the file and the JSON path).
+struct InstallReport {
+  struct Installed {
+    std::string file;
+    int id;
+    json title;
+  };
+  struct Problem {
+    std::string file;
+    std::string message;
+  };
+  std::vector<Installed> installed;
+  std::vector<Problem> problems;
+};
+/// Makes `files` the exercises (replacing everything installed or loaded before). Each is read
+/// as exercise.load reads one (limits, strictness, its own work budget); ids 1-8 only from their
+/// own file (lecture_file), one file per id (the later one is refused). A document with a
+/// problem is left out and named; the others are installed.
+InstallReport install_exercises(const std::vector<ExerciseFile>& files);
+
+/// Every exercise installed or loaded, by id; empty before the host installs any.
 const std::vector<Exercise>& exercises();
 /// Adds an exercise document at run time (request op exercise.load, `commlab --exercise FILE`):
-/// checked as a compiled-in one, its answers declared in "compute". A built-in
-/// id is refused; an id loaded before is replaced. Throws RequestError naming the path in the file.
+/// checked as an installed one, its answers declared in "compute". A lecture
+/// id (1-8) is refused; any other id installed or loaded before is replaced for the session.
+/// Throws RequestError naming the path in the file.
 const Exercise& load_exercise(const std::string& file, const json& doc);
 /// Everything wrong with an exercise file, each problem naming its path in the file
 /// ("answers[1].label: needs en and zh"): schema, both languages, every placeholder bound,
 /// default answers computable, variants within the declared constraints. Empty when it is fine.
 std::vector<std::string> lint_exercise(const std::string& file, const std::string& text);
-/// Throws RequestError naming `field` and listing the ids when there is no such exercise.
+/// Throws RequestError naming `field` and listing the ids when there is no such exercise, and
+/// "not_installed" naming what is missing when no exercise is installed at all.
 const Exercise& find_exercise(const json& id, const std::string& field = "id");
 
 /// Every param filled in (defaults for the ones not given), base units; `given` is checked
@@ -87,9 +116,12 @@ json variant_params(const Exercise& ex, std::uint64_t seed);
 /// The first params variant_params draws for a seed, before any check (what lint checks
 /// answers at); null when the draw breaks the param definitions.
 json draw_params(const Exercise& ex, std::uint64_t seed);
-/// lint_exercise for several files at once, plus an id used by two files (a problem of the later).
+/// lint_exercise for several files at once, plus an id used by two files (a problem of the later)
+/// or by an installed exercise from another file.
 std::vector<std::vector<std::string>> lint_exercise_files(
     const std::vector<std::pair<std::string, std::string>>& files);
+/// The error when no exercise is installed (RequestError "not_installed").
+[[noreturn]] void throw_not_installed();
 /// The document with a `rule` {en, zh} per answer and `statement_filled` for `params`.
 json exercise_document(const Exercise& ex, const json& params);
 

@@ -6,6 +6,10 @@
 
 #include "base/quantity.hpp"
 
+namespace commlab {
+struct Exercise;
+}
+
 namespace commlab::detail {
 
 using json = nlohmann::json;
@@ -54,5 +58,8 @@ const json& exercise_schema();
 /// the fields of each object those its schema definition lists; and every key of a map that
 /// names nothing of the document (a preset's param, an alias's choice, a computed answer's id).
 std::vector<std::string> unknown_fields(const json& doc);
+/// A parsed document checked (fields, types, ranges, its compute section at the defaults) and
+/// given its solver (document.cpp); throws invalid_exercise naming the file and the path.
+Exercise read_exercise(const std::string& file, const json& doc);
 
 }  // namespace commlab::detail

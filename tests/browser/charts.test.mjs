@@ -32,7 +32,12 @@ after(async () => {
 function bisectInPage(page, { devices, link, algorithms }) {
   return page.evaluate(async ({ devices, link, algorithms }) => {
     const mod = await import('./engine/commlab.js');
-    globalThis.__testEngine ??= await mod.loadCommlab();
+    // A fresh engine of the page's own module, with the documents the page serves.
+    if (!globalThis.__testEngine) {
+      const docs = await import('./engine/documents.js');
+      const served = await docs.fetchDocuments(new URL('exercises/', location.href));
+      globalThis.__testEngine = await mod.loadCommlab({ exercises: served.files });
+    }
     const lab = globalThis.__testEngine;
     const cheapest = (bytes) => {
       let best = null;

@@ -50,7 +50,12 @@ export async function openPage(context, url, errors, { wait = true } = {}) {
 export function engineEval(page, request) {
   return page.evaluate(async (req) => {
     const mod = await import('./engine/commlab.js');
-    globalThis.__testEngine ??= await mod.loadCommlab();
+    // A fresh engine of the page's own module, with the documents the page serves.
+    if (!globalThis.__testEngine) {
+      const docs = await import('./engine/documents.js');
+      const served = await docs.fetchDocuments(new URL('exercises/', location.href));
+      globalThis.__testEngine = await mod.loadCommlab({ exercises: served.files });
+    }
     return globalThis.__testEngine.evaluate(req);
   }, request);
 }

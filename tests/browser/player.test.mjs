@@ -35,7 +35,12 @@ function runCases(cases) {
   return page.evaluate(async (list) => {
     const { createPlayer, simulateRequest } = await import('./views/player.js');
     const mod = await import('./engine/commlab.js');
-    globalThis.__testEngine ??= await mod.loadCommlab();
+    // A fresh engine of the page's own module, with the documents the page serves.
+    if (!globalThis.__testEngine) {
+      const docs = await import('./engine/documents.js');
+      const served = await docs.fetchDocuments(new URL('exercises/', location.href));
+      globalThis.__testEngine = await mod.loadCommlab({ exercises: served.files });
+    }
     const engine = globalThis.__testEngine;
     const box = document.createElement('div');
     box.style.width = '640px';

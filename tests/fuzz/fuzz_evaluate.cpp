@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "api/api.hpp"
+#include "exercise_folder.hpp"
 
 namespace {
 
@@ -26,11 +27,27 @@ bool documented(const std::string& code) {
   return false;
 }
 
+// The source tree's exercises, installed before the first input (none is compiled in), and
+// again after an input that may have replaced them, so every input meets the same eight.
+void install_source_exercises() {
+  const nlohmann::json installed = commlab::install_exercise_folder(COMMLAB_SOURCE_DIR "/exercises");
+  if (installed.contains("error") || !installed.at("problems").empty()) {
+    std::fprintf(stderr, "fuzz_evaluate: the exercises do not install: %.300s\n", installed.dump().c_str());
+    std::abort();
+  }
+}
+
 }  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  install_source_exercises();
+  return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string request(reinterpret_cast<const char*>(data), size);
   const std::string answer = commlab::evaluate(request);
+  if (request.find("exercise.install") != std::string::npos) install_source_exercises();
   nlohmann::json out;
   try {
     out = nlohmann::json::parse(answer);

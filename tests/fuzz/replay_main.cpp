@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv);
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
 namespace {
@@ -24,6 +25,7 @@ std::string slurp(const std::filesystem::path& p) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  LLVMFuzzerInitialize(&argc, &argv);
   int inputs = 0;
   for (int i = 1; i < argc; ++i) {
     const std::filesystem::path p(argv[i]);

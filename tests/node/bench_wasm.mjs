@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
-import { loadCommlab } from '../../build-wasm/wasm/commlab.js';
+import { loadLab } from './exercises.mjs';
 
 const root = new URL('../../', import.meta.url).pathname;
 const cases = {
@@ -38,7 +38,7 @@ const heavy = {
 };
 
 const t0 = performance.now();
-const lab = await loadCommlab();
+const lab = await loadLab();
 const loadMs = performance.now() - t0;
 
 const results = {};

@@ -10,12 +10,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadCommlab } from '../../build-wasm/wasm/commlab.js';
+import { loadLab } from './exercises.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = join(ROOT, 'build/commlab');
 const BASE = JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/exercises/09.json'), 'utf8'));
-const lab = await loadCommlab();
+const lab = await loadLab();
 
 const base = () => ({ ...structuredClone(BASE), id: 41 });
 const withValue = (value) => {
@@ -108,7 +108,7 @@ test('every reproducer: an invalid_exercise error or lint problem naming its pat
 });
 
 test('native and wasm answer every reproducer identically', async () => {
-  const wasmLab = await loadCommlab();  // fresh: loaded exercises live as long as the module
+  const wasmLab = await loadLab();  // fresh: loaded exercises live as long as the module
   const fresh = spawnSync(CLI, ['eval'], { input: REQUESTS.map((r) => JSON.stringify(r)).join('\n') + '\n', encoding: 'utf8', maxBuffer: 1 << 26 });
   assert.equal(fresh.status, 0, fresh.stderr);
   const native = fresh.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));

@@ -8,13 +8,13 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadCommlab } from '../../build-wasm/wasm/commlab.js';
+import { loadLab } from './exercises.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURE = join(ROOT, 'tests/fixtures/exercises/09.json');
 const TEXT = readFileSync(FIXTURE, 'utf8');
 const CLI = join(ROOT, 'build/commlab');
-const lab = await loadCommlab();
+const lab = await loadLab();
 
 test('the ninth exercise loads, solves, checks and draws variants (wasm)', () => {
   const loaded = lab.evaluate({ op: 'exercise.load', text: TEXT, file: '09.json' });

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { loadCommlab } from '../../build-wasm/wasm/commlab.js';
+import { loadLab } from './exercises.mjs';
 
 const root = new URL('../../', import.meta.url).pathname;
 const requests = readFileSync(`${root}tests/golden/requests.ndjson`, 'utf8')
@@ -16,7 +16,7 @@ const requests = readFileSync(`${root}tests/golden/requests.ndjson`, 'utf8')
 const NATIVE_ONLY = new Set(['demo']);
 
 test('wasm and native CLI answer every golden request identically', async () => {
-  const lab = await loadCommlab();
+  const lab = await loadLab();
   const native = execFileSync(`${root}build/commlab`, ['eval'], {
     input: requests.join('\n') + '\n',
     maxBuffer: 64 << 20,
@@ -48,7 +48,7 @@ test('wasm and native CLI answer every golden request identically', async () => 
 });
 
 test('the golden requests cover every op three times or more, answers and errors', async () => {
-  const lab = await loadCommlab();
+  const lab = await loadLab();
   const ops = lab.evaluate({ op: 'ops' }).ops.map((o) => o.op).concat([...NATIVE_ONLY]);
   const count = new Map(ops.map((op) => [op, { all: 0, errors: 0 }]));
   const native = execFileSync(`${root}build/commlab`, ['eval'], { input: requests.join('\n') + '\n', maxBuffer: 64 << 20 })
@@ -81,7 +81,7 @@ test('the CLI answers every NDJSON line, a blank one too', () => {
 });
 
 test('golden answers hold the lecture figures', async () => {
-  const lab = await loadCommlab();
+  const lab = await loadLab();
   const ask = (r) => lab.evaluate(r);
   const ex1 = ask({ op: 'transfer', link: 'nvlink4', bytes: 64000 });
   assert.equal(ex1.n_half_bytes, 720000);

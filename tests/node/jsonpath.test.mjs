@@ -20,7 +20,7 @@ test('a problem names its path; messages without one name none', () => {
   assert.equal(problemPath('compute.answers.steps: at the defaults, ...'), 'compute.answers.steps');
   assert.equal(problemPath('id: exercise 3 is built in'), 'id');
   assert.equal(problemPath('not valid JSON: [json.exception.parse_error.101] parse error at line 1'), '');
-  assert.equal(problemPath('exercise 10 has no solver function (solver_table in core/exercises/document.cpp)'), '');
+  assert.equal(problemPath('exercise 10: the engine refused it'), '');
   assert.equal(problemPath('params[0].<script>x</script>: unknown field'), '');
   assert.deepEqual(pathSegments('variant.constraints[1].left'), ['variant', 'constraints', 1, 'left']);
 });

@@ -3,13 +3,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { loadCommlab } from '../../build-wasm/wasm/commlab.js';
+import { loadLab } from './exercises.mjs';
 
 const root = new URL('../../', import.meta.url).pathname;
 const { cases } = JSON.parse(readFileSync(`${root}tests/golden/judging.json`, 'utf8'));
 
 test('every typed answer of the judging table gets the teacher\'s verdict in wasm', async () => {
-  const lab = await loadCommlab();
+  const lab = await loadLab();
   assert.ok(cases.length >= 150, `${cases.length} cases`);
   for (const c of cases) {
     const out = lab.evaluate({ op: 'exercise.check', id: c.exercise, answers: { [c.answer]: c.typed } });
@@ -23,7 +23,7 @@ test('every typed answer of the judging table gets the teacher\'s verdict in was
 });
 
 test('the README prints the judging rule exactly as the page does, in both languages', async () => {
-  const lab = await loadCommlab();
+  const lab = await loadLab();
   const readme = readFileSync(`${root}README.md`, 'utf8');
   const time = lab.evaluate({ op: 'exercise.get', id: 2 }).answers.find((a) => a.id === 'time');
   for (const lang of ['en', 'zh']) assert.ok(readme.includes(`> ${time.rule[lang]}\n`), `README lacks the ${lang} rule: ${time.rule[lang]}`);

@@ -95,7 +95,8 @@ test('the schema refuses what the figure forms forbid', () => {
   assert.ok(refused((d) => { d.compute.values[2].text = { en: 'x', zh: 'x' }; }), 'two forms at once (expr and text)');
   assert.ok(refused((d) => { delete d.compute.values[0].field; }), 'a request without its field');
   assert.ok(refused((d) => { d.compute.values[2].if = 'devices'; }), 'if without text');
-  assert.ok(refused((d) => { d.solver = 3; }), 'compute and solver together');
+  assert.ok(refused((d) => { d.solver = 3; }), 'a field the schema does not have (no C++ solver)');
+  assert.ok(refused((d) => { delete d.compute; }), 'no compute section');
   assert.ok(refused((d) => { d.compute.values[5].field = 'time'; }), 'a field the allreduce op does not answer');
   assert.ok(refused((d) => { d.compute.values[5].request.algorithm = 'rings'; }), 'an unknown all-reduce algorithm');
   assert.ok(refused((d) => { d.answers[0].unit = 'MB'; }), 'a bytes unit on a time answer');

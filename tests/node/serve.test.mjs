@@ -3,7 +3,7 @@
 // siblings the build writes (web/tools/compress.mjs) and revalidates by ETag (README "Hosting").
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -194,4 +194,29 @@ test('the siblings are not resources of their own; nothing outside the folder is
     assert.ok(Number(head.headers['content-length']) > 0);
     assert.equal((await get(server, 'app.js', {}, 'POST')).status, 405);
   });
+});
+
+// An instructor edits a document in place after the build: its older siblings are not sent,
+// and `./lab build` writes none for dist/exercises/ (compress.mjs --except exercises).
+test('a sibling older than its file is stale: the edited file is sent; an excepted folder gets none', async () => {
+  const edited = mkdtempSync(join(tmpdir(), 'commlab-serve-edited-'));
+  mkdirSync(join(edited, 'exercises'));
+  const doc = JSON.stringify({ statement: 'the lecture says so. '.repeat(100) });
+  writeFileSync(join(edited, 'doc.json'), doc);
+  writeFileSync(join(edited, 'exercises', '03.json'), doc);
+  compressFolder(edited, { except: ['exercises'] });
+  assert.throws(() => readFileSync(join(edited, 'exercises', '03.json.br')), /ENOENT/);
+  assert.ok(readFileSync(join(edited, 'doc.json.br')).length < doc.length);
+  const server = await serve(edited, 0);
+  try {
+    assert.equal((await get(server, 'doc.json', { 'accept-encoding': 'br' })).headers['content-encoding'], 'br');
+    const newer = doc.replace('the lecture', 'the edited lecture');
+    writeFileSync(join(edited, 'doc.json'), newer);
+    utimesSync(join(edited, 'doc.json'), new Date(), new Date(Date.now() + 5000));
+    const res = await get(server, 'doc.json', { 'accept-encoding': 'br, gzip' });
+    assert.equal(res.headers['content-encoding'], undefined);
+    assert.equal(res.body.toString(), newer);
+  } finally {
+    await server.close();
+  }
 });

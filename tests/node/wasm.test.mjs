@@ -2,9 +2,10 @@
 // module keeps answering (no abort, no exception into JS).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadCommlab, CommlabError } from '../../build-wasm/wasm/commlab.js';
+import { CommlabError } from '../../build-wasm/wasm/commlab.js';
+import { loadLab } from './exercises.mjs';
 
-const lab = await loadCommlab();
+const lab = await loadLab();
 const alive = () =>
   assert.equal(lab.evaluate({ op: 'transfer', link: 'nvlink4', bytes: 720000 }).bandwidth_fraction, 0.5);
 

@@ -2,10 +2,10 @@
 // engine: requests answered in order, superseded asks cancelled before they run, errors as values.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadCommlab } from '../../build-wasm/wasm/commlab.js';
+import { loadLab } from './exercises.mjs';
 import { createClient, createServer } from '../../web/engine/protocol.js';
 
-const lab = await loadCommlab();
+const lab = await loadLab();
 
 /** A client and a server joined by asynchronous message passing, like postMessage. */
 function channel(evaluate = (r) => lab.evaluate(r)) {

@@ -8,7 +8,8 @@
 
 import { Card } from '../card/card.js';
 import { h } from '../util/dom.js';
-import { ask, askMany, isEngineFailure, knownLinks, rememberSolve, setLinks, solveAll, useImporter, warmUp } from '../engine/door.js';
+import { ask, askMany, documentsInstalled, documentsServed, isEngineFailure, knownLinks, rememberSolve, setLinks, solveAll, useDocuments, useImporter, warmUp } from '../engine/door.js';
+import { sameFingerprints } from '../engine/documents.js';
 import { authorStrings, browserLanguage, pick, strings, viewStrings } from '../util/i18n.js';
 import { createExplore, parseSettings, settingsQuery } from '../views/explore.js';
 import { Store } from './store.js';
@@ -26,8 +27,9 @@ function safeStorage() {
   }
 }
 
-export async function start(importer) {
+export async function start(importer, documents) {
   if (importer) useImporter(importer);
+  if (documents) useDocuments(documents); // the single-file build's, inlined
   // The engine is asked at once (the links; the answer also says it is running): the worker
   // answers as soon as its engine is there, while the page reads its saved state and cards.
   const ping = ask({ op: 'links' });
@@ -67,6 +69,24 @@ export async function start(importer) {
     notice.dataset.kind = kind;
   }
 
+  // Exercise files that could not be used (missing, unreadable, refused by the engine): named
+  // in plain words; the other exercises work.
+  let documentProblems = [];
+  const problemsBox = $('#document-problems');
+  function renderDocumentProblems() {
+    if (!problemsBox) return;
+    const t = strings(lang);
+    problemsBox.hidden = !documentProblems.length;
+    problemsBox.replaceChildren(...(documentProblems.length ? [
+      h('p', { text: t.documentProblems(documentProblems.length) }),
+      h('ul', {}, documentProblems.map((p) => h('li', { dataset: { problemFile: p.file, problemKind: p.kind }, text: t.documentProblem(p) }))),
+    ] : []));
+  }
+  documentsInstalled().then((r) => {
+    documentProblems = r?.problems ?? [];
+    renderDocumentProblems();
+  });
+
   function renderChrome() {
     const t = strings(lang);
     document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
@@ -100,6 +120,7 @@ export async function start(importer) {
       $('.embed-foot').setAttribute('aria-label', t.embedTools);
     }
     $('.skip').textContent = t.skip;
+    renderDocumentProblems();
     $('.tools').setAttribute('aria-label', t.tools);
     const explore = $('#explore-link') ?? {};
     explore.textContent = exploring ? viewStrings(lang).backToExercises : viewStrings(lang).explore;
@@ -275,8 +296,12 @@ export async function start(importer) {
   const requests = firstBatch(guessed);
   // The build's answers to this very batch (engine/first.json) let the cards come alive before
   // the engine has loaded; the page still says it is ready only once the engine answers (ping).
+  // Only for the build's very documents: an exercise file edited or added on the server since
+  // makes the page ask the engine (the worker fingerprints what it fetched, documents.js).
   const kept = await keptAtBuild;
-  const built = guessed.length && kept && JSON.stringify(kept.requests) === JSON.stringify(requests) ? kept.responses : null;
+  const served = kept ? await documentsServed() : null;
+  const built = guessed.length && kept && JSON.stringify(kept.requests) === JSON.stringify(requests) &&
+    !served.problems.length && sameFingerprints(kept.documents, served.fingerprints) ? kept.responses : null;
   const first = built ?? await askMany(requests);
   performance.mark('commlab-engine');
   const [list, linkRes] = first;

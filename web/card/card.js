@@ -214,7 +214,7 @@ export class Card {
     if (this.fixed) {
       for (const b of this.form.querySelectorAll('[data-action="variant"], [data-action="default"]')) b.hidden = true;
     }
-    // (No link table is null: replaceChildren would write it as the text "null".)
+    // linkTable() is null for an exercise without a link (replaceChildren would print "null").
     this.root.replaceChildren(...[
       head, this.statement, this.linkTable(), this.variantNote, this.errorBox, body,
       this.visualBox, this.hintList, this.solutionBox,

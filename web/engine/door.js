@@ -3,16 +3,55 @@
 // the main thread. Every request is asynchronous and never throws: errors come back as values,
 // {error: {code, message}}. From file:// (the single-file build), or when the worker cannot run
 // its engine, the engine is loaded here on the main thread instead, with the same promises.
+// The engine has no exercise compiled in: whichever side runs it fetches the documents the page
+// ships (documents.js) and installs them before it answers.
 import { createClient } from './protocol.js';
+import { fetchDocuments, fingerprints, installDocuments } from './documents.js';
 
 let importer = () => import('./commlab.js');
 let engine = null; // the main-thread engine (a promise), only without a worker
 let client = null;
 let where = null; // 'worker' | 'main thread'
+let inlined = null; // the single-file build's documents, instead of fetching them
 
 /** The single-file build hands over the inlined engine module instead of ./commlab.js. */
 export function useImporter(f) {
   importer = f;
+}
+
+/** The single-file build hands over the documents it inlined ({files: [{file, text}], problems}). */
+export function useDocuments(served) {
+  inlined = served;
+}
+
+function deferred() {
+  let resolve;
+  const promise = new Promise((r) => { resolve = r; });
+  return { promise, resolve };
+}
+const served = deferred(); // {fingerprints: {file: hash}, problems} as soon as fetched
+const installed = deferred(); // {exercises, problems} once the engine has installed them
+
+/**
+ * What the page was served, as soon as the documents are fetched (before the engine is up):
+ * {fingerprints: {"03.json": hash}, problems: [{file, kind, message}]}; fingerprints null when
+ * unknown. The page takes the build's answers (engine/first.json) only for the build's very
+ * documents.
+ */
+export function documentsServed() {
+  connect();
+  if (!client) loadLocal();
+  return served.promise;
+}
+
+/**
+ * Resolves once the engine has installed the documents: {exercises: [{id, title, file}],
+ * problems: [{file, kind, message}]}, kind "missing", "unreadable", "index" or "invalid".
+ */
+export function documentsInstalled() {
+  connect();
+  if (!client) loadLocal();
+  return installed.promise;
 }
 
 // Failures of the worker itself, after which the main thread answers instead.
@@ -39,7 +78,13 @@ function connect() {
   where = 'worker';
   workerPort = worker;
   client = createClient((m) => worker.postMessage(m));
-  worker.onmessage = (e) => client.receive(e.data);
+  worker.onmessage = (e) => {
+    if (e.data?.type === 'documents') served.resolve({ fingerprints: e.data.fingerprints, problems: e.data.problems });
+    else if (e.data?.type === 'installed') installed.resolve({ exercises: e.data.exercises, problems: e.data.problems });
+    else client?.receive(e.data);
+  };
+  worker.postMessage({ type: 'documents' });
+  worker.postMessage({ type: 'installed' });
   worker.onerror = (e) => {
     e.preventDefault?.();
     const c = client;
@@ -50,7 +95,15 @@ function connect() {
 }
 
 function loadLocal() {
-  engine ??= importer().then((mod) => mod.loadCommlab());
+  if (engine) return engine;
+  const docs = inlined ? Promise.resolve(inlined)
+    : fetchDocuments(new URL('../exercises/', import.meta.url));
+  docs.then((d) => served.resolve({ fingerprints: fingerprints(d.files), problems: d.problems }));
+  engine = Promise.all([importer().then((mod) => mod.loadCommlab()), docs]).then(([lab, d]) => {
+    installed.resolve(installDocuments(lab, d));
+    return lab;
+  });
+  engine.catch((e) => docs.then((d) => installed.resolve({ exercises: [], problems: d.problems, failed: String(e?.message ?? e) })));
   return engine;
 }
 

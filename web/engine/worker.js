@@ -1,8 +1,17 @@
 // The Web Worker that holds the page's engine (engine/door.js sends it every request), so
 // compiling the .wasm and running requests never block the page. start.js creates it while the
-// page parses. Its first act is to fetch and compile the .wasm (streaming), before its own
-// modules are even imported. Protocol: protocol.js.
+// page parses. Its first acts are to fetch and compile the .wasm (streaming) and to fetch the
+// exercise documents the page ships (../exercises/index.json and the files it lists: none is
+// compiled in), before its own modules are even imported; the engine installs the documents
+// before it answers anything. Protocol: protocol.js; the documents: documents.js.
 const WASM_URL = new URL('./commlab_wasm.wasm', import.meta.url);
+const EXERCISES_URL = new URL('../exercises/', import.meta.url);
+const INDEX_URL = new URL('index.json', EXERCISES_URL);
+const indexFetch = fetch(INDEX_URL);
+indexFetch.catch(() => {}); // a failure is a problem fetchDocuments reports
+const documents = import('./documents.js').then((d) => d.fetchDocuments(EXERCISES_URL,
+  (url) => (String(url) === String(INDEX_URL) ? indexFetch : fetch(url))).then((served) => ({ d, served })))
+  .catch((err) => ({ d: null, served: { files: [], problems: [{ file: 'index.json', kind: 'unreadable', message: String(err?.message ?? err) }] } }));
 
 function compileWasm() {
   const viaBytes = () => fetch(WASM_URL).then((r) => {
@@ -17,8 +26,8 @@ function compileWasm() {
 const compiled = compileWasm();
 compiled.catch(() => {}); // reported through `ready` below
 
-const ready = Promise.all([import('./commlab.js'), import('./protocol.js'), import('./warmup.js'), compiled])
-  .then(async ([{ loadCommlab }, protocol, warmup, module]) => {
+const ready = Promise.all([import('./commlab.js'), import('./protocol.js'), import('./warmup.js'), compiled, documents])
+  .then(async ([{ loadCommlab }, protocol, warmup, module, { d, served }]) => {
     const lab = await loadCommlab({
       // The compiled module goes straight in: nothing is fetched or compiled twice.
       instantiateWasm(imports, receive) {
@@ -26,8 +35,22 @@ const ready = Promise.all([import('./commlab.js'), import('./protocol.js'), impo
         return {};
       },
     });
-    return { lab, protocol, warmup };
+    return { lab, protocol, warmup, installed: d ? d.installDocuments(lab, served) : { exercises: [], problems: served.problems } };
   });
+
+// The page asks what was served (the documents' fingerprints, as soon as they are fetched: it
+// takes the build's answers only for the very documents of the build) and what was installed
+// (each problem named): door.js.
+const installed = ready.then((r) => r.installed, (err) => documents.then(({ served }) => ({
+  exercises: [], problems: served.problems, failed: String(err?.message ?? err),
+})));
+function tellDocuments(type) {
+  if (type === 'documents') {
+    documents.then(({ d, served }) => self.postMessage({ type, fingerprints: d?.fingerprints(served.files) ?? null, problems: served.problems }));
+  } else {
+    installed.then((r) => self.postMessage({ type, ...r }));
+  }
+}
 
 let receive = null;
 const early = [];
@@ -38,6 +61,10 @@ self.onmessage = (e) => {
   if (e.data?.type === 'warm-up') {
     warmWanted = true;
     warm?.();
+    return;
+  }
+  if (e.data?.type === 'documents' || e.data?.type === 'installed') {
+    tellDocuments(e.data.type);
     return;
   }
   if (receive) receive(e.data);

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Single-file build for file:// use: inlines the stylesheet, the page's ES modules and the engine
-// (commlab.js, commlab_wasm.mjs and the .wasm as base64) into <dist>/commlab-single.html. No tools needed:
+// Single-file build for file:// use: inlines the stylesheet, the page's ES modules, the engine
+// (commlab.js, commlab_wasm.mjs and the .wasm as base64) and the exercise documents
+// (exercises/index.json and the files it lists) into <dist>/commlab-single.html. No tools needed:
 // each module becomes a function scope returning its exports, in dependency order. The strict
 // CSP stays strict: the inline script and style are allowed by their sha256 hashes.
 //
@@ -95,7 +96,12 @@ if (inlineWasm) {
   script += `\nconst __wasmBinary = () => Uint8Array.from(atob('${wasm}'), (c) => c.charCodeAt(0));\n`;
   engineRef = `{ ...${engine.name}, loadCommlab: (o = {}) => ${engine.name}.loadCommlab({ ...o, wasmBinary: __wasmBinary() }) }`;
 }
-script += `\n${main.name}.start(() => Promise.resolve(${engineRef}));\n`;
+// The exercise documents as the page would fetch them (nothing is fetched from file://).
+const exercisesDir = join(dist, 'exercises');
+const listed = JSON.parse(readFileSync(join(exercisesDir, 'index.json'), 'utf8')).files;
+if (!Array.isArray(listed)) throw new Error('exercises/index.json: no "files" list');
+const documents = { files: listed.map((file) => ({ file, text: readFileSync(join(exercisesDir, file), 'utf8') })), problems: [] };
+script += `\n${main.name}.start(() => Promise.resolve(${engineRef}), ${JSON.stringify(documents)});\n`;
 script = script.replace(/<\/(script)/gi, '<\\/$1');
 
 const sha = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;

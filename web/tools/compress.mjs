@@ -2,9 +2,11 @@
 // Precompressed siblings for a static host: X.br (brotli, quality 11) and X.gz (gzip -9) beside
 // every text or wasm file X of a folder, so the server (serve.mjs, nginx's gzip_static and
 // brotli_static) sends them without compressing on each request.
-// Usage: node web/tools/compress.mjs <folder>
+// Usage: node web/tools/compress.mjs <folder> [--except <subfolder>]...
+// `./lab build` leaves dist/exercises/ out: an instructor edits those documents in place on the
+// server, and a host with gzip_static / brotli_static would go on sending the stale sibling.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { extname, join } from 'node:path';
+import { extname, join, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
@@ -36,14 +38,16 @@ function* files(dir) {
 }
 
 /**
- * Writes X.br and X.gz for every compressible file X under `dir`; a sibling that would not be
- * smaller than X is not written (the server then sends X itself). Returns
- * [{path, raw_bytes, br_bytes, gzip_bytes}] (null where not written).
+ * Writes X.br and X.gz for every compressible file X under `dir`, but those under the
+ * subfolders named in `except`; a sibling that would not be smaller than X is not written (the
+ * server then sends X itself). Returns [{path, raw_bytes, br_bytes, gzip_bytes}] (null where
+ * not written).
  */
-export function compressFolder(dir) {
+export function compressFolder(dir, { except = [] } = {}) {
   const written = [];
+  const skipped = except.map((name) => join(dir, name) + sep);
   for (const path of [...files(dir)]) {
-    if (!COMPRESSIBLE.has(extname(path))) continue;
+    if (!COMPRESSIBLE.has(extname(path)) || skipped.some((s) => path.startsWith(s))) continue;
     const raw = readFileSync(path);
     const row = { path, raw_bytes: raw.length };
     for (const [name, { suffix, compress }] of Object.entries(ENCODINGS)) {
@@ -57,8 +61,10 @@ export function compressFolder(dir) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const dir = process.argv[2] ?? 'dist';
-  const rows = compressFolder(dir);
+  const args = process.argv.slice(2);
+  const except = args.flatMap((a, i) => (args[i - 1] === '--except' ? [a] : []));
+  const dir = args.find((a, i) => a !== '--except' && args[i - 1] !== '--except') ?? 'dist';
+  const rows = compressFolder(dir, { except });
   const sum = (key) => rows.reduce((s, r) => s + (r[key] ?? r.raw_bytes), 0);
   const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
   console.log(`compressed ${rows.length} files of ${dir}: ${kb(sum('raw_bytes'))} raw, ` +

@@ -5,7 +5,8 @@
 // copied out as it stands. The live page later replaces each copy by its live card (app/main.js);
 // tests/browser/prerender.test.mjs checks the copies equal the live cards. The engine's answers
 // to the page's first batch of requests go to <dist>/engine/first.json (tests/node checks them
-// against the engine).
+// against the engine), with the fingerprint of each exercise document they were computed from:
+// the page uses them only while the served documents are those (engine/documents.js).
 //
 // Usage: node web/tools/prerender.mjs dist
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -81,11 +82,17 @@ try {
     if (i === 0) {
       first = await page.evaluate(async () => {
         const { firstBatch } = await import('./app/main.js');
-        const { askMany } = await import('./engine/door.js');
+        const { askMany, documentsInstalled, documentsServed } = await import('./engine/door.js');
         const ids = [...document.querySelectorAll('#exercises > section.card')].map((c) => Number(c.dataset.exercise));
         const requests = firstBatch(ids);
-        return { requests, responses: await askMany(requests) };
+        const served = await documentsServed();
+        const { problems } = await documentsInstalled();
+        return { requests, responses: await askMany(requests), documents: served.fingerprints, problems };
       });
+      if (first.problems.length) {
+        throw new Error(`exercise documents the engine could not use: ${first.problems.map((p) => `${p.file}: ${p.message}`).join('; ')}`);
+      }
+      delete first.problems;
       if (first.responses.some((r) => r.error)) throw new Error('the engine refused a request of the first batch');
     }
     if (!cards.includes('data-exercise')) throw new Error('no cards to prerender');

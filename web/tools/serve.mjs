@@ -122,7 +122,8 @@ function matches(ifNoneMatch, etag) {
  * Serves `dir` on 127.0.0.1:`port`; resolves to {url, close}. `frameAncestors` (default: the
  * COMMLAB_FRAME_ANCESTORS environment variable, else 'self') lists who may frame the page.
  * A file X is sent as its precompressed sibling X.br or X.gz (web/tools/compress.mjs) when the
- * client accepts it; X.br and X.gz are never resources of their own (404).
+ * client accepts it and the sibling is not older than X; X.br and X.gz are never resources of
+ * their own (404).
  */
 export function serve(dir, port = 0, { frameAncestors = process.env.COMMLAB_FRAME_ANCESTORS ?? "'self'" } = {}) {
   const ancestors = parseFrameAncestors(frameAncestors);
@@ -164,8 +165,9 @@ export function serve(dir, port = 0, { frameAncestors = process.env.COMMLAB_FRAM
       if (COMPRESSIBLE.has(ext)) {
         headers.vary = 'Accept-Encoding';
         const available = [];
+        // A sibling older than X is stale (X was edited after compress.mjs ran): X is sent.
         for (const [name, { suffix }] of Object.entries(ENCODINGS)) {
-          if (await exists(file + suffix)) available.push(name);
+          if (await exists(file + suffix) && (await stat(file + suffix)).mtimeMs >= original.mtimeMs) available.push(name);
         }
         const encoding = negotiate(req.headers['accept-encoding'], available);
         if (encoding !== 'identity') {

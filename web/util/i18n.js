@@ -1,14 +1,23 @@
 // The page's own words in English and Chinese. Exercise texts come from the engine's documents.
 
+// The engine's refusal of a document, without the file name it starts with (said before it).
+const refusal = (p) => String(p.message).replace(/^exercises\/[^:]*: /, '');
+
 const STRINGS = {
   en: {
     title: 'commlab · P5 exercises',
-    subtitle: 'How long communication takes in a GPU cluster: the eight exercises of lecture P5, checked by the engine.',
+    subtitle: 'How long communication takes in a GPU cluster: the exercises of lecture P5, checked by the engine.',
     otherLanguage: '中文',
     otherLanguageName: 'Switch to Chinese',
     loading: 'Loading the engine…',
     engineFailed: 'The engine could not be loaded: ',
     engineError: 'The engine answered with an error: ',
+    documentProblems: (n) => (n === 1 ? 'An exercise file could not be used; the other exercises work:' : `${n} exercise files could not be used; the other exercises work:`),
+    documentProblem: (p) => ({
+      missing: `exercises/${p.file} could not be fetched (${p.message}).`,
+      unreadable: `exercises/${p.file} could not be read: ${p.message}.`,
+      index: `exercises/${p.file} is not a list of exercise files: it ${p.message}.`,
+    })[p.kind] ?? `exercises/${p.file} was refused by the engine: ${refusal(p)}`,
     // Calculator input problems: the control's label, the value as typed, the allowed range.
     linkTable: 'The lecture’s links: α and β',
     linkTableCaption: 'Per GPU and direction; β is the effective bandwidth, 80% of nominal (§0.4); n½ = α × β.',
@@ -106,12 +115,18 @@ const STRINGS = {
   },
   zh: {
     title: 'commlab · P5 练习',
-    subtitle: 'GPU 集群里通信要多久：前置讲 P5 的八道练习，由引擎即时判分。',
+    subtitle: 'GPU 集群里通信要多久：前置讲 P5 的练习，由引擎即时判分。',
     otherLanguage: 'English',
     otherLanguageName: '切换到英文',
     loading: '正在加载引擎…',
     engineFailed: '引擎加载失败：',
     engineError: '引擎返回错误：',
+    documentProblems: (n) => (n === 1 ? '有一个练习文件无法使用，其余练习照常：' : `有 ${n} 个练习文件无法使用，其余练习照常：`),
+    documentProblem: (p) => ({
+      missing: `无法获取 exercises/${p.file}（${p.message}）。`,
+      unreadable: `无法读取 exercises/${p.file}：${p.message}。`,
+      index: `exercises/${p.file} 不是练习文件列表：它应为 {"files": ["01.json", ...]}。`,
+    })[p.kind] ?? `引擎未采用 exercises/${p.file}：${refusal(p)}`,
     linkTable: '讲义中的链路：α 与 β',
     linkTableCaption: '每块 GPU、每个方向；β 为有效带宽，即标称值的 80%（§0.4）；n½ = α × β。',
     linkTableCols: ['链路', 'α', 'β（有效）', '标称', 'n½'],

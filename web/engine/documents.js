@@ -1,0 +1,100 @@
+// The exercise documents the page ships (dist/exercises/*.json, listed by dist/exercises/index.json,
+// which `./lab build` writes): the engine has none compiled in, so the worker (or the main
+// thread, without one) fetches them and installs them (exercise.install) before it answers. A file
+// that is missing or bad is a problem named in plain words; the others still work.
+
+/** The list of the folder: {"files": ["01.json", ...]}. */
+export const INDEX = 'index.json';
+
+const PLAIN_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,94}\.json$/;
+
+/**
+ * A short fingerprint of a document's text: cyrb53 (53 bits, over UTF-16 units) in hex. The
+ * build keeps each document's in engine/first.json, so the page sees that a served document
+ * changed since the build and asks the engine instead (a change detector, not a security check).
+ */
+export function documentHash(text) {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(14, '0');
+}
+
+/** {file: hash} of the documents read: what first.json keeps and the page compares. */
+export function fingerprints(files) {
+  return Object.fromEntries(files.map((f) => [f.file, documentHash(f.text)]));
+}
+
+/** True when two fingerprint sets name the same files with the same hashes. */
+export function sameFingerprints(a, b) {
+  if (!a || !b) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+}
+
+async function fetchText(url, fetcher) {
+  const res = await fetcher(url);
+  if (!res.ok) {
+    const e = new Error(`HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`);
+    e.kind = 'missing';
+    throw e;
+  }
+  return res.text();
+}
+
+function problemOf(file, err) {
+  return { file, kind: err?.kind ?? 'unreadable', message: String(err?.message ?? err) };
+}
+
+/**
+ * The documents of the folder at `base` (a URL ending in "/"): {files: [{file, text}], problems:
+ * [{file, kind, message}]}, kind "missing" (HTTP error), "unreadable" (no answer) or "index"
+ * (index.json is not a list of files). Never throws; the files are fetched side by side.
+ */
+export async function fetchDocuments(base, fetcher = (url) => fetch(url)) {
+  let names;
+  try {
+    const text = await fetchText(new URL(INDEX, base), fetcher);
+    let list;
+    try {
+      list = JSON.parse(text)?.files;
+    } catch {
+      list = null;
+    }
+    if (!Array.isArray(list) || !list.every((n) => typeof n === 'string' && PLAIN_NAME.test(n))) {
+      return { files: [], problems: [{ file: INDEX, kind: 'index', message: 'must be {"files": ["01.json", ...]}, the exercise files of the folder' }] };
+    }
+    names = [...new Set(list)];
+  } catch (e) {
+    return { files: [], problems: [problemOf(INDEX, e)] };
+  }
+  const read = await Promise.all(names.map((file) => fetchText(new URL(file, base), fetcher)
+    .then((text) => ({ file, text }), (e) => ({ file, problem: problemOf(file, e) }))));
+  return {
+    files: read.filter((r) => !r.problem),
+    problems: read.filter((r) => r.problem).map((r) => r.problem),
+  };
+}
+
+/**
+ * Installs `served` ({files, problems}, from fetchDocuments or inlined by the single-file build)
+ * into `lab` (wasm/commlab.js): {exercises, problems}, the fetch problems first, then each
+ * document the engine refused (kind "invalid", its invalid_exercise message).
+ */
+export function installDocuments(lab, served) {
+  let out;
+  try {
+    out = lab.evaluate({ op: 'exercise.install', files: served.files });
+  } catch (e) {
+    out = { error: { code: 'engine_exception', message: String(e?.message ?? e) } };
+  }
+  const refused = out.error ? [{ file: INDEX, kind: 'invalid', message: `${out.error.code}: ${out.error.message}` }]
+    : out.problems.map((p) => ({ file: p.file, kind: 'invalid', message: p.message }));
+  return { exercises: out.exercises ?? [], problems: [...served.problems, ...refused] };
+}
