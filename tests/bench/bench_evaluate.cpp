@@ -2,9 +2,11 @@
 // (what the wasm binding does), and the cost functions alone.
 #include <benchmark/benchmark.h>
 
+#include <cstdio>
 #include <string>
 
 #include "api/api.hpp"
+#include "exercise_folder.hpp"
 #include "model/collectives.hpp"
 
 namespace {
@@ -44,6 +46,11 @@ void BM_SimulateRing64x2MBData(benchmark::State& s) {
   s.SetBytesProcessed(s.iterations() * static_cast<int64_t>(64 * 2 * 63.0 / 64 * 2e6));
 }
 
+// The request behind every calculator move of an exercise card: its compute section run, the
+// answers judged and the texts filled (the same as exercise3_solve, exercise6_solve in wasm).
+void BM_ExerciseSolve3(benchmark::State& s) { run(s, R"({"op":"exercise.solve","id":3})"); }
+void BM_ExerciseSolve6(benchmark::State& s) { run(s, R"({"op":"exercise.solve","id":6})"); }
+
 void BM_AllreduceCostOnly(benchmark::State& state) {
   const commlab::Link ib = commlab::catalogue_link("ib_ndr");
   double bytes = 1e3;
@@ -64,4 +71,19 @@ BENCHMARK(BM_EvaluateBadRequest);
 BENCHMARK(BM_AllreduceCostOnly);
 BENCHMARK(BM_SimulateRing1024Accounting)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SimulateRing64x2MBData)->Unit(benchmark::kMillisecond);
-BENCHMARK_MAIN();
+BENCHMARK(BM_ExerciseSolve3);
+BENCHMARK(BM_ExerciseSolve6);
+
+// The exercises are installed from the source tree first, as the CLI and the tests do.
+int main(int argc, char** argv) {
+  const nlohmann::json installed = commlab::install_exercise_folder(COMMLAB_SOURCE_DIR "/exercises");
+  if (installed.contains("error") || !installed.at("problems").empty()) {
+    std::fprintf(stderr, "the exercises do not install: %s\n", installed.dump().c_str());
+    return 1;
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -27,6 +27,8 @@ const REQUESTS = [
   { wasm: 'bad_request', native: 'BM_EvaluateBadRequest', label: 'a bad request' },
   { wasm: 'simulate_ring_1024_accounting', native: 'BM_SimulateRing1024Accounting', label: 'simulate ring 1,024, accounting' },
   { wasm: 'simulate_ring_64x2MB_data', native: 'BM_SimulateRing64x2MBData', label: 'simulate ring 64 x 2 MB, data' },
+  { wasm: 'exercise3_solve', native: 'BM_ExerciseSolve3', label: 'exercise.solve, exercise 3' },
+  { wasm: 'exercise6_solve', native: 'BM_ExerciseSolve6', label: 'exercise.solve, exercise 6' },
 ];
 
 const US_PER = { ns: 1e-3, us: 1, ms: 1e3, s: 1e6 };
@@ -126,6 +128,23 @@ function sizes(pageFiles) {
   return [...rows, page];
 }
 
+// Calculator requests (everything but the step engine) within 1.5x of native; the .wasm at most
+// 180 KB gzipped (SPEC "Budgets").
+const RATIO_BUDGET = 1.5;
+const WASM_GZIP_BUDGET_BYTES = 180e3;
+function budgets(report) {
+  const calculator = report.requests.filter((row) => row.ratio != null && !row.wasm_case.startsWith('simulate'));
+  const over = calculator.filter((row) => row.ratio > RATIO_BUDGET);
+  const wasm = report.sizes.find((s) => s.label === 'engine/commlab_wasm.wasm');
+  return [
+    { what: `calculator requests in wasm within ${RATIO_BUDGET}x of native`, met: over.length === 0,
+      measured: `${calculator.length - over.length} of ${calculator.length}` +
+        (over.length ? ` (over: ${over.map((row) => `${row.label} ${row.ratio.toFixed(2)}x`).join(', ')})` : '') },
+    { what: `.wasm at most ${kb(WASM_GZIP_BUDGET_BYTES)} gzipped`, met: wasm.gzip <= WASM_GZIP_BUDGET_BYTES,
+      measured: kb(wasm.gzip) },
+  ];
+}
+
 const fmtTime = (us) => (us == null ? '-' : us >= 1000 ? `${(us / 1000).toFixed(1)} ms` : `${us.toFixed(1)} us`);
 const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
 const la = (x) => (x == null ? '-' : x.toFixed(2));
@@ -151,6 +170,7 @@ async function main() {
   report.page_load = await pageLoad({ runs: Number(arg('--runs', 7)) });
   report.sizes = sizes(report.page_load.runs[0].files);
   report.load_average_end = loadavg()[0];
+  report.budgets = budgets(report);
 
   if (process.argv.includes('--json')) {
     console.log(JSON.stringify(report, null, 2));
@@ -176,6 +196,9 @@ async function main() {
     table(['file', 'raw', 'gzip -9', 'brotli q11'], report.sizes.map((s) => [s.label, kb(s.raw), kb(s.gzip), kb(s.br)])),
     '',
     formatPageLoad(report.page_load),
+    '',
+    'Budgets (SPEC "Budgets")',
+    ...report.budgets.map((b) => `  ${b.met ? 'met    ' : 'NOT MET'} ${b.what}: ${b.measured}`),
     '',
     `load average at the end ${la(report.load_average_end)}`,
   ].join('\n'));

@@ -196,7 +196,7 @@ describe('the authoring view', () => {
   test('a JSON syntax error shows its line and column and selects the place', async () => {
     const ctx = await fresh();
     const page = await openAuthor(ctx);
-    // A missing comma after the Chinese title (line 5): the engine stops at the next string.
+    // A missing comma after the Chinese title (line 6): the engine stops at the next string.
     const broken = FIXTURE.replace('"zh": "ring 还是递归加倍？"', '"zh": "ring 还是递归加倍？" "x"');
     await textarea(page).fill(broken);
     await linted(page);
@@ -204,19 +204,19 @@ describe('the authoring view', () => {
     assert.equal(found.length, 1, JSON.stringify(found));
     const engine = await engineEval(page, { op: 'exercise.lint', text: broken });
     const [, line, bytes] = /line (\d+), column (\d+)/.exec(engine.problems[0]);
-    assert.equal(line, '5');
+    assert.equal(line, '6');
     // The engine counts bytes; the page counts characters, as an editor does (7 CJK characters
     // of 3 bytes each before it on that line).
     assert.equal(Number(bytes), 42);
-    assert.deepEqual([found[0].kind, found[0].line, found[0].column], ['syntax', '5', '28']);
-    assert.match(found[0].text, /^Not valid JSON at line 5, column 28: syntax error while parsing object/);
+    assert.deepEqual([found[0].kind, found[0].line, found[0].column], ['syntax', '6', '28']);
+    assert.match(found[0].text, /^Not valid JSON at line 6, column 28: syntax error while parsing object/);
     assert.equal(await page.locator('[data-role="lint-status"]').getAttribute('data-state'), 'syntax');
     await page.locator('[data-problem="syntax"]').click();
     const caret = await textarea(page).evaluate((el) => {
       const before = el.value.slice(0, el.selectionStart).split('\n');
       return { line: before.length, column: before.at(-1).length + 1, text: el.value.slice(el.selectionStart, el.selectionEnd) };
     });
-    assert.deepEqual(caret, { line: 5, column: 28, text: '"' });
+    assert.deepEqual(caret, { line: 6, column: 28, text: '"' });
     // The last version that loaded stays in the preview, marked as such.
     assert.equal(await page.locator('[data-role="preview"]').getAttribute('data-state'), 'stale');
     assert.match(await page.locator('[data-role="preview-status"]').textContent(), /did not load this version/);

@@ -16,6 +16,9 @@ const cases = {
   hierarchical:
     '{"op":"allreduce","algorithm":"hierarchical","nodes":4,"gpus_per_node":8,"bytes":1e9,"intra_link":"nvlink4","inter_link":"ib_ndr"}',
   bad_request: '{"op":"transfer","link":"warp","bytes":-1}',
+  // The request behind every calculator move of an exercise card: its compute section run.
+  exercise3_solve: '{"op":"exercise.solve","id":3}',
+  exercise6_solve: '{"op":"exercise.solve","id":6}',
 };
 
 // Case name here -> BM_ name in tests/bench/bench_evaluate.cpp (the same request text).
@@ -25,6 +28,8 @@ const nativeNames = {
   allreduce_auto: 'BM_EvaluateAllreduceAuto',
   hierarchical: 'BM_EvaluateHierarchical',
   bad_request: 'BM_EvaluateBadRequest',
+  exercise3_solve: 'BM_ExerciseSolve3',
+  exercise6_solve: 'BM_ExerciseSolve6',
   simulate_ring_1024_accounting: 'BM_SimulateRing1024Accounting',
   simulate_ring_64x2MB_data: 'BM_SimulateRing64x2MBData',
 };

@@ -48,9 +48,9 @@ test('every path the engine names is found in the text, as the member it names',
 test('a syntax error: the engine\'s line, its byte column read as characters', () => {
   const broken = TEXT.replace('"zh": "ring 还是递归加倍？"', '"zh": "ring 还是递归加倍？" "x"');
   const [problem] = lab.evaluate({ op: 'exercise.lint', text: broken }).problems;
-  assert.match(problem, /line 5, column 42/); // bytes: 7 CJK characters of 3 bytes before it
+  assert.match(problem, /line 6, column 42/); // bytes: 7 CJK characters of 3 bytes before it
   const place = syntaxPlace(broken, problem);
-  assert.deepEqual([place.line, place.column], [5, 28]);
+  assert.deepEqual([place.line, place.column], [6, 28]);
   assert.equal(broken.slice(place.offset - 2, place.offset + 1), '"x"');
   assert.match(place.message, /^syntax error while parsing object/);
   // At the end of the input: one past the last character.
