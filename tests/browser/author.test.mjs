@@ -14,7 +14,10 @@ import { DIST, ROOT, answer, engineEval, launch, openPage, screenshotDir, serve,
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
-const FIXTURE = readFileSync(join(ROOT, 'tests/fixtures/exercises/09.json'), 'utf8');
+// The example as ./lab build ships it (dist/author/example.json): its "$schema" pointed at the
+// site's own exercises/schema.json.
+const FIXTURE = readFileSync(join(ROOT, 'tests/fixtures/exercises/09.json'), 'utf8')
+  .replace('"../../../exercises/schema.json"', '"../exercises/schema.json"');
 const DRAFT_KEY = 'commlab.author.v1.draft';
 
 // Two deliberate mistakes: a tolerance above 100% and a time answer in parsecs.
