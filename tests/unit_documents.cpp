@@ -354,10 +354,10 @@ TEST(Documents, AReusedSolversMissingOrMistypedAnswerIsTheDocumentsFault) {
   expect_problem(lint(doc), "answer 'ring' is computed as");
 }
 
-// Found while fuzzing documents (tests/fuzz/fuzz_documents): lint solves a document thousands of
-// times (every range end, 50 draws, the variants) and only requests were counted, so 2,000
-// unused params (196 KB) linted ok after 18 s natively. Each solve now counts the items it
-// handles (kSolveUnitsPerItem): lint stops at the budget, within about a second.
+// Found while checking the document fuzzer's slow inputs against the budget: lint solves a
+// document thousands of times (every range end, 50 draws, the variants) and only requests were
+// counted, so 2,000 unused params (196 KB) linted ok after 18 s natively. Each solve now counts
+// the items it handles (kSolveUnitsPerItem): lint stops at the budget, within about a second.
 TEST(Documents, ManyParamsStayInsideTheBudget) {
   json doc = base_doc();
   for (int i = 0; i < 2000; ++i)

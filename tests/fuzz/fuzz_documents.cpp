@@ -27,8 +27,6 @@ struct Asked {
 
 Asked ask(const json& request) {
   Asked a;
-  // A string with bytes that are not UTF-8 reaches the engine as the page would send it: the
-  // bytes replaced (a JavaScript string cannot hold them).
   a.request = request.dump(-1, ' ', false, json::error_handler_t::replace);
   a.answer = commlab::evaluate(a.request);
   a.out = commlab_fuzz::checked_answer(kTarget, a.request, a.answer);
@@ -78,7 +76,11 @@ std::uint64_t hash_of(const std::string& s) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const std::string text(reinterpret_cast<const char*>(data), size);
+  // The text as the engine receives it in a request: bytes that are not UTF-8 replaced (U+FFFD),
+  // as a page sends it (a JavaScript string cannot hold them).
+  const std::string text =
+      json::parse(json(std::string(reinterpret_cast<const char*>(data), size)).dump(-1, ' ', false, json::error_handler_t::replace))
+          .get<std::string>();
   const std::uint64_t h = hash_of(text);
   // A file name no built-in has: a built-in's number is a lint problem here, as exercise.load
   // refuses it.

@@ -7,12 +7,14 @@
 // a field spliced from another shipped document (or the cross-over's other input); an id
 // changed (a built-in, out of range, another id, renamed everywhere); a `$name`, a request's op
 // or `field`, a condition's op or sides, an expression's operators, a kind, dimension or unit,
-// a param's range. Input that does not parse, and one mutation in eight anyway, go to
+// a param's range; and gentle ones (a number halved or doubled, a condition's op among the valid
+// ones) that often keep a document lint calls ok, where lint's promise is checked. Input that does not parse, and one mutation in eight anyway, go to
 // libFuzzer's byte mutation (LLVMFuzzerMutate). A built-in id (1-8) is mostly moved to 100 + id
 // (with `"solver": id` where the file has no compute section), so copies of the shipped documents
 // get past the id check and reach solving; the id mutation itself is left as it chose.
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -311,7 +313,7 @@ bool mutate_once(Doc& doc, Rng& r, const Doc& donor, bool& id_changed, int choic
     return true;
   }
   const Node& any = r.pick(inner);
-  switch (choice >= 0 ? static_cast<size_t>(choice) : r.below(17)) {
+  switch (choice >= 0 ? static_cast<size_t>(choice) : r.below(20)) {
     case 0: {  // another type, an edge number, a tweak of the value
       if (r.one_in(3)) set_at(any, tweak(*any.value, r));
       else set_at(any, r.pick(edge_values()));
@@ -470,6 +472,25 @@ bool mutate_once(Doc& doc, Rng& r, const Doc& donor, bool& id_changed, int choic
           e[i] = "+-*/^(),"[r.below(8)];
       }
       set_at(n, e);
+      return true;
+    }
+    case 17:
+    case 18: {  // gentle: a number nudged, so the document often still lints ok (lint's promise)
+      const std::vector<Node> numbers = where(inner, [](const Node& n) { return n.value->is_number(); });
+      if (numbers.empty()) return false;
+      const Node& n = r.pick(numbers);
+      const double x = n.value->get<double>();
+      const double y = r.pick(std::vector<double>{x * 2, x / 2, x + 1, x - 1, x * 10, x / 10, x * (1 + 1e-9), x * 0.999});
+      if (n.value->is_number_integer() && std::fabs(y) < 9e15) set_at(n, static_cast<std::int64_t>(std::llround(y)));
+      else set_at(n, y);
+      return true;
+    }
+    case 19: {  // gentle: a condition's op among the valid ones
+      const std::vector<Node> ops = where(inner, [](const Node& n) {
+        return n.key == "op" && n.parent->is_object() && (n.parent->contains("left") || n.parent->contains("right"));
+      });
+      if (ops.empty()) return false;
+      set_at(r.pick(ops), r.pick(std::vector<std::string>{"<", "<=", ">", ">=", "==", "!="}));
       return true;
     }
     default: {  // a kind, a dimension, a unit, a param's range
