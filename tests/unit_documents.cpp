@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <ctime>
 #include <functional>
 #include <fstream>
 #include <sstream>
@@ -325,4 +326,53 @@ TEST(Documents, MessagesStayShort) {
   const json r = commlab::evaluate(json{{"op", "exercise.load"}, {"text", base_doc().dump()}, {"file", long_name}});
   ASSERT_TRUE(r.contains("error"));
   EXPECT_LE(r["error"]["message"].get<std::string>().size(), 400u);
+}
+
+// Found by tests/fuzz/fuzz_documents (tests/fuzz/documents/solver_7_answer_renamed.json): a
+// document reusing a built-in's solver ("solver": N) with an answer that solver does not give,
+// or of the other kind, was solved into an `internal` error. It is the document's fault.
+TEST(Documents, AReusedSolversMissingOrMistypedAnswerIsTheDocumentsFault) {
+  std::ifstream in(COMMLAB_SOURCE_DIR "/exercises/03.json");
+  std::stringstream s;
+  s << in.rdbuf();
+  json doc = json::parse(s.str());
+  doc["id"] = 103;
+  doc["solver"] = 3;
+  EXPECT_EQ(lint(doc)["ok"], true) << lint(doc).dump().substr(0, 600);
+  doc["answers"][0]["id"] = "rign";
+  ASSERT_EQ(load(doc)["id"], 103);
+  const json solved = commlab::evaluate(json{{"op", "exercise.solve"}, {"id", 103}});
+  expect_refused(solved, "answers[0].id: 'rign' is not an answer of solver 3; allowed: ");
+  EXPECT_NE(solved["error"]["message"].get<std::string>().find("recursive_doubling"), std::string::npos);
+  expect_problem(lint(doc), "answers[0].id: 'rign'");
+  doc = json::parse(s.str());
+  doc["id"] = 103;
+  doc["solver"] = 3;
+  doc["answers"][0]["dimension"] = "choice";  // the solver gives a time
+  doc["answers"][0]["choices"] = {"fast", "slow"};
+  ASSERT_EQ(load(doc)["id"], 103);
+  expect_refused(commlab::evaluate(json{{"op", "exercise.solve"}, {"id", 103}}),
+                 "answers[0]: answer 'ring' is computed as ");
+  expect_problem(lint(doc), "answer 'ring' is computed as");
+}
+
+// Found while checking the document fuzzer's slow inputs against the budget: lint solves a
+// document thousands of times (every range end, 50 draws, the variants) and only requests were
+// counted, so 2,000 unused params (196 KB) linted ok after 18 s natively. Each solve now counts
+// the items it handles (kSolveUnitsPerItem): lint stops at the budget, within about a second.
+TEST(Documents, ManyParamsStayInsideTheBudget) {
+  json doc = base_doc();
+  for (int i = 0; i < 2000; ++i)
+    doc["params"].push_back({{"id", "p" + std::to_string(i)}, {"label", {{"en", "p"}, {"zh", "p"}}},
+                             {"kind", "number"}, {"default", 1}, {"min", 1}, {"max", 2}, {"unit", ""}});
+  json answer;
+  // CPU time, not the wall clock: the budget is work, and a busy machine would stretch the latter.
+  const std::clock_t start = std::clock();
+  answer = lint(doc);
+  const double lint_cpu_s = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
+  expect_problem(answer, "passes its budget");
+  EXPECT_LT(lint_cpu_s, 2.0 * kSlower);
+  // A hundred params still lint ok.
+  doc["params"].erase(doc["params"].begin() + 4 + 100, doc["params"].end());
+  EXPECT_EQ(lint(doc)["ok"], true) << lint(doc).dump().substr(0, 600);
 }

@@ -4,6 +4,7 @@
 #include "base/error.hpp"
 #include "base/quantity.hpp"
 #include "base/request.hpp"
+#include "base/work_meter.hpp"
 #include "exercises/conclusions.hpp"
 #include "exercises/internal.hpp"
 #include "exercises/templates.hpp"
@@ -12,19 +13,42 @@ namespace commlab {
 
 using namespace detail;
 
+namespace {
+// What one solve of the document handles: params, answers, computed values, conclusion cases.
+double items_of(const json& doc) {
+  auto count = [&](const json& parent, const char* key) -> double {
+    return parent.is_object() && parent.contains(key) && parent.at(key).is_array() ? parent.at(key).size() : 0;
+  };
+  double n = 1 + count(doc, "params") + count(doc, "answers") + (doc.contains("compute") ? count(doc.at("compute"), "values") : 0);
+  if (doc.contains("conclusions") && doc.at("conclusions").is_array())
+    for (const json& c : doc.at("conclusions")) n += count(c, "cases");
+  return n;
+}
+}  // namespace
+
 json solve_exercise(const Exercise& ex, const json& params) {
+  charge_work(kSolveUnitsPerItem * items_of(ex.doc));  // the document's one budget, requests or not
   const ExerciseSolution s = ex.solver(params);
+  // Every answer comes from the document's compute section: one it does not give, or of the
+  // other kind, is the document's fault.
   json display = json::object();
-  for (const json& def : ex.doc.at("answers")) {
+  const json& defs = ex.doc.at("answers");
+  for (size_t i = 0; i < defs.size(); ++i) {
+    const json& def = defs[i];
     const std::string id = def.at("id");
-    if (!s.answers.contains(id))
-      throw RequestError("internal",
-                         "the solver of exercise " + std::to_string(ex.id) + " gave no answer '" + id + "'");
+    if (!s.answers.contains(id)) {
+      std::vector<std::string> given;
+      for (auto it = s.answers.begin(); it != s.answers.end(); ++it) given.push_back(it.key());
+      throw RequestError("invalid_exercise",
+                         capped_message("exercise " + std::to_string(ex.id) + ", answers[" + std::to_string(i) +
+                                        "].id: '" + id + "' is not computed; allowed: " + join(given, ", ")));
+    }
     const json& v = s.answers.at(id);
-    // A declared answer comes from the document: its wrong type is the document's fault.
     if (is_choice_answer(def) ? !v.is_string() : !v.is_number())
-      throw RequestError(ex.doc.contains("compute") ? "invalid_exercise" : "internal", "the solver of exercise " + std::to_string(ex.id) + " gave answer '" +
-                                         id + "' of the wrong type: " + show_value(v));
+      throw RequestError("invalid_exercise",
+                         capped_message("exercise " + std::to_string(ex.id) + ", answers[" + std::to_string(i) +
+                                        "]: answer '" + id + "' is computed as " + show_value(v) + "; allowed: " +
+                                        (is_choice_answer(def) ? "one of its choices (a text)" : "a number")));
     display[id] = v.is_string()
                       ? v.get<std::string>()
                       : format_quantity(v.get<double>(), def.value("unit", ""), answer_dimension(def));

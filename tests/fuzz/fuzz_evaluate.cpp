@@ -1,31 +1,17 @@
 // libFuzzer target over the request API (`./lab fuzz`): any bytes as a request. Beyond the
-// sanitizers' own findings it checks the API's promises: the answer is a JSON object, an error
-// carries a documented code and a short message, and no number comes back as null.
-// The same function replays the seed and regression inputs in the normal native suite
+// sanitizers' own findings it checks the API's promises (answer_checks.hpp): the answer is a
+// JSON object, an error carries a documented code and a short message, and no number comes back
+// as null. The same function replays the seed and regression inputs in the normal native suite
 // (replay_main.cpp).
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "api/api.hpp"
+#include "answer_checks.hpp"
 #include "exercise_folder.hpp"
 
 namespace {
-
-[[noreturn]] void fail(const char* what, const std::string& request, const std::string& answer) {
-  std::fprintf(stderr, "fuzz_evaluate: %s\n  request: %.300s\n  answer: %.300s\n", what, request.c_str(),
-               answer.c_str());
-  std::abort();
-}
-
-bool documented(const std::string& code) {
-  for (const std::string& c : commlab::error_codes())
-    if (c == code) return true;
-  return false;
-}
 
 // The source tree's exercises, installed before the first input (none is compiled in), and
 // again after an input that may have replaced them, so every input meets the same eight.
@@ -45,36 +31,24 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using commlab_fuzz::fail;
   const std::string request(reinterpret_cast<const char*>(data), size);
   const std::string answer = commlab::evaluate(request);
   if (request.find("exercise.install") != std::string::npos) install_source_exercises();
-  nlohmann::json out;
-  try {
-    out = nlohmann::json::parse(answer);
-  } catch (const std::exception&) {
-    fail("the answer is not JSON", request, answer);
-  }
-  if (!out.is_object()) fail("the answer is not an object", request, answer);
-  if (out.contains("error")) {
-    const nlohmann::json& e = out["error"];
-    if (!e.is_object() || !e.contains("code") || !e["code"].is_string() || !e.contains("message"))
-      fail("an error without code and message", request, answer);
-    if (!documented(e["code"].get<std::string>())) fail("an undocumented error code", request, answer);
-    if (e["code"] == "internal") fail("an internal error", request, answer);
-    if (answer.size() > 4096) fail("an error message over 4 KB", request, answer);
-  } else {
-    // null is documented only where no value exists (README "Errors"): simulate's closed_form
-    // and verified in accounting mode, ring_attention's causal layouts that do not apply.
-    std::vector<std::pair<const nlohmann::json*, std::string>> stack = {{&out, ""}};
-    while (!stack.empty()) {
-      const auto [v, key] = stack.back();
-      stack.pop_back();
-      if (v->is_null() && key != "closed_form" && key != "verified" && key != "contiguous" && key != "zigzag") fail("a null in an answer", request, answer);
-      if (v->is_object())
-        for (auto it = v->begin(); it != v->end(); ++it) stack.push_back({&it.value(), it.key()});
-      if (v->is_array())
-        for (const auto& x : *v) stack.push_back({&x, key});
-    }
+  const nlohmann::json out = commlab_fuzz::checked_answer("fuzz_evaluate", request, answer);
+  if (out.contains("error")) return 0;
+  // null is documented only where no value exists (README "Errors"): simulate's closed_form
+  // and verified in accounting mode, ring_attention's causal layouts that do not apply.
+  std::vector<std::pair<const nlohmann::json*, std::string>> stack = {{&out, ""}};
+  while (!stack.empty()) {
+    const auto [v, key] = stack.back();
+    stack.pop_back();
+    if (v->is_null() && key != "closed_form" && key != "verified" && key != "contiguous" && key != "zigzag")
+      fail("fuzz_evaluate", "a null in an answer", request, answer);
+    if (v->is_object())
+      for (auto it = v->begin(); it != v->end(); ++it) stack.push_back({&it.value(), it.key()});
+    if (v->is_array())
+      for (const auto& x : *v) stack.push_back({&x, key});
   }
   return 0;
 }
