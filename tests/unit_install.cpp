@@ -193,7 +193,7 @@ TEST_F(Install, EachDocumentHasItsOwnWorkBudget) {
   EXPECT_EQ(out.at("problems").at(0).at("file"), "43.json");
   EXPECT_NE(out.at("problems").at(0).at("message").get<std::string>().find("work (every request it declares, every variant drawn) passes its budget"), std::string::npos) << out.dump();
   // A document past the size limit is refused naming it.
-  const json big = install(json{file("44.json", std::string(300 * 1024, ' '))});
+  const json big = install(json::array({file("44.json", std::string(300 * 1024, ' '))}));
   EXPECT_NE(big.at("problems").at(0).at("message").get<std::string>().find("allowed: at most 262144 (256 KB)"), std::string::npos)
       << big.dump();
 }

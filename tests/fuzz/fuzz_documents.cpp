@@ -13,6 +13,7 @@
 #include <string>
 
 #include "answer_checks.hpp"
+#include "exercise_folder.hpp"
 
 namespace {
 
@@ -74,6 +75,17 @@ std::uint64_t hash_of(const std::string& s) {
 }
 
 }  // namespace
+
+// The source tree's exercises installed first (none is compiled in), as every host does: a
+// mutant meets the lecture's eight as a student's page would.
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  const nlohmann::json installed = commlab::install_exercise_folder(COMMLAB_SOURCE_DIR "/exercises");
+  if (installed.contains("error") || !installed.at("problems").empty()) {
+    std::fprintf(stderr, "fuzz_documents: the exercises do not install: %.300s\n", installed.dump().c_str());
+    std::abort();
+  }
+  return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // The text as the engine receives it in a request: bytes that are not UTF-8 replaced (U+FFFD),
