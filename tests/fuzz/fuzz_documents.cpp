@@ -76,9 +76,13 @@ std::uint64_t hash_of(const std::string& s) {
 
 }  // namespace
 
+// The mutator's own set-up (its pool of documents and ops), linked in the libFuzzer build only.
+extern "C" __attribute__((weak)) int commlab_documents_mutator_init(int*, char***);
+
 // The source tree's exercises installed first (none is compiled in), as every host does: a
 // mutant meets the lecture's eight as a student's page would.
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+  if (commlab_documents_mutator_init) commlab_documents_mutator_init(argc, argv);
   const nlohmann::json installed = commlab::install_exercise_folder(COMMLAB_SOURCE_DIR "/exercises");
   if (installed.contains("error") || !installed.at("problems").empty()) {
     std::fprintf(stderr, "fuzz_documents: the exercises do not install: %.300s\n", installed.dump().c_str());

@@ -618,7 +618,8 @@ void read_pool(const std::filesystem::path& dir) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
+// Called from fuzz_documents.cpp's LLVMFuzzerInitialize (the replay links no mutator).
+extern "C" int commlab_documents_mutator_init(int*, char***) {
 #ifdef COMMLAB_SOURCE_DIR
   read_pool(std::filesystem::path(COMMLAB_SOURCE_DIR) / "exercises");
   read_pool(std::filesystem::path(COMMLAB_SOURCE_DIR) / "tests" / "fixtures" / "exercises");
