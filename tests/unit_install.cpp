@@ -5,6 +5,8 @@
 // COMMLAB_EXERCISES_DIR, the source tree's exercises/) and says plainly when it cannot.
 #include <gtest/gtest.h>
 
+#include "test_files.hpp"
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -21,12 +23,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string read(const std::string& path) { return commlab_test::read_file(path); }
 
 const std::string kSource = COMMLAB_SOURCE_DIR "/exercises/";
 const std::string kFixtures = COMMLAB_SOURCE_DIR "/tests/fixtures/exercises/";

@@ -4,6 +4,8 @@
 // shipped exercises lint ok; `commlab exercise lint` exits 1 with one line per problem.
 #include <gtest/gtest.h>
 
+#include "test_files.hpp"
+
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -18,12 +20,7 @@ using nlohmann::json;
 
 namespace {
 
-std::string read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string read(const std::string& path) { return commlab_test::read_file(path); }
 
 // The ninth exercise of the fixtures, renumbered: a document that lints ok.
 json base_doc() {

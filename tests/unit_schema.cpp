@@ -6,6 +6,8 @@
 // engine accepts. tests/node/schema.test.mjs validates the documents with a standard validator.
 #include <gtest/gtest.h>
 
+#include "test_files.hpp"
+
 #include <algorithm>
 #include <fstream>
 #include <functional>
@@ -26,12 +28,7 @@ using nlohmann::json;
 
 namespace {
 
-std::string read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string read(const std::string& path) { return commlab_test::read_file(path); }
 
 const json& file_schema() {
   static const json s = json::parse(read(COMMLAB_SOURCE_DIR "/exercises/schema.json"));
