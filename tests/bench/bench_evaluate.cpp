@@ -51,6 +51,15 @@ void BM_SimulateRing64x2MBData(benchmark::State& s) {
 void BM_ExerciseSolve3(benchmark::State& s) { run(s, R"({"op":"exercise.solve","id":3})"); }
 void BM_ExerciseSolve6(benchmark::State& s) { run(s, R"({"op":"exercise.solve","id":6})"); }
 
+// The two checks on random matrices at sizes near their limits (README "Limits"): the same
+// requests as ring_attention_check and sharding_check in tests/node/bench_wasm.mjs.
+void BM_RingAttentionCheck(benchmark::State& s) {
+  run(s, R"({"op":"ring_attention_check","devices":16,"tokens_per_device":22,"head_dim":128})");
+}
+void BM_ShardingCheck(benchmark::State& s) {
+  run(s, R"({"op":"sharding_check","tokens":64,"hidden":128,"ffn":448,"q_heads":16,"head_dim":32})");
+}
+
 void BM_AllreduceCostOnly(benchmark::State& state) {
   const commlab::Link ib = commlab::catalogue_link("ib_ndr");
   double bytes = 1e3;
@@ -73,6 +82,8 @@ BENCHMARK(BM_SimulateRing1024Accounting)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SimulateRing64x2MBData)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ExerciseSolve3);
 BENCHMARK(BM_ExerciseSolve6);
+BENCHMARK(BM_RingAttentionCheck)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ShardingCheck)->Unit(benchmark::kMillisecond);
 
 // The exercises are installed from the source tree first, as the CLI and the tests do.
 int main(int argc, char** argv) {

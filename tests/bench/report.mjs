@@ -29,6 +29,8 @@ const REQUESTS = [
   { wasm: 'simulate_ring_64x2MB_data', native: 'BM_SimulateRing64x2MBData', label: 'simulate ring 64 x 2 MB, data' },
   { wasm: 'exercise3_solve', native: 'BM_ExerciseSolve3', label: 'exercise.solve, exercise 3' },
   { wasm: 'exercise6_solve', native: 'BM_ExerciseSolve6', label: 'exercise.solve, exercise 6' },
+  { wasm: 'ring_attention_check', native: 'BM_RingAttentionCheck', label: 'ring_attention_check, 352 tokens' },
+  { wasm: 'sharding_check', native: 'BM_ShardingCheck', label: 'sharding_check, 64 tokens' },
 ];
 
 const US_PER = { ns: 1e-3, us: 1, ms: 1e3, s: 1e6 };
@@ -129,17 +131,24 @@ function sizes(pageFiles) {
 }
 
 // Calculator requests (everything but the step engine) within 1.5x of native; the .wasm at most
-// 180 KB gzipped (SPEC "Budgets").
+// 180 KB gzipped (SPEC "Budgets"); the two checks on random matrices within 2x.
 const RATIO_BUDGET = 1.5;
+const CHECK_RATIO_BUDGET = 2;
+const CHECKS = ['ring_attention_check', 'sharding_check'];
 const WASM_GZIP_BUDGET_BYTES = 180e3;
 function budgets(report) {
-  const calculator = report.requests.filter((row) => row.ratio != null && !row.wasm_case.startsWith('simulate'));
+  const calculator = report.requests.filter((row) => row.ratio != null && !row.wasm_case.startsWith('simulate') &&
+    !CHECKS.includes(row.wasm_case));
   const over = calculator.filter((row) => row.ratio > RATIO_BUDGET);
+  const checks = report.requests.filter((row) => row.ratio != null && CHECKS.includes(row.wasm_case));
   const wasm = report.sizes.find((s) => s.label === 'engine/commlab_wasm.wasm');
   return [
     { what: `calculator requests in wasm within ${RATIO_BUDGET}x of native`, met: over.length === 0,
       measured: `${calculator.length - over.length} of ${calculator.length}` +
         (over.length ? ` (over: ${over.map((row) => `${row.label} ${row.ratio.toFixed(2)}x`).join(', ')})` : '') },
+    { what: `the checks on random matrices in wasm within ${CHECK_RATIO_BUDGET}x of native`,
+      met: checks.length === CHECKS.length && checks.every((row) => row.ratio <= CHECK_RATIO_BUDGET),
+      measured: checks.map((row) => `${row.label} ${row.ratio.toFixed(2)}x`).join(', ') || 'not measured' },
     { what: `.wasm at most ${kb(WASM_GZIP_BUDGET_BYTES)} gzipped`, met: wasm.gzip <= WASM_GZIP_BUDGET_BYTES,
       measured: kb(wasm.gzip) },
   ];

@@ -32,6 +32,8 @@ const nativeNames = {
   exercise6_solve: 'BM_ExerciseSolve6',
   simulate_ring_1024_accounting: 'BM_SimulateRing1024Accounting',
   simulate_ring_64x2MB_data: 'BM_SimulateRing64x2MBData',
+  ring_attention_check: 'BM_RingAttentionCheck',
+  sharding_check: 'BM_ShardingCheck',
 };
 
 // The step engine: the same requests as BM_Simulate* in tests/bench/bench_evaluate.cpp.
@@ -40,6 +42,10 @@ const heavy = {
     '{"op":"simulate","collective":"allreduce","algorithm":"ring","devices":1024,"bytes":1e9,"mode":"accounting","trace_limit":0}',
   simulate_ring_64x2MB_data:
     '{"op":"simulate","collective":"allreduce","algorithm":"ring","devices":64,"bytes":2e6,"mode":"data","trace_limit":0}',
+  // The two checks on random matrices near their limits (the same as BM_RingAttentionCheck and
+  // BM_ShardingCheck).
+  ring_attention_check: '{"op":"ring_attention_check","devices":16,"tokens_per_device":22,"head_dim":128}',
+  sharding_check: '{"op":"sharding_check","tokens":64,"hidden":128,"ffn":448,"q_heads":16,"head_dim":32}',
 };
 
 const t0 = performance.now();
