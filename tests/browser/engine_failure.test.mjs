@@ -142,6 +142,7 @@ describe('a .wasm that cannot be had', () => {
       assert.equal(await page.locator('[data-answer][data-verdict]:visible').count(), 0, 'no verdict without the engine');
       if (kind === 'missing' || kind === 'timeout') {
         const shots = screenshotDir();
+        await page.evaluate(() => window.scrollTo(0, 0));
         await page.screenshot({ path: join(shots, `engine-failure-${kind}-${lang}-1280.png`) });
         await page.setViewportSize({ width: 390, height: 844 });
         await page.screenshot({ path: join(shots, `engine-failure-${kind}-${lang}-390.png`) });
@@ -208,7 +209,11 @@ describe('a worker that stops', () => {
       assert.equal(await summary.innerText(), SAID[lang].stopped);
       assert.equal(await first.two.locator('[data-answer="steps"]').inputValue(), '6', 'the typed answer stays');
       assert.equal(JSON.parse(await page.evaluate(() => localStorage.getItem('commlab.v2.progress.2.lecture'))).answers.steps, '6');
-      if (lang === 'en') await page.screenshot({ path: join(screenshotDir(), 'engine-stopped-check-1280.png') });
+      await page.screenshot({ path: join(screenshotDir(), `engine-stopped-check-${lang}-1280.png`) });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await summary.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(screenshotDir(), `engine-stopped-check-${lang}-390.png`) });
+      await page.setViewportSize({ width: 1280, height: 900 });
       // Checked again: the restarted worker answers.
       await first.two.locator('[data-action="check"]').click();
       await idle(page);
