@@ -10,7 +10,6 @@ const STRINGS = {
     otherLanguage: '中文',
     otherLanguageName: 'Switch to Chinese',
     loading: 'Loading the engine…',
-    engineFailed: 'The engine could not be loaded: ',
     engineError: 'The engine answered with an error: ',
     // The engine failing (engine/door.js: timeouts, a worker restarted, the main thread's engine):
     // what happened in plain words, once; the technical detail goes in a details element.
@@ -133,7 +132,6 @@ const STRINGS = {
     otherLanguage: 'English',
     otherLanguageName: '切换到英文',
     loading: '正在加载引擎…',
-    engineFailed: '引擎加载失败：',
     engineError: '引擎返回错误：',
     // The engine failing (engine/door.js: timeouts, a worker restarted, the main thread's engine):
     // what happened in plain words, once; the technical detail goes in a details element.
