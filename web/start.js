@@ -68,6 +68,11 @@
     en: 'The engine is still loading: your answers will be checked as soon as it is ready.',
     zh: '引擎仍在加载：就绪后会立即检查你的答案。',
   };
+  // No engine could be had (util/i18n.js checkNoEngine says the same on a live card).
+  var NONE = {
+    en: 'The engine could not be loaded, so answers cannot be checked now. Your answers are kept.',
+    zh: '引擎未能加载，现在无法检查答案。你的答案已保留。',
+  };
   document.addEventListener('submit', function (e) {
     if (root.getAttribute('data-ready') === 'true') return;
     var form = e.target;
@@ -77,8 +82,8 @@
     var summary = form.querySelector('[data-role="summary"]');
     var failed = root.getAttribute('data-engine') === 'failed';
     if (summary) {
-      summary.textContent = failed ? '' : WAIT[lang] || WAIT.en;
-      summary.setAttribute('data-state', 'engine-loading');
+      summary.textContent = failed ? NONE[lang] || NONE.en : WAIT[lang] || WAIT.en;
+      summary.setAttribute('data-state', failed ? 'engine-stopped' : 'engine-loading');
     }
     if (!failed && boot.checks.indexOf(card.dataset.exercise) < 0) boot.checks.push(card.dataset.exercise);
   }, true);

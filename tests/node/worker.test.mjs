@@ -86,6 +86,29 @@ test('failAll settles every pending ask with the error (a worker that died)', as
   assert.equal((await b)[0].error.code, 'worker_failed');
 });
 
+test('the watchdog times the oldest pending ask only, from when it became the oldest, once watching', async () => {
+  const posted = [];
+  const stalls = [];
+  const client = createClient((m) => posted.push(m), { budget_ms: (reqs) => (reqs[0].op === 'simulate' ? 80 : 30), onStall: (job) => stalls.push(job) });
+  const slow = client.ask([{ op: 'simulate' }]);
+  const quick = client.ask([{ op: 'links' }]);
+  await new Promise((r) => setTimeout(r, 60));
+  assert.deepEqual(stalls, [], 'nothing is timed before the engine is up');
+  client.watch();
+  await new Promise((r) => setTimeout(r, 50));
+  assert.deepEqual(stalls, [], 'the oldest has 80 ms; the one behind it is not timed yet');
+  client.receive({ type: 'answer', id: posted[0].id, responses: [{ steps: 1 }] });
+  assert.deepEqual(await slow, [{ steps: 1 }]);
+  await new Promise((r) => setTimeout(r, 60));
+  assert.deepEqual(stalls.map((j) => j.requests[0].op), ['links'], 'the next one out of its 30 ms');
+  // The caller takes what is pending (the worker died): oldest first, unanswered, none timed.
+  const jobs = client.takeAll();
+  assert.deepEqual(jobs.map((j) => j.requests[0].op), ['links']);
+  assert.equal(client.pending, 0);
+  jobs[0].resolve([{ error: { code: 'engine_stopped' } }]);
+  assert.equal((await quick)[0].error.code, 'engine_stopped');
+});
+
 test('answers sent as the engine\'s JSON text arrive as objects', async () => {
   const { client } = channel((r) => lab.evaluateText(JSON.stringify(r)));
   const req = { op: 'allreduce', algorithm: 'auto', devices: 64, bytes: 1e6, link: 'ib_ndr' };

@@ -8,7 +8,7 @@
 
 import { Card } from '../card/card.js';
 import { h } from '../util/dom.js';
-import { ask, askMany, documentsInstalled, documentsServed, isEngineFailure, knownLinks, rememberSolve, setLinks, solveAll, useDocuments, useImporter, warmUp } from '../engine/door.js';
+import { ask, askMany, documentsInstalled, documentsServed, engineFailure, engineStarted, isEngineFailure, knownLinks, rememberSolve, setLinks, solveAll, useDocuments, useImporter, warmUp } from '../engine/door.js';
 import { sameFingerprints } from '../engine/documents.js';
 import { authorStrings, browserLanguage, pick, strings, viewStrings } from '../util/i18n.js';
 import { createExplore, parseSettings, settingsQuery } from '../views/explore.js';
@@ -71,6 +71,23 @@ export async function start(importer, documents) {
 
   // Exercise files that could not be used (missing, unreadable, refused by the engine): named
   // in plain words; the other exercises work.
+  let engineProblem = null;
+  let problemBox = null;
+  function renderEngineProblem() {
+    if (!engineProblem) return;
+    const t = strings(lang);
+    const retry = h('button', { type: 'button', 'data-action': 'retry-engine', text: t.engineRetry });
+    retry.addEventListener('click', () => location.reload());
+    const box = h('div', { class: 'engine-problem', id: 'engine-problem', role: 'alert', dataset: { problemKind: engineProblem.kind } }, [
+      h('p', { 'data-role': 'what', text: t.engineProblem(engineProblem) }),
+      h('p', { text: t.engineProblemKept }),
+      retry,
+      h('details', {}, [h('summary', { text: t.engineDetails }), h('code', { text: engineProblem.detail })]),
+    ]);
+    if (problemBox) problemBox.replaceWith(box);
+    else main.before(box);
+    problemBox = box;
+  }
   let documentProblems = [];
   const problemsBox = $('#document-problems');
   function renderDocumentProblems() {
@@ -121,6 +138,7 @@ export async function start(importer, documents) {
     }
     $('.skip').textContent = t.skip;
     renderDocumentProblems();
+    renderEngineProblem();
     $('.tools').setAttribute('aria-label', t.tools);
     const explore = $('#explore-link') ?? {};
     explore.textContent = exploring ? viewStrings(lang).backToExercises : viewStrings(lang).explore;
@@ -292,6 +310,19 @@ export async function start(importer, documents) {
     status.dataset.kind = 'error';
     document.documentElement.dataset.engine = 'failed';
   };
+  // No engine can be had (engine/door.js): said once, in plain words, with a Retry (a reload:
+  // what was typed into a live card is saved) and the technical detail folded away.
+  engineFailure().then((problem) => {
+    engineProblem = problem;
+    status.hidden = true;
+    document.documentElement.dataset.engine = 'failed';
+    renderEngineProblem();
+    // A check pressed on a prerendered card while the engine loaded (start.js) will not run.
+    for (const el of main.querySelectorAll('section.card[data-prerendered] [data-state="engine-loading"]')) {
+      el.textContent = strings(lang).checkNoEngine;
+      el.dataset.state = 'engine-stopped';
+    }
+  });
   const guessed = exploring || authoring ? [] : [...new Set(prerendered.keys())];
   const requests = firstBatch(guessed);
   // The build's answers to this very batch (engine/first.json) let the cards come alive before
@@ -302,12 +333,14 @@ export async function start(importer, documents) {
   const served = kept ? await documentsServed() : null;
   const built = guessed.length && kept && JSON.stringify(kept.requests) === JSON.stringify(requests) &&
     !served.problems.length && sameFingerprints(kept.documents, served.fingerprints) ? kept.responses : null;
-  const first = built ?? await askMany(requests);
+  let first = built ?? await askMany(requests);
+  // The worker stopped while it answered: its successor (or the main thread) is asked once more.
+  if (first[0].error?.code === 'engine_stopped') first = await askMany(requests);
   performance.mark('commlab-engine');
   const [list, linkRes] = first;
   if (list.error) {
-    engineFailed(isEngineFailure(list.error) ? `${strings(lang).engineFailed}${list.error.message}`
-      : `${strings(lang).engineError}${list.error.code}: ${list.error.message}`);
+    // An engine that could not be loaded is said by engineFailure above.
+    if (!isEngineFailure(list.error)) engineFailed(`${strings(lang).engineError}${list.error.code}: ${list.error.message}`);
     return;
   }
   setLinks(linkRes.links);
@@ -342,6 +375,10 @@ export async function start(importer, documents) {
     docs.set(String(ex.id), doc);
     rememberLecture(doc, lecture);
   }
+  // Saved variants are checked by the engine: without one they stay as saved (never set aside
+  // for its absence), and so do the prerendered cards.
+  const variantsSaved = store.legacy || list.exercises.some((ex) => store.variants(ex.id).some((k) => k !== LECTURE));
+  if (variantsSaved && !(await engineStarted()).ok) return;
   // Saved progress is checked like an imported file (leniently: what fails is set aside).
   const dropped = await restoreSaved(store, docs, lang);
   if (dropped) say(dropped, 'error');
@@ -412,11 +449,9 @@ export async function start(importer, documents) {
     renderProgress();
   });
   if (built) {
-    const pong = await ping;
-    if (pong.error) {
-      engineFailed(`${strings(lang).engineFailed}${pong.error.message}`);
-      return;
-    }
+    await ping;
+    // The engine itself must be up (an engine that cannot be had is said by engineFailure).
+    if (!(await engineStarted()).ok) return;
   }
   if (embedded) startEmbedded();
   document.documentElement.dataset.ready = 'true';

@@ -2,7 +2,7 @@
 // verdicts, their messages and attempts are saved per (exercise, variant).
 
 import { pick } from '../util/i18n.js';
-import { ask, engineAnswered } from '../engine/door.js';
+import { ask, engineAnswered, isEngineFailure } from '../engine/door.js';
 import { h } from '../util/dom.js';
 import { shownUnit } from '../util/units.js';
 import { choiceValue } from './common.js';
@@ -136,6 +136,14 @@ export const answersMixin = {
     }
     // The card moved on meanwhile (another variant, a reload): this answer is for what it left.
     if (form !== this.form || variant !== this.variant) return;
+    if (isEngineFailure(res.error)) {
+      // No verdict: the engine stopped (it is restarted) or cannot be had. The typed answers
+      // stay in the fields and in storage (saved as typed), ready to be checked again.
+      this.summary.textContent = res.error.code === 'engine_stopped' ? t.checkStopped : t.checkNoEngine;
+      this.summary.dataset.state = 'engine-stopped';
+      return;
+    }
+    delete this.summary.dataset.state;
     if (res.error) {
       this.showError(res.error);
       return;

@@ -6,7 +6,7 @@
 // out, the card is aria-busy.
 
 import { pick, strings } from '../util/i18n.js';
-import { ask, cachedSolve, knownLinks, linkLabel, solveAll } from '../engine/door.js';
+import { ask, cachedSolve, isEngineFailure, knownLinks, linkLabel, solveAll } from '../engine/door.js';
 import { h } from '../util/dom.js';
 import { renderParagraphs, renderRich } from '../util/math.js';
 import { formatBytes, formatTime, prettyUnits } from '../util/units.js';
@@ -142,7 +142,9 @@ export class Card {
   /** Shows an engine error inside this card; the rest of the page keeps working. */
   showError(err) {
     this.errorBox.hidden = !err;
-    this.errorBox.textContent = err ? `${this.t().engineError}${errorText(err)}` : '';
+    // The engine's own failure in plain words (engine/door.js); a refusal with its code.
+    const failed = isEngineFailure(err) && (err.code === 'engine_stopped' ? this.t().engineStopped : this.t().checkNoEngine);
+    this.errorBox.textContent = err ? failed || `${this.t().engineError}${errorText(err)}` : '';
   }
 
   /**

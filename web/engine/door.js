@@ -1,14 +1,17 @@
 // The page's one door to the engine. The engine runs in a Web Worker (engine/worker.js), started
 // by start.js while the page parses, so compiling the .wasm and the first requests never block
 // the main thread. Every request is asynchronous and never throws: errors come back as values,
-// {error: {code, message}}. From file:// (the single-file build), or when the worker cannot run
-// its engine, the engine is loaded here on the main thread instead, with the same promises.
+// {error: {code, message}}, and nothing stays pending: the start-up and every request are timed
+// (START_TIMEOUT_MS, REQUEST_TIMEOUT_MS, LONG_REQUEST_TIMEOUT_MS); a worker that dies or runs
+// out of time is started again once, then the engine is loaded here on the main thread instead,
+// with the same promises, as it is from file:// (the single-file build) or without workers.
 // The engine has no exercise compiled in: whichever side runs it fetches the documents the page
 // ships (documents.js) and installs them before it answers.
 import { createClient } from './protocol.js';
 import { fetchDocuments, fingerprints, installDocuments } from './documents.js';
 
 let importer = () => import('./commlab.js');
+let ownImporter = false;
 let engine = null; // the main-thread engine (a promise), only without a worker
 let client = null;
 let where = null; // 'worker' | 'main thread'
@@ -17,6 +20,7 @@ let inlined = null; // the single-file build's documents, instead of fetching th
 /** The single-file build hands over the inlined engine module instead of ./commlab.js. */
 export function useImporter(f) {
   importer = f;
+  ownImporter = true;
 }
 
 /** The single-file build hands over the documents it inlined ({files: [{file, text}], problems}). */
@@ -25,9 +29,14 @@ export function useDocuments(served) {
 }
 
 function deferred() {
-  let resolve;
-  const promise = new Promise((r) => { resolve = r; });
-  return { promise, resolve };
+  const d = {};
+  d.promise = new Promise((r) => {
+    d.resolve = (v) => {
+      d.settled = true;
+      r(v);
+    };
+  });
+  return d;
 }
 const served = deferred(); // {fingerprints: {file: hash}, problems} as soon as fetched
 const installed = deferred(); // {exercises, problems} once the engine has installed them
@@ -54,56 +63,262 @@ export function documentsInstalled() {
   return installed.promise;
 }
 
-// Failures of the worker itself, after which the main thread answers instead.
-const WORKER_FAILURES = new Set(['worker_failed', 'not_loaded']);
+// How long the engine may take, on the page's clock (the worker cannot time itself when it hangs).
+/** Fetching and compiling the .wasm and fetching the exercise documents, from the worker's start. */
+export const START_TIMEOUT_MS = 30000;
+/** One ordinary request or batch (a check, a calculator's requests, a chart's sweep). */
+export const REQUEST_TIMEOUT_MS = 10000;
+/** A batch holding a long request (LONG_OPS: simulations, linting a document) or many requests. */
+export const LONG_REQUEST_TIMEOUT_MS = 60000;
+/** A worker told to stop loading (START_TIMEOUT_MS ran out) says how that went within this. */
+export const STOP_GRACE_MS = 3000;
+const LONG_OPS = new Set(['simulate', 'exercise.lint', 'exercise.load', 'exercise.install']);
+const LONG_BATCH_REQUESTS = 100;
+/** A worker that dies (error, messageerror, a request out of time) is started again this often. */
+export const WORKER_RESTARTS = 1;
 
-/** True when `error` says the engine could not be loaded at all (not that it refused a request). */
+// Tests shorten the timeouts ({start_ms, request_ms, long_ms, grace_ms}, set before the page loads).
+function timeouts() {
+  const o = globalThis.COMMLAB_TIMEOUTS_MS ?? {};
+  return {
+    start_ms: o.start_ms ?? START_TIMEOUT_MS, request_ms: o.request_ms ?? REQUEST_TIMEOUT_MS,
+    long_ms: o.long_ms ?? LONG_REQUEST_TIMEOUT_MS, grace_ms: o.grace_ms ?? STOP_GRACE_MS,
+  };
+}
+
+function budgetOf(requests) {
+  const t = timeouts();
+  const long = requests.length > LONG_BATCH_REQUESTS || requests.some((r) => LONG_OPS.has(r?.op));
+  return long ? t.long_ms : t.request_ms;
+}
+
+// Failures of the engine itself, not refusals of a request: not_loaded (it could not be loaded,
+// error.problem says why), engine_stopped (it stopped before it answered), worker_failed.
+const ENGINE_FAILURES = new Set(['worker_failed', 'not_loaded', 'engine_stopped']);
+
+/** True when `error` says the engine could not answer at all (not that it refused a request). */
 export function isEngineFailure(error) {
-  return WORKER_FAILURES.has(error?.code);
+  return ENGINE_FAILURES.has(error?.code);
+}
+
+/**
+ * Why the engine could not be loaded, from the error that stopped it ({name, message, status}):
+ * {kind, status, detail}, kind "missing" (an HTTP error), "timeout" (no answer in time),
+ * "invalid" (the .wasm is truncated or not an engine), "network" (no connection) or "start"
+ * (it did not start); detail is the technical text (for a details element and the console).
+ */
+export function loadProblem(cause) {
+  const name = String(cause?.name ?? 'Error');
+  const message = String(cause?.message ?? cause ?? '');
+  const status = Number(cause?.status) || null;
+  let kind = 'start';
+  if (name === 'TimeoutError' || name === 'AbortError') kind = 'timeout';
+  else if (status) kind = 'missing';
+  else if (name === 'CompileError' || name === 'LinkError') kind = 'invalid';
+  else if (name === 'TypeError' && /fetch|network|load/i.test(message)) kind = 'network';
+  return { kind, status, detail: `${name}: ${message}` };
+}
+
+const notLoaded = (problem) => ({ code: 'not_loaded', message: `the engine could not be loaded (${problem.detail})`, problem });
+const STOPPED = { code: 'engine_stopped', message: 'the engine stopped before it answered' };
+
+let deaths = 0; // of workers: the first WORKER_RESTARTS are restarted, then the main thread answers
+let failure = null; // the load problem, once no engine can be had
+let worker = null;
+let workerUp = false; // its engine said it is up
+let startTimers = [];
+const started = deferred(); // {ok: true, where} or {ok: false, problem}, once
+
+/**
+ * Resolves once an engine is up ({ok: true, where}) or none can be had ({ok: false, problem},
+ * problem as loadProblem gives it). A worker that dies later is restarted (or the main thread
+ * takes over) without this changing.
+ */
+export function engineStarted() {
+  connect();
+  if (!client) loadLocal();
+  return started.promise;
+}
+
+const failed = deferred();
+
+/**
+ * Resolves with the problem (loadProblem's, and timeout_s for a timeout) once no engine can be
+ * had, at start or later (a worker that died too often, then a main thread that could not load).
+ */
+export function engineFailure() {
+  return failed.promise;
+}
+
+function fail(problem) {
+  if (failure) return;
+  failure = problem.kind === 'timeout' ? { ...problem, timeout_s: timeouts().start_ms / 1000 } : problem;
+  console.error(`commlab: the engine could not be loaded: ${problem.detail}`);
+  started.resolve({ ok: false, problem: failure });
+  failed.resolve(failure);
+}
+
+function spawn() {
+  try {
+    return new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+  } catch {
+    return null;
+  }
 }
 
 function connect() {
   if (where) return;
-  where = 'main thread';
   const boot = globalThis.commlabBoot;
-  let worker = boot?.failed ? null : boot?.worker ?? null;
-  if (!worker && !boot?.failed && typeof Worker === 'function' && location.protocol !== 'file:' && !globalThis.COMMLAB_NO_WORKER) {
-    try {
-      worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-    } catch {
-      worker = null;
+  let w = boot?.worker ?? null;
+  if (w && boot.failed) {
+    // It died before this door listened (start.js saw it): that was its first death.
+    w.terminate();
+    w = null;
+    deaths += 1;
+    console.warn(`commlab: the engine's worker stopped (${boot.failed})`);
+    if (deaths > WORKER_RESTARTS) {
+      where = 'main thread';
+      return;
     }
   }
-  if (!worker) return;
-  where = 'worker';
-  workerPort = worker;
-  client = createClient((m) => worker.postMessage(m));
-  worker.onmessage = (e) => {
-    if (e.data?.type === 'documents') served.resolve({ fingerprints: e.data.fingerprints, problems: e.data.problems });
-    else if (e.data?.type === 'installed') installed.resolve({ exercises: e.data.exercises, problems: e.data.problems });
-    else client?.receive(e.data);
-  };
-  worker.postMessage({ type: 'documents' });
-  worker.postMessage({ type: 'installed' });
-  worker.onerror = (e) => {
-    e.preventDefault?.();
-    const c = client;
-    client = null;
+  if (!w && typeof Worker === 'function' && location.protocol !== 'file:' && !globalThis.COMMLAB_NO_WORKER) w = spawn();
+  if (!w) {
     where = 'main thread';
-    c?.failAll({ code: 'worker_failed', message: String(e.message ?? 'the worker stopped') });
+    return;
+  }
+  attach(w);
+}
+
+function attach(w) {
+  worker = w;
+  workerUp = false;
+  where = 'worker';
+  const c = createClient((m) => w.postMessage(m), { budget_ms: budgetOf, onStall: () => die(w, 'a request ran out of time') });
+  client = c;
+  w.onmessage = (e) => {
+    if (worker !== w) return;
+    const m = e.data;
+    if (m?.type === 'documents') served.resolve({ fingerprints: m.fingerprints, problems: m.problems });
+    else if (m?.type === 'installed') installed.resolve({ exercises: m.exercises, problems: m.problems });
+    else if (m?.type === 'engine') engineReply(w, m);
+    else c.receive(m);
   };
+  w.onerror = (e) => {
+    e.preventDefault?.();
+    die(w, String(e.message || 'an error'));
+  };
+  w.onmessageerror = () => die(w, 'a message could not be read');
+  w.postMessage({ type: 'documents' });
+  w.postMessage({ type: 'installed' });
+  w.postMessage({ type: 'engine' });
+  const t = timeouts();
+  startTimers = [setTimeout(() => {
+    w.postMessage({ type: 'stop-loading', after_ms: t.start_ms });
+    startTimers.push(setTimeout(() => die(w, 'no answer to stop-loading'), t.grace_ms));
+  }, t.start_ms)];
+}
+
+function clearStart() {
+  for (const t of startTimers) clearTimeout(t);
+  startTimers = [];
+}
+
+// The worker says how its start-up went.
+function engineReply(w, m) {
+  clearStart();
+  if (m.ok) {
+    workerUp = true;
+    client.watch();
+    started.resolve({ ok: true, where: 'worker' });
+    return;
+  }
+  const problem = loadProblem(m.cause);
+  if (problem.kind !== 'start') {
+    // The engine's files could not be had: the main thread would fetch the same.
+    fail(problem);
+    return;
+  }
+  die(w, problem.detail);
+}
+
+// A worker that died: the next one (or the main thread) answers what was asked of it. A request
+// it was running is answered with engine_stopped (it may be what stopped it), and so is a
+// check (answered only by the engine it was asked of: the card says so, the student checks
+// again); the others are asked again.
+function die(w, why) {
+  if (worker !== w) return;
+  clearStart();
+  w.onmessage = null;
+  w.onerror = null;
+  w.onmessageerror = null;
+  w.terminate();
+  worker = null;
+  const wasUp = workerUp;
+  const jobs = client.takeAll();
+  client = null;
+  deaths += 1;
+  console.warn(`commlab: the engine's worker stopped (${why})`);
+  const next = deaths <= WORKER_RESTARTS ? spawn() : null;
+  if (next) {
+    attach(next);
+    if (warmWanted) warmUp();
+  } else {
+    where = 'main thread';
+  }
+  jobs.forEach((job, i) => {
+    const running = i === 0 && wasUp;
+    if (running || job.requests.some((r) => r?.op === 'exercise.check')) job.resolve(job.requests.map(() => ({ error: STOPPED })));
+    else askAnywhere(job.requests, job.key).then(job.resolve);
+  });
+}
+
+/** The engine's worker, or null when the main thread answers (for tests and debugging). */
+export function currentWorker() {
+  connect();
+  return worker;
+}
+
+function compileHere(signal) {
+  const url = new URL('./commlab_wasm.wasm', import.meta.url);
+  return fetch(url, { signal }).then((r) => {
+    if (!r.ok) {
+      const e = new Error(`${url.pathname}: HTTP ${r.status} ${r.statusText}`.trim());
+      e.status = r.status;
+      throw e;
+    }
+    return r.arrayBuffer();
+  }).then((bytes) => WebAssembly.compile(bytes));
 }
 
 function loadLocal() {
   if (engine) return engine;
+  const t = timeouts();
+  const loading = new AbortController();
+  const timer = setTimeout(() => loading.abort(new DOMException(`the engine did not load within ${t.start_ms} ms`, 'TimeoutError')), t.start_ms);
   const docs = inlined ? Promise.resolve(inlined)
-    : fetchDocuments(new URL('../exercises/', import.meta.url));
+    : fetchDocuments(new URL('../exercises/', import.meta.url), (url) => fetch(url, { signal: loading.signal }));
   docs.then((d) => served.resolve({ fingerprints: fingerprints(d.files), problems: d.problems }));
-  engine = Promise.all([importer().then((mod) => mod.loadCommlab()), docs]).then(([lab, d]) => {
+  // The single-file build's importer brings its own bytes; otherwise the .wasm is fetched here,
+  // under the same timeout as the worker's.
+  const load = ownImporter ? importer().then((mod) => mod.loadCommlab())
+    : Promise.all([importer(), compileHere(loading.signal)]).then(([mod, module]) => new Promise((resolve, reject) => {
+      mod.loadCommlab({
+        instantiateWasm(imports, receive) {
+          WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module), reject);
+          return {};
+        },
+      }).then(resolve, reject);
+    }));
+  const aborted = new Promise((resolve, reject) => loading.signal.addEventListener('abort', () => reject(loading.signal.reason)));
+  engine = Promise.race([Promise.all([load, docs]), aborted]).then(([lab, d]) => {
     installed.resolve(installDocuments(lab, d));
+    started.resolve({ ok: true, where: 'main thread' });
     return lab;
   });
-  engine.catch((e) => docs.then((d) => installed.resolve({ exercises: [], problems: d.problems, failed: String(e?.message ?? e) })));
+  engine.finally(() => clearTimeout(timer)).catch((e) => {
+    fail(loadProblem(e));
+    docs.then((d) => installed.resolve({ exercises: [], problems: d.problems, failed: String(e?.message ?? e) }));
+  });
   return engine;
 }
 
@@ -127,12 +342,13 @@ function askHere(requests, key) {
   return loadLocal().then((lab) => new Promise((resolve) => setTimeout(() => {
     if (key != null && lastLocal.get(key) !== token) return resolve(null);
     resolve(requests.map((r) => evaluateHere(lab, r)));
-  }, 0)), (e) => requests.map(() => ({ error: { code: 'not_loaded', message: `the engine could not be loaded: ${e?.message ?? e}` } })));
+  }, 0)), () => requests.map(() => ({ error: notLoaded(failure) })));
 }
 
 /**
  * Sends a batch of requests in one message; resolves to their responses in order, or to null
- * when a later call with the same `key` superseded this one.
+ * when a later call with the same `key` superseded this one. Never pending forever: an engine
+ * that stops or hangs answers {error: {code: 'engine_stopped' | 'not_loaded'}} (isEngineFailure).
  */
 export function askMany(requests, key = null) {
   return askAnywhere(requests, key).then((out) => {
@@ -143,16 +359,11 @@ export function askMany(requests, key = null) {
 
 function askAnywhere(requests, key) {
   connect();
+  if (failure) return Promise.resolve(requests.map(() => ({ error: notLoaded(failure) })));
   if (!client) return askHere(requests, key);
-  return client.ask(requests, key).then((out) => {
-    // The worker could not start or load its engine: answer here instead, from now on.
-    if (out && out.length === 1 && isEngineFailure(out[0]?.error)) {
-      client = null;
-      where = 'main thread';
-      return askHere(requests, key);
-    }
-    return out;
-  });
+  // The worker's own not_loaded (its start-up failed) carries the cause: said as the door says it.
+  return client.ask(requests, key).then((out) => out && out.map((r) => (r?.error?.code === 'not_loaded' && r.error.cause
+    ? { error: notLoaded(failure ?? loadProblem(r.error.cause)) } : r)));
 }
 
 let answered = false;
@@ -167,11 +378,12 @@ export function ask(request, key = null) {
   return askMany([request], key).then((out) => (out ? out[0] : null));
 }
 
-let workerPort = null; // the worker, for messages outside the request protocol
+let warmWanted = false;
 
 /** Lets the worker warm the engine up while idle (engine/warmup.js); the page calls it once ready. */
 export function warmUp() {
-  workerPort?.postMessage({ type: 'warm-up' });
+  warmWanted = true;
+  worker?.postMessage({ type: 'warm-up' });
 }
 
 /** Where requests run: 'worker' or 'main thread'. */
@@ -182,7 +394,7 @@ export function heavyRunsIn() {
 
 // exercise.solve answers, remembered: statement, calculator, solution and the restore checks
 // ask the same ones. Only answers that say something about the request are kept.
-const TRANSIENT = new Set(['not_loaded', 'worker_failed', 'worker_exception', 'engine_exception', 'bad_response']);
+const TRANSIENT = new Set(['not_loaded', 'worker_failed', 'engine_stopped', 'worker_exception', 'engine_exception', 'bad_response']);
 const solved = new Map();
 const solveKey = (id, params) => `${id} ${JSON.stringify(params ?? null)}`;
 

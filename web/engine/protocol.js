@@ -54,16 +54,34 @@ export function createServer(evaluate, post, defer = (f) => setTimeout(f, 0)) {
  * The page side: `post(message)` sends to the worker; feed the worker's messages to `receive`.
  * `ask(requests, key)` resolves to the responses, or to null when a later ask with the same key
  * superseded it (the older one is cancelled).
+ *
+ * The watchdog (`budget_ms(requests)` gives a job its time, `onStall(job)` hears when it ran
+ * out): the worker answers in order, so only the oldest pending job is timed, from when it
+ * became the oldest; it runs once `watch()` says the engine is up (a job asked while the
+ * engine loads waits for it, under the start-up's own timeout).
  */
-export function createClient(post) {
+export function createClient(post, { budget_ms = null, onStall = () => {} } = {}) {
   let next = 1;
-  const pending = new Map(); // id -> {resolve, key}
+  const pending = new Map(); // id -> {resolve, key, requests}, oldest first
   const latest = new Map(); // key -> id
+  let watching = false;
+  let timed = null; // {id, timer}: the oldest pending job's deadline
+  function rearm() {
+    const head = pending.keys().next();
+    const id = head.done ? null : head.value;
+    if (timed && timed.id === id) return;
+    if (timed) clearTimeout(timed.timer);
+    timed = null;
+    if (!watching || id === null || !budget_ms) return;
+    const job = pending.get(id);
+    timed = { id, timer: setTimeout(() => { timed = null; onStall({ id, requests: job.requests }); }, budget_ms(job.requests)) };
+  }
   function settle(id, value) {
     const p = pending.get(id);
     if (!p) return;
     pending.delete(id);
     if (p.key != null && latest.get(p.key) === id) latest.delete(p.key);
+    rearm();
     p.resolve(Array.isArray(value) ? value.map((r) => (typeof r === 'string' ? JSON.parse(r) : r)) : value);
   }
   return {
@@ -76,8 +94,9 @@ export function createClient(post) {
       }
       if (key != null) latest.set(key, id);
       return new Promise((resolve) => {
-        pending.set(id, { resolve, key });
+        pending.set(id, { resolve, key, requests });
         post({ type: 'ask', id, requests });
+        rearm();
       });
     },
     receive(message) {
@@ -88,9 +107,27 @@ export function createClient(post) {
         if (p) settle(message.id, [{ error: message.error }]);
       }
     },
+    /** Starts the watchdog (the engine is up). */
+    watch() {
+      watching = true;
+      rearm();
+    },
     /** Every pending ask resolves with this error (the worker died). */
     failAll(error) {
       for (const id of [...pending.keys()]) settle(id, [{ error }]);
+    },
+    /**
+     * Takes every pending ask out, oldest first, unanswered: [{requests, key, resolve}] (the
+     * worker died; the caller answers each, on another engine or with an error). The client
+     * is then empty and its watchdog stopped.
+     */
+    takeAll() {
+      const jobs = [...pending.values()];
+      pending.clear();
+      latest.clear();
+      watching = false;
+      rearm();
+      return jobs;
     },
     get pending() {
       return pending.size;

@@ -3,24 +3,34 @@
 // page parses. Its first acts are to fetch and compile the .wasm (streaming) and to fetch the
 // exercise documents the page ships (../exercises/index.json and the files it lists: none is
 // compiled in), before its own modules are even imported; the engine installs the documents
-// before it answers anything. Protocol: protocol.js; the documents: documents.js.
+// before it answers anything. Protocol: protocol.js; the documents: documents.js. The page times
+// the start-up (door.js START_TIMEOUT_MS) and says `stop-loading` when it ran out: the fetches
+// are then aborted, and the failure is reported like any other.
 const WASM_URL = new URL('./commlab_wasm.wasm', import.meta.url);
 const EXERCISES_URL = new URL('../exercises/', import.meta.url);
 const INDEX_URL = new URL('index.json', EXERCISES_URL);
-const indexFetch = fetch(INDEX_URL);
+const loading = new AbortController();
+const signal = loading.signal;
+const indexFetch = fetch(INDEX_URL, { signal });
 indexFetch.catch(() => {}); // a failure is a problem fetchDocuments reports
 const documents = import('./documents.js').then((d) => d.fetchDocuments(EXERCISES_URL,
-  (url) => (String(url) === String(INDEX_URL) ? indexFetch : fetch(url))).then((served) => ({ d, served })))
+  (url) => (String(url) === String(INDEX_URL) ? indexFetch : fetch(url, { signal }))).then((served) => ({ d, served })))
   .catch((err) => ({ d: null, served: { files: [], problems: [{ file: 'index.json', kind: 'unreadable', message: String(err?.message ?? err) }] } }));
 
 function compileWasm() {
-  const viaBytes = () => fetch(WASM_URL).then((r) => {
-    if (!r.ok) throw new Error(`${WASM_URL.pathname}: HTTP ${r.status}`);
+  const viaBytes = () => fetch(WASM_URL, { signal }).then((r) => {
+    if (!r.ok) {
+      const e = new Error(`${WASM_URL.pathname}: HTTP ${r.status} ${r.statusText}`.trim());
+      e.status = r.status;
+      throw e;
+    }
     return r.arrayBuffer();
   }).then((bytes) => WebAssembly.compile(bytes));
   if (typeof WebAssembly.compileStreaming !== 'function') return viaBytes();
-  // A host that serves .wasm without application/wasm refuses streaming: compile the bytes.
-  return WebAssembly.compileStreaming(fetch(WASM_URL)).catch(viaBytes);
+  // A host that serves .wasm without application/wasm refuses streaming (a TypeError, as an HTTP
+  // error is, which the second fetch names): compile the bytes. Bad bytes fail the same twice.
+  return WebAssembly.compileStreaming(fetch(WASM_URL, { signal }))
+    .catch((e) => (e instanceof TypeError ? viaBytes() : Promise.reject(e)));
 }
 
 const compiled = compileWasm();
@@ -28,25 +38,32 @@ compiled.catch(() => {}); // reported through `ready` below
 
 const ready = Promise.all([import('./commlab.js'), import('./protocol.js'), import('./warmup.js'), compiled, documents])
   .then(async ([{ loadCommlab }, protocol, warmup, module, { d, served }]) => {
-    const lab = await loadCommlab({
+    let refused;
+    const instantiated = new Promise((resolve, reject) => { refused = reject; });
+    const lab = await Promise.race([instantiated, loadCommlab({
       // The compiled module goes straight in: nothing is fetched or compiled twice.
       instantiateWasm(imports, receive) {
-        WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module));
+        WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module), refused);
         return {};
       },
-    });
+    })]);
     return { lab, protocol, warmup, installed: d ? d.installDocuments(lab, served) : { exercises: [], problems: served.problems } };
   });
 
 // The page asks what was served (the documents' fingerprints, as soon as they are fetched: it
 // takes the build's answers only for the very documents of the build) and what was installed
 // (each problem named): door.js.
+// What went wrong, for the page to say in its words (door.js loadProblem).
+const causeOf = (err) => ({ name: String(err?.name ?? 'Error'), message: String(err?.message ?? err), status: err?.status ?? null });
+const engineUp = ready.then(() => ({ ok: true }), (err) => ({ ok: false, cause: causeOf(err) }));
 const installed = ready.then((r) => r.installed, (err) => documents.then(({ served }) => ({
   exercises: [], problems: served.problems, failed: String(err?.message ?? err),
 })));
 function tellDocuments(type) {
   if (type === 'documents') {
     documents.then(({ d, served }) => self.postMessage({ type, fingerprints: d?.fingerprints(served.files) ?? null, problems: served.problems }));
+  } else if (type === 'engine') {
+    engineUp.then((r) => self.postMessage({ type, ...r }));
   } else {
     installed.then((r) => self.postMessage({ type, ...r }));
   }
@@ -63,7 +80,11 @@ self.onmessage = (e) => {
     warm?.();
     return;
   }
-  if (e.data?.type === 'documents' || e.data?.type === 'installed') {
+  if (e.data?.type === 'stop-loading') {
+    loading.abort(new DOMException(`the engine did not load within ${e.data.after_ms} ms`, 'TimeoutError'));
+    return;
+  }
+  if (e.data?.type === 'documents' || e.data?.type === 'installed' || e.data?.type === 'engine') {
     tellDocuments(e.data.type);
     return;
   }
@@ -81,7 +102,7 @@ ready.then(({ lab, protocol, warmup }) => {
   };
   if (warmWanted) warm();
 }, (err) => {
-  const fail = (m) => self.postMessage({ type: 'failed', id: m?.id ?? null, error: { code: 'not_loaded', message: String(err?.message ?? err) } });
+  const fail = (m) => self.postMessage({ type: 'failed', id: m?.id ?? null, error: { code: 'not_loaded', message: String(err?.message ?? err), cause: causeOf(err) } });
   receive = fail;
   for (const m of early.splice(0)) fail(m);
 });

@@ -10,8 +10,21 @@ const STRINGS = {
     otherLanguage: '中文',
     otherLanguageName: 'Switch to Chinese',
     loading: 'Loading the engine…',
-    engineFailed: 'The engine could not be loaded: ',
     engineError: 'The engine answered with an error: ',
+    // The engine failing (engine/door.js: timeouts, a worker restarted, the main thread's engine):
+    // what happened in plain words, once; the technical detail goes in a details element.
+    engineProblem: (p) => ({
+      missing: `The exercise engine could not be downloaded: the server answered HTTP ${p.status}.`,
+      timeout: `The exercise engine did not arrive within ${p.timeout_s} s.`,
+      invalid: 'The exercise engine arrived damaged: its file is incomplete or is not an engine.',
+      network: 'The exercise engine could not be downloaded: there is no connection to the server.',
+    })[p.kind] ?? 'The exercise engine could not be started in this browser.',
+    engineProblemKept: 'The exercises can still be read and your saved answers are kept, but answers cannot be checked until the engine loads.',
+    engineRetry: 'Retry',
+    engineDetails: 'Details',
+    checkStopped: 'The engine stopped while checking. Your answers are kept: press “Check answers” again.',
+    checkNoEngine: 'The engine could not be loaded, so answers cannot be checked now. Your answers are kept.',
+    engineStopped: 'The engine stopped before it answered; it has been restarted: try again.',
     documentProblems: (n) => (n === 1 ? 'An exercise file could not be used; the other exercises work:' : `${n} exercise files could not be used; the other exercises work:`),
     documentProblem: (p) => ({
       missing: `exercises/${p.file} could not be fetched (${p.message}).`,
@@ -119,8 +132,21 @@ const STRINGS = {
     otherLanguage: 'English',
     otherLanguageName: '切换到英文',
     loading: '正在加载引擎…',
-    engineFailed: '引擎加载失败：',
     engineError: '引擎返回错误：',
+    // The engine failing (engine/door.js: timeouts, a worker restarted, the main thread's engine):
+    // what happened in plain words, once; the technical detail goes in a details element.
+    engineProblem: (p) => ({
+      missing: `无法下载判分引擎：服务器返回 HTTP ${p.status}。`,
+      timeout: `判分引擎在 ${p.timeout_s} 秒内没有下载完成。`,
+      invalid: '判分引擎文件已损坏：文件不完整，或不是引擎文件。',
+      network: '无法下载判分引擎：连接不到服务器。',
+    })[p.kind] ?? '判分引擎无法在此浏览器中启动。',
+    engineProblemKept: '练习仍可阅读，已保存的答案也都保留；但在引擎加载之前无法检查答案。',
+    engineRetry: '重试',
+    engineDetails: '详情',
+    checkStopped: '检查时引擎停止了。你的答案已保留：请再按一次“检查答案”。',
+    checkNoEngine: '引擎未能加载，现在无法检查答案。你的答案已保留。',
+    engineStopped: '引擎在回答之前停止了，已重新启动：请再试一次。',
     documentProblems: (n) => (n === 1 ? '有一个练习文件无法使用，其余练习照常：' : `有 ${n} 个练习文件无法使用，其余练习照常：`),
     documentProblem: (p) => ({
       missing: `无法获取 exercises/${p.file}（${p.message}）。`,
