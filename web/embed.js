@@ -20,19 +20,23 @@
   var KEY = 'commlab.host.v1.' + labOrigin + '.';
   var OPTIONS = { lang: 'lang', seed: 'seed', calculator: 'calculator', hints: 'hints', reveal: 'reveal' };
   var frames = []; // {div, frame, exercise}
-  var memory = {}; // when this page's storage fails too: kept for the page's lifetime
+  var memory = Object.create(null); // when this page's storage fails too: kept for the page's lifetime
+  // A frame's message field, read as an own property only (never one of Object.prototype's).
+  function field(m, k) {
+    return Object.prototype.hasOwnProperty.call(m, k) ? m[k] : undefined;
+  }
 
   function load(exercise) {
     try {
       var text = localStorage.getItem(KEY + exercise);
       return text ? JSON.parse(text) : null;
     } catch (e) {
-      return memory[exercise] || null;
+      return memory[String(exercise)] || null;
     }
   }
 
   function save(exercise, state) {
-    memory[exercise] = state;
+    memory[String(exercise)] = state;
     try {
       localStorage.setItem(KEY + exercise, JSON.stringify(state));
     } catch (e) { /* kept in memory only */ }
@@ -67,16 +71,22 @@
     if (e.origin !== labOrigin) return;
     var entry = entryFor(e.source);
     var m = e.data;
-    if (!entry || !m || typeof m !== 'object' || typeof m.type !== 'string' || m.type.indexOf('commlab:') !== 0) return;
-    if (m.exercise !== entry.exercise) return;
-    if (m.type === 'commlab:height' && typeof m.height === 'number' && m.height > 0) {
-      entry.frame.style.height = Math.ceil(m.height) + 'px';
-    } else if (m.type === 'commlab:ready') {
+    if (!entry || !m || typeof m !== 'object' || Array.isArray(m)) return;
+    var type = field(m, 'type');
+    if (!/^commlab:[a-z-]{1,32}$/.test(typeof type === 'string' ? type : '')) return;
+    if (field(m, 'exercise') !== entry.exercise) return;
+    var height = field(m, 'height');
+    var state = field(m, 'state');
+    if (type === 'commlab:height') {
+      if (typeof height !== 'number' || !(height > 0 && height < 1e6)) return;
+      entry.frame.style.height = Math.ceil(height) + 'px';
+    } else if (type === 'commlab:ready') {
       e.source.postMessage({ type: 'commlab:restore', exercise: entry.exercise, state: load(entry.exercise) }, labOrigin);
-    } else if (m.type === 'commlab:state' && m.state && typeof m.state === 'object') {
-      save(entry.exercise, m.state);
+    } else if (type === 'commlab:state') {
+      if (!state || typeof state !== 'object' || Array.isArray(state)) return;
+      save(entry.exercise, state);
     }
-    entry.div.dispatchEvent(new CustomEvent(m.type.replace(':', '-'), { detail: m, bubbles: true }));
+    entry.div.dispatchEvent(new CustomEvent(type.replace(':', '-'), { detail: m, bubbles: true }));
   });
 
   function post(entry, message) {

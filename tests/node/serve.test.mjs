@@ -3,11 +3,11 @@
 // siblings the build writes (web/tools/compress.mjs) and revalidates by ETag (README "Hosting").
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { compressFolder } from '../../web/tools/compress.mjs';
 import { cacheControl, negotiate, parseFrameAncestors, serve } from '../../web/tools/serve.mjs';
 
@@ -218,5 +218,63 @@ test('a sibling older than its file is stale: the edited file is sent; an except
     assert.equal(res.body.toString(), newer);
   } finally {
     await server.close();
+  }
+});
+
+// A symlink in the folder that points out of it (dist/leak.txt -> /etc/passwd) is not served,
+// nor is anything under a linked folder outside; links that stay inside serve as their target.
+test('symlinks out of the folder are refused; symlinks inside it and the folder as a symlink serve', async () => {
+  const base = mkdtempSync(join(tmpdir(), 'commlab-serve-links-'));
+  const folder = join(base, 'dist');
+  const outside = join(base, 'outside');
+  mkdirSync(join(folder, 'sub'), { recursive: true });
+  mkdirSync(outside);
+  writeFileSync(join(folder, 'index.html'), '<!doctype html><p>inside');
+  writeFileSync(join(folder, 'inside.txt'), 'inside the folder');
+  writeFileSync(join(folder, 'sub', 'page.js'), 'export const inside = 1;');
+  writeFileSync(join(outside, 'secret.txt'), 'outside the folder');
+  writeFileSync(join(outside, 'page.js'), 'export const outside = 1;');
+  symlinkSync(join(outside, 'secret.txt'), join(folder, 'leak.txt'));
+  symlinkSync('/etc/passwd', join(folder, 'passwd.txt'));
+  symlinkSync(outside, join(folder, 'out'));
+  symlinkSync('../outside/secret.txt', join(folder, 'sub', 'relative.txt'));
+  symlinkSync(join(folder, 'inside.txt'), join(folder, 'alias.txt'));
+  symlinkSync('sub', join(folder, 'subalias'));
+  // A compressed sibling that points out of the folder is not sent: the file itself is.
+  const js = `export const words = ${JSON.stringify('abc def '.repeat(500))};\n`;
+  writeFileSync(join(folder, 'app.js'), js);
+  writeFileSync(join(outside, 'app.js.br'), brotliCompressSync(Buffer.from('export const leaked = 1;')));
+  symlinkSync(join(outside, 'app.js.br'), join(folder, 'app.js.br'));
+  const linked = join(base, 'dist-link');
+  symlinkSync(folder, linked);
+  for (const dir of [folder, linked]) {
+    const server = await serve(dir, 0);
+    try {
+      for (const path of ['leak.txt', 'passwd.txt', 'out/secret.txt', 'out/page.js', 'sub/relative.txt', 'out/']) {
+        const res = await get(server, path);
+        assert.ok(res.status === 404 || res.status === 403, `${dir} ${path}: ${res.status}`);
+        assert.doesNotMatch(res.body.toString(), /outside the folder|root:|outside = 1/, path);
+        assert.equal(res.headers['x-content-type-options'], 'nosniff');
+      }
+      const plain = await get(server, 'inside.txt');
+      assert.equal(plain.status, 200);
+      assert.equal(plain.body.toString(), 'inside the folder');
+      const alias = await get(server, 'alias.txt');
+      assert.equal(alias.status, 200);
+      assert.equal(alias.body.toString(), 'inside the folder');
+      const viaFolder = await get(server, 'subalias/page.js');
+      assert.equal(viaFolder.status, 200);
+      assert.equal(viaFolder.headers['content-type'], 'text/javascript; charset=utf-8');
+      assert.equal(viaFolder.body.toString(), 'export const inside = 1;');
+      const page = await get(server, '');
+      assert.equal(page.status, 200);
+      assert.match(page.headers['content-security-policy'], /frame-ancestors 'self'$/);
+      const app = await get(server, 'app.js', { 'accept-encoding': 'br' });
+      assert.equal(app.status, 200);
+      assert.equal(app.headers['content-encoding'], undefined);
+      assert.equal(app.body.toString(), js);
+    } finally {
+      await server.close();
+    }
   }
 });

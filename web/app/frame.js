@@ -1,24 +1,9 @@
 // The page inside a course site's frame (SPEC "Embedding in a course site"): the messages to the
 // host (ready, height, checked, solved, state), the few it obeys (restore, set-lang, reset: from
-// the parent window only, anything else ignored) and the URL options.
+// the parent window only, checked field by field, anything else ignored). The URL options are
+// app/address.js's.
 
-export const REVEAL_MODES = ['never', 'after-attempt', 'after-solve'];
-
-/** The URL options of an embedded exercise, checked: unknown values fall back to the defaults. */
-export function embedOptions(query) {
-  const reveal = query.get('reveal');
-  const seedText = query.get('seed');
-  const lang = query.get('lang');
-  return {
-    calculator: query.get('calculator') !== 'off',
-    hints: query.get('hints') !== 'off',
-    reveal: REVEAL_MODES.includes(reveal) ? reveal : 'after-solve',
-    // A seed JSON carries exactly: 0 .. 2^53 - 1.
-    seed: seedText !== null && /^\d{1,16}$/.test(seedText) && Number(seedText) <= Number.MAX_SAFE_INTEGER
-      ? Number(seedText) : null,
-    lang: lang === 'en' || lang === 'zh' ? lang : null,
-  };
-}
+import { isRecord, own } from '../util/own.js';
 
 /** Posts to the host. Nothing here is secret (the host embeds the exercise), so any origin may hear. */
 export function tellHost(message) {
@@ -26,16 +11,87 @@ export function tellHost(message) {
 }
 
 /**
- * Calls `handlers[type](message)` for the host's messages: only from the parent window, only
- * the known types; everything else is ignored.
+ * A message from the host, checked: {kind, ...fields} with only the fields its kind allows, each
+ * of its type, or null (ignored). Fields are read as own properties only; `exercise` is the
+ * frame's own exercise, so a reset or restore for another is ignored too.
  */
-export function listenToHost(handlers) {
+export function hostMessage(data, exercise) {
+  if (!isRecord(data)) return null;
+  const type = own(data, 'type');
+  const field = (k) => own(data, k);
+  const mine = (v) => Number.isInteger(v) && v === exercise;
+  switch (type) {
+    case 'commlab:set-lang': {
+      const lang = field('lang');
+      return lang === 'en' || lang === 'zh' ? { kind: 'lang', lang } : null;
+    }
+    case 'commlab:reset': {
+      const ex = field('exercise');
+      return ex == null || mine(ex) ? { kind: 'reset' } : null;
+    }
+    case 'commlab:restore': {
+      const state = field('state');
+      return mine(field('exercise')) && (state === null || state === undefined || isRecord(state)) ? { kind: 'restore', state: state ?? null } : null;
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * What a batch of host messages comes to, in the order it is applied: the last language asked
+ * for; a reset when there was one (one, however many were sent: each erases the same records);
+ * and the last restore sent after the last reset (a restore is the host's whole copy of the
+ * exercise, so the last one holds what the earlier ones did; one before a reset is erased by it).
+ */
+export function coalesce(batch) {
+  const out = [];
+  const lang = batch.findLast((m) => m.kind === 'lang');
+  if (lang) out.push(lang);
+  const lastReset = batch.findLastIndex((m) => m.kind === 'reset');
+  if (lastReset >= 0) out.push(batch[lastReset]);
+  const restore = batch.slice(lastReset + 1).findLast((m) => m.kind === 'restore');
+  if (restore) out.push(restore);
+  return out;
+}
+
+/**
+ * Listens to the host: only the parent window's messages, checked by hostMessage. Messages are
+ * gathered and handled once per animation frame (or after 100 ms, when the frame is hidden and
+ * draws none), coalesced (coalesce): a flood of 2,000 resets costs one reset, and the frame
+ * answers what follows at once. `apply` = {lang(lang), reset(), restore(state)} (each may return
+ * a promise; batches run one after another, in order).
+ */
+export function listenToHost(exercise, apply) {
+  let queue = [];
+  let scheduled = false;
+  let running = Promise.resolve();
+  const flush = () => {
+    if (!scheduled) return;
+    scheduled = false;
+    const batch = coalesce(queue);
+    queue = [];
+    running = running.then(async () => {
+      for (const m of batch) {
+        try {
+          if (m.kind === 'lang') await apply.lang(m.lang);
+          else if (m.kind === 'reset') await apply.reset();
+          else await apply.restore(m.state);
+        } catch (err) {
+          console.warn('commlab: a host message could not be applied', err);
+        }
+      }
+    });
+  };
   window.addEventListener('message', (e) => {
     if (window.parent === window || e.source !== window.parent) return;
-    const m = e.data;
-    if (!m || typeof m !== 'object' || typeof m.type !== 'string') return;
-    const f = handlers[m.type];
-    if (f) f(m);
+    const m = hostMessage(e.data, exercise);
+    if (!m) return;
+    queue.push(m);
+    if (scheduled) return;
+    scheduled = true;
+    requestAnimationFrame(flush);
+    setTimeout(flush, 100);
   });
 }
 

@@ -11,11 +11,12 @@ import { h } from '../util/dom.js';
 import { ask, askMany, documentsInstalled, documentsServed, engineFailure, engineStarted, isEngineFailure, knownLinks, rememberSolve, setLinks, solveAll, useDocuments, useImporter, warmUp } from '../engine/door.js';
 import { sameFingerprints } from '../engine/documents.js';
 import { authorStrings, browserLanguage, pick, strings, viewStrings } from '../util/i18n.js';
-import { createExplore, parseSettings, settingsQuery } from '../views/explore.js';
+import { createExplore, readSettings, settingsQuery } from '../views/explore.js';
 import { Store } from './store.js';
 import { createAuthor } from './author.js';
 import { exportText, parseExerciseState, parseProgressFile, restoreSaved } from './progress.js';
-import { embedOptions, listenToHost, reportHeight, tellHost } from './frame.js';
+import { listenToHost, reportHeight, tellHost } from './frame.js';
+import { exerciseProblem, pageOptions, showLinkProblems } from './address.js';
 import { LECTURE, fullParams, variantKey } from '../card/variant.js';
 
 function safeStorage() {
@@ -39,17 +40,19 @@ export async function start(importer, documents) {
   const store = new Store(safeStorage());
   store.load();
   const query = new URLSearchParams(location.search);
-  const options = embedOptions(query);
-  let lang = options.lang ?? store.lang ?? browserLanguage();
-  const only = query.has('exercise') ? Number(query.get('exercise')) : null;
+  // The address's settings, checked (app/address.js): bad ones are named in linkProblems.
+  const options = pageOptions(query);
+  const linkProblems = [...options.problems];
+  let lang = options.lang ?? (store.lang === 'en' || store.lang === 'zh' ? store.lang : null) ?? browserLanguage();
+  const only = options.exercise;
   const framed = window.parent !== window;
-  const embedded = only !== null && (framed || query.get('embed') === '1');
+  const embedded = only !== null && (framed || options.embed);
   if (only !== null) document.body.classList.add(embedded ? 'embed' : 'single');
   if (embedded) document.documentElement.classList.add('embed'); // the host's background shows
   if (embedded) buildEmbedChrome();
-  const exploring = only === null && query.get('view') === 'explore';
+  const exploring = only === null && options.view === 'explore';
   if (exploring) document.body.classList.add('exploring');
-  const authoring = only === null && query.get('view') === 'author';
+  const authoring = only === null && options.view === 'author';
   if (authoring) document.body.classList.add('authoring');
   if (embedded) {
     // embedded: no link away
@@ -139,6 +142,7 @@ export async function start(importer, documents) {
     $('.skip').textContent = t.skip;
     renderDocumentProblems();
     renderEngineProblem();
+    showLinkProblems($('#link-problems'), linkProblems, lang);
     $('.tools').setAttribute('aria-label', t.tools);
     const explore = $('#explore-link') ?? {};
     explore.textContent = exploring ? viewStrings(lang).backToExercises : viewStrings(lang).explore;
@@ -279,7 +283,13 @@ export async function start(importer, documents) {
   // The explorer replaces the cards; its settings live in the address (replaceState).
   let explorer = null;
   function showExplore() {
-    const settings = explorer ? explorer.settings() : parseSettings(location.search);
+    let settings = explorer?.settings();
+    if (!settings) {
+      const read = readSettings(location.search, knownLinks().map((l) => l.id));
+      settings = read.settings;
+      linkProblems.push(...read.problems);
+      showLinkProblems($('#link-problems'), linkProblems, lang);
+    }
     explorer = createExplore(lang, settings, knownLinks(), (s) => history.replaceState(null, '', settingsQuery(s)));
     main.querySelector('[data-view="explore"]')?.remove();
     main.append(explorer.root);
@@ -436,7 +446,8 @@ export async function start(importer, documents) {
   status.textContent = '';
   status.hidden = true;
   if (only !== null && !listing.length) {
-    say(`${strings(lang).engineError}exercise ${query.get('exercise')} does not exist`, 'error');
+    linkProblems.push(exerciseProblem(query, list.exercises.map((ex) => ex.id)));
+    showLinkProblems($('#link-problems'), linkProblems, lang);
   }
   renderProgress();
   // Other pages of this origin (frames of the same course page) change their own keys: take
@@ -473,19 +484,16 @@ export async function start(importer, documents) {
       tellHost({ type: 'commlab:state', exercise: only, state: JSON.parse(state) });
     };
     store.onChange((id) => { if (id === null || id === String(only)) postState(); });
-    listenToHost({
-      'commlab:set-lang': (m) => {
-        if ((m.lang === 'en' || m.lang === 'zh') && m.lang !== lang) switchLanguage(m.lang, { remember: false });
-      },
-      'commlab:reset': (m) => {
-        if (m.exercise == null || Number(m.exercise) === only) resetEmbedded();
-      },
-      'commlab:restore': async (m) => {
-        if (Number(m.exercise) !== only || !card) return;
+    // Checked and coalesced by app/frame.js: a flood of resets is one reset.
+    listenToHost(only, {
+      lang: (to) => { if (to !== lang) switchLanguage(to, { remember: false }); },
+      reset: () => { if (card) resetEmbedded(); },
+      restore: async (raw) => {
+        if (!card) return;
         restored = true;
         let state;
         try {
-          state = await parseExerciseState(card.doc, m.state, lang);
+          state = await parseExerciseState(card.doc, raw, lang);
         } catch (err) {
           say(strings(lang).restoreRefused(err.message), 'error');
           return;

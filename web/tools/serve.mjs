@@ -3,7 +3,7 @@
 // Usage: node web/tools/serve.mjs <folder> [port]   (port 0: any free port)
 //        COMMLAB_FRAME_ANCESTORS="'self' https://course.example.edu" lets that site frame the page.
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -103,12 +103,19 @@ async function readCached(path) {
   return entry;
 }
 
-async function exists(path) {
+/**
+ * The real path of `path` (every symlink followed) when it lies inside `realRoot` (itself a real
+ * path), else null: a symlink in the folder that points out of it is not served.
+ */
+export async function realPathInside(path, realRoot) {
+  let real;
   try {
-    return (await stat(path)).isFile();
+    real = await realpath(path);
   } catch {
-    return false;
+    return null;
   }
+  const prefix = realRoot.endsWith(sep) ? realRoot : realRoot + sep;
+  return real === realRoot || real.startsWith(prefix) ? real : null;
 }
 
 /** True when an If-None-Match header names `etag` (weak comparison, as for GET). */
@@ -123,11 +130,14 @@ function matches(ifNoneMatch, etag) {
  * COMMLAB_FRAME_ANCESTORS environment variable, else 'self') lists who may frame the page.
  * A file X is sent as its precompressed sibling X.br or X.gz (web/tools/compress.mjs) when the
  * client accepts it and the sibling is not older than X; X.br and X.gz are never resources of
- * their own (404).
+ * their own (404). Nothing whose real path (symlinks followed) lies outside the folder's real
+ * path is served (404), nor a path that climbs out of it (403).
  */
 export function serve(dir, port = 0, { frameAncestors = process.env.COMMLAB_FRAME_ANCESTORS ?? "'self'" } = {}) {
   const ancestors = parseFrameAncestors(frameAncestors);
   const root = resolve(dir);
+  // The folder's own real path, once (it may itself be a symlink, say dist -> build/dist).
+  const realRoot = realpath(root).catch(() => root);
   const notFound = (res) => res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' })
     .end('not found\n');
   const server = createServer(async (req, res) => {
@@ -154,8 +164,12 @@ export function serve(dir, port = 0, { frameAncestors = process.env.COMMLAB_FRAM
       return;
     }
     try {
-      const original = await readCached(file);
-      const type = TYPES[ext] ?? 'application/octet-stream';
+      const base = await realRoot;
+      const real = await realPathInside(file, base);
+      if (!real) throw new Error(`${file}: not inside ${base}`);
+      // Read by its real path; named (type, caching) by the name asked for.
+      const original = await readCached(real);
+      const type = Object.hasOwn(TYPES, ext) ? TYPES[ext] : 'application/octet-stream';
       const headers = {
         'content-type': type,
         'cache-control': cacheControl(file),
@@ -166,12 +180,18 @@ export function serve(dir, port = 0, { frameAncestors = process.env.COMMLAB_FRAM
         headers.vary = 'Accept-Encoding';
         const available = [];
         // A sibling older than X is stale (X was edited after compress.mjs ran): X is sent.
+        const siblings = {};
         for (const [name, { suffix }] of Object.entries(ENCODINGS)) {
-          if (await exists(file + suffix) && (await stat(file + suffix)).mtimeMs >= original.mtimeMs) available.push(name);
+          const sibling = await realPathInside(file + suffix, base);
+          const info = sibling && await stat(sibling).catch(() => null);
+          if (info?.isFile() && info.mtimeMs >= original.mtimeMs) {
+            available.push(name);
+            siblings[name] = sibling;
+          }
         }
         const encoding = negotiate(req.headers['accept-encoding'], available);
         if (encoding !== 'identity') {
-          sent = await readCached(file + ENCODINGS[encoding].suffix);
+          sent = await readCached(siblings[encoding]);
           headers['content-encoding'] = encoding;
         }
       }

@@ -1,5 +1,7 @@
 // The page's own words in English and Chinese. Exercise texts come from the engine's documents.
 
+import { own, shownValue } from './own.js';
+
 // The engine's refusal of a document, without the file name it starts with (said before it).
 const refusal = (p) => String(p.message).replace(/^exercises\/[^:]*: /, '');
 
@@ -125,6 +127,11 @@ const STRINGS = {
     calcHidden: 'These are the exercise’s own values, so the results are its answers: they show once you have solved it. Change a parameter to explore.',
     reveal: 'Reveal the answers',
     words: { yes: 'yes', no: 'no' },
+    // Settings of the address (a shared link) or of a frame's URL that are not allowed
+    // (app/address.js, views/explore.js parseSettings): named, with what is allowed.
+    linkProblems: (n) => (n === 1 ? 'A setting in this page’s address cannot be used:' : `${n} settings in this page’s address cannot be used:`),
+    linkProblem: (p) => `${p.setting}${p.value == null ? ' is missing' : `: ${shownValue(p.value)} is not allowed`}; allowed: ${allowedText(p.allowed, 'en')}.` +
+      (p.fallback != null ? ` Shown instead: ${fallbackText(p.fallback, 'en')}.` : ''),
   },
   zh: {
     title: 'commlab · P5 练习',
@@ -245,12 +252,38 @@ const STRINGS = {
     calcHidden: '这是练习本身的参数，结果就是答案：做对之后显示。改一个参数就能探索。',
     reveal: '查看答案',
     words: { yes: '能', no: '不能' },
+    // 地址（分享的链接）或框架 URL 中不允许的设置（app/address.js、views/explore.js parseSettings）。
+    linkProblems: (n) => `此页面地址中有 ${n} 项设置无法使用：`,
+    linkProblem: (p) => `${p.setting}：${p.value == null ? '缺少' : `不能取 ${shownValue(p.value)}`}；可取：${allowedText(p.allowed, 'zh')}。` +
+      (p.fallback != null ? `已改用：${fallbackText(p.fallback, 'zh')}。` : ''),
   },
 };
 
+// What is shown instead of a bad setting: its default value as the address writes it, or in words.
+const FALLBACK_WORDS = {
+  en: { exercises: 'the exercises', language: 'the saved or the browser’s language', noSeed: 'no fixed variant (the lecture’s values)' },
+  zh: { exercises: '练习页面', language: '已保存的语言或浏览器的语言', noSeed: '不固定变式（讲义的参数）' },
+};
+function fallbackText(fallback, lang) {
+  return typeof fallback === 'object' ? FALLBACK_WORDS[lang === 'zh' ? 'zh' : 'en'][fallback.word] : String(fallback);
+}
+
+// What a setting of the address allows, in words: a list of names, a range of whole numbers,
+// bytes, or one of the custom link's two figures.
+function allowedText(allowed, lang) {
+  const n = (v) => v.toLocaleString('en');
+  const zh = lang === 'zh';
+  if (allowed.list) return allowed.list.join(zh ? '、' : ', ');
+  if (allowed.whole) return zh ? `${n(allowed.whole[0])} 到 ${n(allowed.whole[1])} 之间的整数` : `a whole number from ${n(allowed.whole[0])} to ${n(allowed.whole[1])}`;
+  if (allowed.bytes) return zh ? `${n(allowed.bytes[0])} 到 ${n(allowed.bytes[1])} 之间的字节数` : `a number of bytes from ${n(allowed.bytes[0])} to ${n(allowed.bytes[1])}`;
+  if (allowed.seconds) return zh ? `不小于 0 的秒数，与 ${allowed.seconds} 一起给出` : `a number of seconds, 0 or more, given with ${allowed.seconds}`;
+  if (allowed.rate) return zh ? `大于 0 的每秒字节数，与 ${allowed.rate} 一起给出` : `a number of bytes per second above 0, given with ${allowed.rate}`;
+  return '';
+}
+
 /** The UI strings of `lang` ("en" or "zh"). */
 export function strings(lang) {
-  return STRINGS[lang] ?? STRINGS.en;
+  return own(STRINGS, lang) ?? STRINGS.en;
 }
 
 /** The browser's preferred language, narrowed to the two the page speaks. */
@@ -514,7 +547,7 @@ const VIEW_STRINGS = {
 
 /** The views' words in `lang`. */
 export function viewStrings(lang) {
-  return VIEW_STRINGS[lang] ?? VIEW_STRINGS.en;
+  return own(VIEW_STRINGS, lang) ?? VIEW_STRINGS.en;
 }
 
 // The words of the authoring view (`?view=author`, app/author.js) in both languages. The lint
@@ -612,5 +645,5 @@ const AUTHOR_STRINGS = {
 
 /** The authoring view's words in `lang`. */
 export function authorStrings(lang) {
-  return AUTHOR_STRINGS[lang] ?? AUTHOR_STRINGS.en;
+  return own(AUTHOR_STRINGS, lang) ?? AUTHOR_STRINGS.en;
 }

@@ -3,51 +3,96 @@
 // beta (GB/s), topology, and on two levels GPUs per node and the intra-node link. The settings live in the address (SPEC "Views"), so a link reproduces the view.
 
 import { h } from '../util/dom.js';
+import { table } from '../util/own.js';
 import { viewStrings } from '../util/i18n.js';
 import { formatBytes, inputText } from '../util/units.js';
 import { createPlayer } from './player.js';
 import { ALLREDUCE, createCrossover, createNccl } from './chart.js';
 import { createOverlap } from './overlap.js';
 
-/** Schedule algorithms of each collective, as the engine names them (core/steps/schedule.cpp). */
-export const ALGORITHMS = {
+/**
+ * Schedule algorithms of each collective, as the engine names them (core/steps/schedule.cpp). A
+ * table without a prototype: a link's `collective=constructor` names nothing in it.
+ */
+export const ALGORITHMS = table({
   allreduce: ['ring', 'recursive_doubling', 'rabenseifner', 'binary_tree', 'double_binary_tree', 'in_switch', 'hierarchical'],
   reduce_scatter: ['ring'],
   allgather: ['ring'],
   broadcast: ['binomial_tree', 'scatter_allgather'],
   reduce: ['binomial_tree', 'reduce_scatter_gather'],
   alltoall: ['pairwise', 'direct'],
-};
+});
 const TOPOLOGIES = ['switch', 'ring', 'two_level'];
-export const DEFAULTS = { collective: 'allreduce', algorithm: 'ring', devices: 8, bytes: 1e6, link: 'nvlink4', topology: 'switch', gpus_per_node: 8, intra_link: 'nvlink4' };
+export const DEFAULTS = Object.freeze({ collective: 'allreduce', algorithm: 'ring', devices: 8, bytes: 1e6, link: 'nvlink4', topology: 'switch', gpus_per_node: 8, intra_link: 'nvlink4' });
 const MIN_DEVICES = 2;
 const MAX_DEVICES = 1024;
 const MAX_GPUS_PER_NODE = 64;
+const MAX_BYTES = 1e9;
 
 /**
- * Settings from a query string. Names outside their lists fall back; numbers are kept as given
- * (whole), and `problem` says what is not allowed, so a page opened with `devices=1` says so
- * rather than showing 2.
+ * Settings from a query string: {settings, problems}. Each setting is checked against what is
+ * allowed (names against their lists, links against the catalogue's ids `linkIds`, numbers
+ * against being numbers); a bad one is replaced by its default and named in `problems`
+ * ({setting, value, allowed, fallback}: app/address.js shows them). Device and GPU counts are
+ * kept as given (whole) when they are numbers, and settingsProblem says when one is out of range,
+ * so a page opened with `devices=1` says so rather than showing 2.
  */
-export function parseSettings(search) {
+export function readSettings(search, linkIds = null) {
   const q = new URLSearchParams(search);
   const s = { ...DEFAULTS };
-  const num = (k) => (q.has(k) && q.get(k).trim() !== '' && Number.isFinite(Number(q.get(k))) ? Number(q.get(k)) : null);
-  if (ALGORITHMS[q.get('collective')]) s.collective = q.get('collective');
+  const problems = [];
+  const bad = (setting, value, allowed, fallback) => problems.push({ setting, value, allowed, fallback: String(fallback) });
+  const num = (k) => (q.get(k).trim() !== '' && Number.isFinite(Number(q.get(k))) ? Number(q.get(k)) : null);
+  const listed = (k, list) => {
+    if (!q.has(k)) return;
+    if (list.includes(q.get(k))) s[k] = q.get(k);
+    else bad(k, q.get(k), { list }, s[k]);
+  };
+  listed('collective', Object.keys(ALGORITHMS));
   const algos = ALGORITHMS[s.collective];
-  s.algorithm = algos.includes(q.get('algorithm')) ? q.get('algorithm') : algos[0];
-  if (num('devices') != null) s.devices = Math.round(num('devices'));
-  if (num('bytes') != null && num('bytes') >= 1) s.bytes = Math.min(1e9, num('bytes'));
-  if (TOPOLOGIES.includes(q.get('topology'))) s.topology = q.get('topology');
-  if (num('gpus_per_node') != null) s.gpus_per_node = Math.round(num('gpus_per_node'));
-  if (num('alpha_s') != null && num('beta_Bps') != null && num('alpha_s') >= 0 && num('beta_Bps') > 0) {
-    s.link = null;
-    s.alpha_s = num('alpha_s');
-    s.beta_Bps = num('beta_Bps');
-  } else if (q.has('link') && /^[a-z0-9_]+$/.test(q.get('link'))) s.link = q.get('link');
-  if (q.has('intra_link') && /^[a-z0-9_]+$/.test(q.get('intra_link'))) s.intra_link = q.get('intra_link');
+  s.algorithm = algos[0];
+  listed('algorithm', algos);
+  const whole = (k, min, max) => {
+    if (!q.has(k)) return;
+    if (num(k) != null) s[k] = Math.round(num(k));
+    else bad(k, q.get(k), { whole: [min, max] }, s[k]);
+  };
+  whole('devices', MIN_DEVICES, MAX_DEVICES);
+  if (q.has('bytes')) {
+    if (num('bytes') != null && num('bytes') >= 1 && num('bytes') <= MAX_BYTES) s.bytes = num('bytes');
+    else bad('bytes', q.get('bytes'), { bytes: [1, MAX_BYTES] }, s.bytes);
+  }
+  listed('topology', TOPOLOGIES);
+  whole('gpus_per_node', 1, MAX_GPUS_PER_NODE);
+  // A link is one of the catalogue's (any plain name while the catalogue is not known).
+  const links = linkIds ?? (q.has('link') && /^[a-z0-9_]+$/.test(q.get('link')) ? [q.get('link')] : []);
+  const intraLinks = linkIds ?? (q.has('intra_link') && /^[a-z0-9_]+$/.test(q.get('intra_link')) ? [q.get('intra_link')] : []);
+  // Custom alpha and beta come as a pair, both numbers; else the link (catalogue) is used.
+  if (q.has('alpha_s') || q.has('beta_Bps')) {
+    const alpha = q.has('alpha_s') ? num('alpha_s') : null;
+    const beta = q.has('beta_Bps') ? num('beta_Bps') : null;
+    const alphaOk = alpha != null && alpha >= 0;
+    const betaOk = beta != null && beta > 0;
+    if (alphaOk && betaOk) {
+      s.link = null;
+      s.alpha_s = alpha;
+      s.beta_Bps = beta;
+    } else {
+      listed('link', links);
+      if (!alphaOk) bad('alpha_s', q.has('alpha_s') ? q.get('alpha_s') : null, { seconds: 'beta_Bps' }, s.link);
+      if (!betaOk) bad('beta_Bps', q.has('beta_Bps') ? q.get('beta_Bps') : null, { rate: 'alpha_s' }, s.link);
+    }
+  } else listed('link', links);
+  listed('intra_link', intraLinks);
+  // As the controls do: hierarchical runs on two levels, in-switch reduction on the switch.
   if (s.algorithm === 'hierarchical') s.topology = 'two_level';
-  return s;
+  if (s.algorithm === 'in_switch') s.topology = 'switch';
+  return { settings: s, problems };
+}
+
+/** The settings of a query string (readSettings without the problems). */
+export function parseSettings(search, linkIds = null) {
+  return readSettings(search, linkIds).settings;
 }
 
 /** What is not allowed in settings `s`, in words naming the control and the range; '' when all is. */
