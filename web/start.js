@@ -73,6 +73,70 @@
     en: 'The engine could not be loaded, so answers cannot be checked now. Your answers are kept.',
     zh: '引擎未能加载，现在无法检查答案。你的答案已保留。',
   };
+  // What is typed into a prerendered card is kept in this tab (sessionStorage) until the live
+  // card takes it over (app/main.js carryTyped): a reload after an engine that could not be had
+  // (its Retry) puts it back. Untrusted on reading: only strings, by own keys.
+  var TYPED_KEY = 'commlab.v2.typed';
+  var TYPED_MAX_CHARS = 200;
+  function readTyped() {
+    try {
+      var v = JSON.parse(sessionStorage.getItem(TYPED_KEY));
+      return v && typeof v === 'object' && !Array.isArray(v) ? v : {};
+    } catch (e) {
+      return {};
+    }
+  }
+  function own(o, k) {
+    return o && typeof o === 'object' && Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
+  }
+  boot.typed = function (id) {
+    var mine = own(readTyped(), String(id));
+    var out = Object.create(null);
+    if (mine && typeof mine === 'object') {
+      for (var k in mine) if (Object.prototype.hasOwnProperty.call(mine, k) && typeof mine[k] === 'string') out[k] = mine[k];
+    }
+    return out;
+  };
+  boot.forgetTyped = function (id) {
+    try {
+      var all = readTyped();
+      if (own(all, String(id)) === undefined) return;
+      delete all[String(id)];
+      if (Object.keys(all).length) sessionStorage.setItem(TYPED_KEY, JSON.stringify(all));
+      else sessionStorage.removeItem(TYPED_KEY);
+    } catch (e) {
+      // sessionStorage blocked: nothing was kept
+    }
+  };
+  document.addEventListener('input', function (e) {
+    var input = e.target;
+    var name = input && input.getAttribute && input.getAttribute('data-answer');
+    var card = name && input.closest('section.card[data-prerendered]');
+    if (!card) return;
+    try {
+      var all = readTyped();
+      var id = String(card.dataset.exercise);
+      var mine = own(all, id);
+      if (!mine || typeof mine !== 'object' || Array.isArray(mine)) mine = {};
+      mine[name] = String(input.value).slice(0, TYPED_MAX_CHARS);
+      all[id] = mine;
+      sessionStorage.setItem(TYPED_KEY, JSON.stringify(all));
+    } catch (err) {
+      // sessionStorage blocked or full: the text stays in the field
+    }
+  }, true);
+  document.addEventListener('DOMContentLoaded', function () {
+    var cards = document.querySelectorAll('section.card[data-prerendered]');
+    for (var i = 0; i < cards.length; i++) {
+      var typed = boot.typed(cards[i].dataset.exercise);
+      var inputs = cards[i].querySelectorAll('[data-answer]');
+      for (var j = 0; j < inputs.length; j++) {
+        var text = typed[inputs[j].getAttribute('data-answer')];
+        if (text !== undefined && !inputs[j].value) inputs[j].value = text;
+      }
+    }
+  });
+
   document.addEventListener('submit', function (e) {
     if (root.getAttribute('data-ready') === 'true') return;
     var form = e.target;

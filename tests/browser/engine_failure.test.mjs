@@ -154,6 +154,8 @@ describe('a .wasm that cannot be had', () => {
       await page.locator('#engine-problem').waitFor({ state: 'visible', timeout: START_MS + 10000 });
       assert.ok(asked > before, 'the .wasm was asked for again');
       assert.equal(await page.locator('#engine-problem [data-role="what"]').innerText(), said[kind]);
+      // What was typed into the card that never came alive is back after the reload (start.js).
+      assert.equal(await page.locator('section.card[data-exercise="2"]:visible [data-answer="time"]').inputValue(), '430 us');
       assert.deepEqual(await storageOf(page), asObject(progressKeys(saved)));
       assert.deepEqual(pageErrors, []);
       await ctx.close();
@@ -178,6 +180,35 @@ describe('a .wasm that cannot be had', () => {
     assert.equal(rec.answers.steps, '6');
     await ctx.close();
   });
+});
+
+test('typed while the engine could not be had, then a working engine: the answer is saved and the tab\'s copy goes', async () => {
+  const ctx = await context('en-US');
+  await ctx.route('**/*.wasm', BROKEN.missing);
+  const page = await ctx.newPage();
+  await page.goto(server.url);
+  await page.locator('#engine-problem').waitFor({ state: 'visible', timeout: 15000 });
+  const field = page.locator('section.card[data-exercise="1"]:visible [data-answer]').first();
+  const name = await field.getAttribute('data-answer');
+  await field.fill('12 us');
+  assert.ok(await page.evaluate(() => sessionStorage.getItem('commlab.v2.typed')), 'kept in the tab');
+  // A hostile copy beside it (prototype keys, wrong types) changes nothing and throws nothing.
+  await page.evaluate(() => {
+    const kept = JSON.parse(sessionStorage.getItem('commlab.v2.typed'));
+    kept.__proto__ = { polluted: 'yes' };
+    kept['2'] = { time: 5, steps: ['x'] };
+    sessionStorage.setItem('commlab.v2.typed', JSON.stringify(kept));
+  });
+  await ctx.unroute('**/*.wasm');
+  await page.reload();
+  await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+  const rec = JSON.parse(await page.evaluate(() => localStorage.getItem('commlab.v2.progress.1.lecture')));
+  assert.equal(rec.answers[name], '12 us');
+  assert.equal(await page.locator(`section.card[data-exercise="1"] [data-answer="${name}"]`).inputValue(), '12 us');
+  assert.equal(await page.evaluate(() => ({}).polluted), undefined);
+  const left = JSON.parse(await page.evaluate(() => sessionStorage.getItem('commlab.v2.typed')) ?? '{}');
+  assert.equal(Object.hasOwn(left, '1'), false, 'the saved answer is no longer kept in the tab');
+  await ctx.close();
 });
 
 /** Types an answer into exercise 2, kills the engine as `kill` says, and checks. */

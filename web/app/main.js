@@ -559,8 +559,11 @@ function nextTask() {
 
 // Answers typed into a prerendered card before the engine was there: kept, as if typed into the
 // live card (which shows the lecture's values, like the prerendered one).
+// What start.js kept of it in this tab (a reload after an engine failure) is gone once saved.
 function carryTyped(card, twin) {
-  if (!twin || card.variant !== LECTURE) return;
+  if (!twin) return;
+  globalThis.commlabBoot?.forgetTyped?.(card.id);  // the twin's fields hold it (start.js)
+  if (card.variant !== LECTURE) return;
   const typed = {};
   for (const input of twin.querySelectorAll('[data-answer]')) if (input.value.trim()) typed[input.dataset.answer] = input.value;
   if (Object.keys(typed).length) card.change((r) => { Object.assign(r.answers, typed); });
