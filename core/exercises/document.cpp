@@ -637,9 +637,9 @@ json exercise_document(const Exercise& ex, const json& params) {
     if (a.contains("rule")) continue;
     a["rule"] = answer_rule(a);
   }
-  // The statement may name hardware from the solver's values (a link's label only when the
+  // The statement may name hardware from the compute section's values (a link's label only when the
   // params are its figures), so it is filled as exercise.solve fills it.
-  const ExerciseSolution s = ex.solver(params);
+  const ExerciseSolution s = ex.compute(params);
   const json values = s.values.is_object() ? s.values : json::object();
   const TemplateContext c{ex, params, nullptr, nullptr, &values};
   doc["statement_filled"] = fill_pair(ex.doc.at("statement"), c, "statement");

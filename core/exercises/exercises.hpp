@@ -29,7 +29,7 @@ struct ExerciseFile {
   std::string text;
 };
 
-using ExerciseSolver = std::function<ExerciseSolution(const json& params)>;
+using ExerciseCompute = std::function<ExerciseSolution(const json& params)>;
 
 // A document is untrusted input (SPEC "Exercise documents are untrusted input"): each limit is
 // an invalid_exercise error naming it. The whole document's work shares one budget
@@ -52,12 +52,12 @@ constexpr size_t kMaxMessageChars = 300;
 /// ("invalid_exercise") naming the file and the limit.
 json parse_exercise_text(const std::string& file, const std::string& text);
 
-/// A parsed, checked exercise document and its solver (its compute section run for params);
+/// A parsed, checked exercise document and its compute section, run for params;
 /// `file` is the name it came from.
 struct Exercise {
   int id;
   json doc;
-  ExerciseSolver solver;
+  ExerciseCompute compute;
   std::string file = "";
 };
 

@@ -59,7 +59,7 @@ const json& exercise_schema();
 /// names nothing of the document (a preset's param, an alias's choice, a computed answer's id).
 std::vector<std::string> unknown_fields(const json& doc);
 /// A parsed document checked (fields, types, ranges, its compute section at the defaults) and
-/// given its solver (document.cpp); throws invalid_exercise naming the file and the path.
+/// given its compute function (document.cpp); throws invalid_exercise naming the file and the path.
 Exercise read_exercise(const std::string& file, const json& doc);
 
 }  // namespace commlab::detail

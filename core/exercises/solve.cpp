@@ -28,7 +28,7 @@ double items_of(const json& doc) {
 
 json solve_exercise(const Exercise& ex, const json& params) {
   charge_work(kSolveUnitsPerItem * items_of(ex.doc));  // the document's one budget, requests or not
-  const ExerciseSolution s = ex.solver(params);
+  const ExerciseSolution s = ex.compute(params);
   // Every answer comes from the document's compute section: one it does not give, or of the
   // other kind, is the document's fault.
   json display = json::object();
@@ -92,7 +92,7 @@ json check_exercise(const Exercise& ex, const json& params, const json& typed) {
                                         (it.key().size() <= 60 ? it.key() : it.key().substr(0, 57) + "...") +
                                         "' is not an answer of exercise " + std::to_string(ex.id) +
                                         "; allowed fields: " + join(names, ", ")));
-  const ExerciseSolution s = ex.solver(params);
+  const ExerciseSolution s = ex.compute(params);
   json verdicts = json::object();
   bool all_correct = true;
   for (const json& def : ex.doc.at("answers")) {

@@ -68,7 +68,7 @@ double figure(const json& solved, const json& ref) {
 }
 
 // A variant must be well posed: every figure finite and positive, the exercise's constraints
-// true, the solver content with it (values.well_posed, e.g. no near-tie for "best"), and its
+// true, the compute section content with it (values.well_posed, e.g. no near-tie for "best"), and its
 // own displayed answers correct.
 bool solvable(const Exercise& ex, const json& params) {
   try {
