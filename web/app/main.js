@@ -38,6 +38,8 @@ export async function start(importer, documents) {
   const $ = (sel) => document.querySelector(sel);
   const store = new Store(safeStorage());
   store.load();
+  // Another page of the origin may have freed space: writes still waiting are tried again.
+  window.addEventListener('storage', () => store.retry());
   const query = new URLSearchParams(location.search);
   const options = embedOptions(query);
   let lang = options.lang ?? store.lang ?? browserLanguage();
@@ -63,11 +65,28 @@ export async function start(importer, documents) {
   const status = $('#engine-status');
   const toc = $('#toc');
 
-  function say(text, kind = 'info') {
+  // `topic` names what the notice is about, so that news on the same matter replaces it
+  // ('save', 'restore'); `action` adds a button {name, label, run} after the text.
+  function say(text, kind = 'info', { topic = '', action = null } = {}) {
     notice.hidden = !text;
     notice.textContent = text ?? '';
     notice.dataset.kind = kind;
+    notice.dataset.topic = topic;
+    if (action) {
+      const button = h('button', { type: 'button', 'data-action': action.name, text: action.label });
+      button.addEventListener('click', action.run);
+      notice.append(' ', button);
+    }
   }
+  const unsay = (topic) => { if (notice.dataset.topic === topic) say(null); };
+
+  // Storage full (or refusing): said at once, with Export; the changes wait in memory
+  // (app/store.js tries again) and the notice says when they are saved after all.
+  store.onSave(({ saved, quota }) => {
+    const t = strings(lang);
+    if (!saved) say(t.saveFailed(quota), 'error', { topic: 'save', action: { name: 'save-export', label: t.saveExport, run: exportProgress } });
+    else if (notice.dataset.topic === 'save') say(t.saveRecovered, 'info', { topic: 'saved' });
+  });
 
   // Exercise files that could not be used (missing, unreadable, refused by the engine): named
   // in plain words; the other exercises work.
@@ -178,7 +197,7 @@ export async function start(importer, documents) {
     switchLanguage(lang === 'zh' ? 'en' : 'zh');
     $('[data-action="language"]').focus();
   });
-  $('[data-action="export"]').addEventListener('click', () => {
+  function exportProgress() {
     const blob = new Blob([exportText(store)], { type: 'application/json' });
     const a = document.createElement('a');
     a.href = URL.createObjectURL(blob);
@@ -187,7 +206,8 @@ export async function start(importer, documents) {
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
-  });
+  }
+  $('[data-action="export"]').addEventListener('click', exportProgress);
   $('#import-file').addEventListener('change', async (e) => {
     const file = e.target.files?.[0];
     e.target.value = '';
@@ -206,14 +226,21 @@ export async function start(importer, documents) {
       say(`${t.importFailed}${err.message}`, 'error');
       return;
     }
-    store.adopt(parsed.exercises, { persist: true, lang: parsed.lang });
+    // Every new key is written before an old one goes; a refusal puts storage back as it was.
+    const result = store.replaceAll(parsed.exercises, parsed.lang);
+    if (!result.saved && !result.blocked) {
+      const size = `${(result.bytes / 1e6).toPrecision(2)} MB`;
+      const why = result.quota ? t.importTooLarge(size) : t.importRefusedStorage(String(result.error?.message ?? result.error));
+      say(`${t.importFailed}${why}${result.restored ? '' : t.importNotUndone}`, 'error', { topic: 'import' });
+      return;
+    }
     lang = store.lang ?? lang;
     renderChrome();
     for (const c of cards) {
       c.lang = lang;
       c.reload();
     }
-    say(strings(lang).imported);
+    say(result.blocked ? strings(lang).importedNotKept : strings(lang).imported, 'info', { topic: 'import' });
   });
   const dialog = $('#reset-dialog');
   $('[data-action="reset"]').addEventListener('click', () => dialog.showModal());
@@ -277,7 +304,7 @@ export async function start(importer, documents) {
   let listing = null;
   let docs = null; // exercise id (string) -> the engine's document, for checking progress
   renderChrome();
-  if (store.setAside) say(strings(lang).corruptState(store.setAside), 'error');
+  if (store.setAsideKeys.length) say(strings(lang).corruptStates(store.setAsideKeys), 'error', { topic: 'restore' });
   else if (!store.available && !embedded && !authoring) say(strings(lang).storageUnavailable);
   status.textContent = strings(lang).loading;
 
@@ -344,7 +371,7 @@ export async function start(importer, documents) {
   }
   // Saved progress is checked like an imported file (leniently: what fails is set aside).
   const dropped = await restoreSaved(store, docs, lang);
-  if (dropped) say(dropped, 'error');
+  if (dropped) say(dropped, 'error', { topic: 'restore' });
   // seed=N: the variant that seed draws, the same for a whole class.
   const fixedOf = new Map();
   if (options.seed !== null) {
@@ -452,9 +479,10 @@ export async function start(importer, documents) {
         try {
           state = await parseExerciseState(card.doc, m.state, lang);
         } catch (err) {
-          say(strings(lang).restoreRefused(err.message), 'error');
+          say(strings(lang).restoreRefused(err.message), 'error', { topic: 'host-restore' });
           return;
         }
+        unsay('host-restore'); // a refusal said before is over: this state was taken
         if (store.merge(only, state)) card.reload();
         postState();
       },

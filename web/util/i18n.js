@@ -76,6 +76,16 @@ const STRINGS = {
     embedTools: 'Language, progress and the full lab',
     storageNone: 'This exercise cannot save your progress here: the browser blocks storage in embedded frames and the course page does not keep it. Use Export progress to keep your work.',
     restoreRefused: (m) => `The progress the course page sent back was not used: ${m}`,
+    // Saving progress (app/store.js): storage full or refused, an import too large, set-aside values.
+    saveFailed: (quota) => `Your latest progress could not be saved: ${quota ? "this browser's storage for this site is full" : 'this browser refused to save it'}. It is kept in this page and saved as soon as there is space again (free some, e.g. by clearing other sites' data); Export progress keeps a copy now.`,
+    saveRecovered: 'Your progress is saved again.',
+    saveExport: 'Export progress',
+    importTooLarge: (size) => `It needs ${size} of this browser's storage for this site and the browser refused it (storage full). Your saved progress is as it was; free some space, or keep the file and import it elsewhere.`,
+    importRefusedStorage: (m) => `The browser refused to save it (${m}). Your saved progress is as it was.`,
+    importNotUndone: ' Some keys could not be put back as they were: export your progress now.',
+    importedNotKept: 'Progress imported, but this browser does not let the page save it: it lasts until the page is closed; use Export progress to keep it.',
+    corruptStates: (keys) => `Saved progress that could not be used was set aside (stored under ${keys.map((k) => `"${k}"`).join(', ')}; Export progress includes it) and the page started without it.`,
+    fileNotTime: ' (a time such as "2024-05-01T12:00:00.000Z")',
     calculator: 'Live calculator',
     calculatorNote: 'Type or drag to change the parameters; the results follow at once.',
     calcResults: 'Results',
@@ -184,6 +194,16 @@ const STRINGS = {
     embedTools: '语言、进度和完整页面',
     storageNone: '此处无法保存本题进度：浏览器禁止嵌入的框架使用存储，课程页面也没有代为保存。请用“导出进度”保存。',
     restoreRefused: (m) => `课程页面送回的进度未被采用：${m}`,
+    // Saving progress (app/store.js): storage full or refused, an import too large, set-aside values.
+    saveFailed: (quota) => `最新的进度未能保存：${quota ? '浏览器为本站提供的存储空间已满' : '浏览器拒绝保存'}。进度暂存在本页中，一有空间就会保存（可清除其他网站的数据腾出空间）；现在用“导出进度”可保存一份副本。`,
+    saveRecovered: '进度已重新保存。',
+    saveExport: '导出进度',
+    importTooLarge: (size) => `它需要本站 ${size} 的浏览器存储空间，浏览器拒绝了（存储已满）。已保存的进度保持原样；请腾出空间，或保留此文件到别处导入。`,
+    importRefusedStorage: (m) => `浏览器拒绝保存（${m}）。已保存的进度保持原样。`,
+    importNotUndone: '有些键未能恢复原样：请立即导出进度。',
+    importedNotKept: '进度已导入，但浏览器不允许本页保存：关闭页面后即失去；请用“导出进度”保存。',
+    corruptStates: (keys) => `无法使用的已保存进度已另存（键名 ${keys.map((k) => `"${k}"`).join('、')}；“导出进度”包含这些内容），页面在没有它们的情况下启动。`,
+    fileNotTime: '（应为时间，例如 "2024-05-01T12:00:00.000Z"）',
     calculator: '实时计算器',
     calculatorNote: '输入或拖动改变参数，结果随之更新。',
     calcResults: '结果',
@@ -224,7 +244,7 @@ const STRINGS = {
 
 /** The UI strings of `lang` ("en" or "zh"). */
 export function strings(lang) {
-  return STRINGS[lang] ?? STRINGS.en;
+  return Object.hasOwn(STRINGS, lang) ? STRINGS[lang] : STRINGS.en;
 }
 
 /** The browser's preferred language, narrowed to the two the page speaks. */
@@ -488,7 +508,7 @@ const VIEW_STRINGS = {
 
 /** The views' words in `lang`. */
 export function viewStrings(lang) {
-  return VIEW_STRINGS[lang] ?? VIEW_STRINGS.en;
+  return Object.hasOwn(VIEW_STRINGS, lang) ? VIEW_STRINGS[lang] : VIEW_STRINGS.en;
 }
 
 // The words of the authoring view (`?view=author`, app/author.js) in both languages. The lint
@@ -586,5 +606,5 @@ const AUTHOR_STRINGS = {
 
 /** The authoring view's words in `lang`. */
 export function authorStrings(lang) {
-  return AUTHOR_STRINGS[lang] ?? AUTHOR_STRINGS.en;
+  return Object.hasOwn(AUTHOR_STRINGS, lang) ? AUTHOR_STRINGS[lang] : AUTHOR_STRINGS.en;
 }
