@@ -65,7 +65,9 @@ const RETRY_MAX_MS = 60000;
 
 export class Store {
   /** `storage`: a Storage (localStorage) or anything with its five members. */
-  constructor(storage, { setTimer = globalThis.setTimeout, clearTimer = globalThis.clearTimeout } = {}) {
+  constructor(storage, {
+    setTimer = (f, ms) => globalThis.setTimeout(f, ms), clearTimer = (t) => globalThis.clearTimeout(t),
+  } = {}) {
     this.storage = storage;
     this.available = true; // false: storage could not be read at all (blocked): memory only
     this.setAsideKeys = []; // keys under which values found unreadable were kept (this load)
@@ -253,7 +255,8 @@ export class Store {
     if (this.timer !== null || !this.setTimer) return;
     const delay = this.retryDelay_ms;
     this.retryDelay_ms = Math.min(delay * 2, RETRY_MAX_MS);
-    this.timer = this.setTimer(() => {
+    const setTimer = this.setTimer; // called unbound: window.setTimeout refuses another `this`
+    this.timer = setTimer(() => {
       this.timer = null;
       this.retry();
     }, delay);
@@ -261,7 +264,8 @@ export class Store {
   }
 
   stopRetry() {
-    if (this.timer !== null) this.clearTimer?.(this.timer);
+    const clearTimer = this.clearTimer;
+    if (this.timer !== null) clearTimer?.(this.timer);
     this.timer = null;
   }
 
