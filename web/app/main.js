@@ -82,10 +82,15 @@ export async function start(importer, documents) {
 
   // Storage full (or refusing): said at once, with Export; the changes wait in memory
   // (app/store.js tries again) and the notice says when they are saved after all.
-  store.onSave(({ saved, quota }) => {
+  let quotaFull = false;
+  const sayUnsaved = () => {
     const t = strings(lang);
-    if (!saved) say(t.saveFailed(quota), 'error', { topic: 'save', action: { name: 'save-export', label: t.saveExport, run: exportProgress } });
-    else if (notice.dataset.topic === 'save') say(t.saveRecovered, 'info', { topic: 'saved' });
+    say(t.saveFailed(quotaFull), 'error', { topic: 'save', action: { name: 'save-export', label: t.saveExport, run: exportProgress } });
+  };
+  store.onSave(({ saved, quota }) => {
+    quotaFull = quota;
+    if (!saved) sayUnsaved();
+    else if (notice.dataset.topic === 'save') say(strings(lang).saveRecovered, 'info', { topic: 'saved' });
   });
 
   // Exercise files that could not be used (missing, unreadable, refused by the engine): named
@@ -185,6 +190,7 @@ export async function start(importer, documents) {
     lang = to;
     if (remember) store.setLang(lang);
     renderChrome();
+    if (notice.dataset.topic === 'save') sayUnsaved(); // in the new language
     if (listing) renderToc(listing);
     for (const c of cards) c.setLang(lang);
     if (exploring) showExplore();
@@ -371,7 +377,7 @@ export async function start(importer, documents) {
   }
   // Saved progress is checked like an imported file (leniently: what fails is set aside).
   const dropped = await restoreSaved(store, docs, lang);
-  if (dropped) say(dropped, 'error', { topic: 'restore' });
+  if (dropped) say(notice.dataset.topic === 'restore' ? `${notice.textContent} ${dropped}` : dropped, 'error', { topic: 'restore' });
   // seed=N: the variant that seed draws, the same for a whole class.
   const fixedOf = new Map();
   if (options.seed !== null) {
