@@ -21,8 +21,10 @@
   var OPTIONS = { lang: 'lang', seed: 'seed', calculator: 'calculator', hints: 'hints', reveal: 'reveal' };
   var frames = []; // {div, frame, exercise}
   var memory = {}; // when this page's storage fails too: kept for the page's lifetime
+  var unsaved = {}; // exercise -> true while its latest state could not be written (storage full)
 
   function load(exercise) {
+    if (unsaved[exercise]) return memory[exercise]; // newer than what storage holds
     try {
       var text = localStorage.getItem(KEY + exercise);
       return text ? JSON.parse(text) : null;
@@ -35,7 +37,10 @@
     memory[exercise] = state;
     try {
       localStorage.setItem(KEY + exercise, JSON.stringify(state));
-    } catch (e) { /* kept in memory only */ }
+      delete unsaved[exercise];
+    } catch (e) {
+      unsaved[exercise] = true; // kept in memory, written with the next state
+    }
   }
 
   function mount(div) {

@@ -262,6 +262,27 @@ describe('progress is never lost', () => {
     await ctx.close();
   });
 
+  test('a saved record with a field it cannot use keeps the rest; a copy as it was is set aside, once', async () => {
+    const ctx = await fresh();
+    const original = JSON.stringify({ answers: { steps: '6', nonsense: 'x' }, verdicts: { steps: 'correct' }, attempts: 'many' });
+    await ctx.addInitScript(presetScript, [['commlab.v2.progress.2.lecture', original]]);
+    const page = await openPage(ctx, server.url, errors);
+    assert.match(await notice(page).innerText(), /could not be used and were left out \(Exercise 2 .*"answers".*nonsense.*"attempts"/);
+    const storage = await storageOf(page);
+    const aside = asideOf(storage);
+    assert.equal(aside.length, 1);
+    assert.match(aside[0][0], /^commlab\.corrupt\.\d+\.commlab\.v2\.progress\.2\.lecture$/);
+    assert.equal(aside[0][1], original, 'the record as it was');
+    const now = JSON.parse(storage['commlab.v2.progress.2.lecture']);
+    assert.deepEqual(now.answers, { steps: '6' });
+    assert.equal(now.attempts, 0);
+    assert.equal((await verdicts(page, 2)).steps, 'correct');
+    await reload(page);
+    assert.equal(asideOf(await storageOf(page)).length, 1, 'not set aside again');
+    assert.equal(await notice(page).isHidden(), true);
+    await ctx.close();
+  });
+
   test('a version-1 record the engine refuses is copied aside before the old key goes; the notice is true', async () => {
     const ctx = await fresh();
     const refused = { params: { devices: 5000, bytes: 256000, alpha_s: 5e-6, beta_Bps: 4e10 }, answers: { ring: '1' }, attempts: 2, solved: false, hints: 0, solutionOpen: false };

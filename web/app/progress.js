@@ -75,10 +75,11 @@ async function withEngine(run) {
  * Checks one record. strict: the first problem throws a Problem naming the field; else bad
  * fields are dropped. Returns a clean record with every field present.
  */
-export function cleanRecord(doc, raw, { strict = false, lang = 'en', where = '', engine = true } = {}) {
+export function cleanRecord(doc, raw, { strict = false, lang = 'en', where = '', engine = true, problems = null } = {}) {
   const t = strings(lang);
   const fail = (field, what) => {
     if (strict) throw new Problem(`${where}${field}: ${what}`);
+    problems?.push(`${where}${field}: ${what}`); // lenient: the field is dropped, and said
   };
   const rec = emptyRecord();
   if (!isObject(raw)) {
@@ -175,14 +176,17 @@ function cleanExercise(doc, raw, { strict, lang }) {
   const t = strings(lang);
   const where = `${exerciseName(doc, lang)}: `;
   const out = { current: null, variants: {} };
-  const dropped = [];
+  const dropped = []; // variant keys whose record is refused whole ('*': the entry itself)
+  const trimmed = []; // [variant key, key recomputed, problems]: records kept without some fields
   if (!isObject(raw) || !isObject(raw.variants ?? {})) {
     if (strict) throw new Problem(`${where}${t.fileNotObject}`);
-    return { out, dropped };
+    dropped.push('*');
+    return { out, dropped, trimmed };
   }
   const keys = Object.create(null); // key in the file -> key recomputed from the parameters
   for (const [key, rec] of Object.entries(raw.variants ?? {})) {
-    const clean = cleanRecord(doc, rec, { strict, lang, where: `${where}${key === LECTURE ? t.fileLecture : t.fileVariant(shown(key).slice(1, -1))}, ` });
+    const problems = [];
+    const clean = cleanRecord(doc, rec, { strict, lang, problems, where: `${where}${key === LECTURE ? t.fileLecture : t.fileVariant(shown(key).slice(1, -1))}, ` });
     if (!clean) {
       dropped.push(key);
       continue;
@@ -190,6 +194,7 @@ function cleanExercise(doc, raw, { strict, lang }) {
     const k = variantKey(doc, clean.params);
     keys[key] = k;
     out.variants[k] = clean;
+    if (problems.length) trimmed.push([key, k, problems]);
   }
   const cur = raw.current;
   if (cur != null && typeof cur !== 'string') {
@@ -199,7 +204,7 @@ function cleanExercise(doc, raw, { strict, lang }) {
     else if (cur === LECTURE) out.current = LECTURE;
     else if (strict) throw new Problem(`${where}"current": ${t.fileNoSuchVariant(shown(cur).slice(1, -1))}`);
   }
-  return { out, dropped };
+  return { out, dropped, trimmed };
 }
 
 /** A version-1 exercise entry (one record, its params the variant) as a version-2 one. */
@@ -247,8 +252,14 @@ export async function restoreSaved(store, docs, lang) {
   const t = strings(lang);
   // A record read back before each write: its types checked, its parameters were checked on load.
   store.clean = (id, raw) => (docs.get(id) ? cleanRecord(docs.get(id), raw, { engine: false }) : raw);
-  const { source, exercises, setAside, legacyAside, problems } = await withEngine(() => planRestore(store, docs, lang));
+  const { source, exercises, setAside, legacyAside, trimmed, problems, fields } = await withEngine(() => planRestore(store, docs, lang));
   for (const [id, key] of setAside) store.setAsideRecord(id, key);
+  // A record kept without fields it could not use: the original is copied aside, then the
+  // record is rewritten without them (under its recomputed key; the old key goes once it is saved).
+  for (const [id, key, k] of trimmed) {
+    if (!store.copyRecordAside(id, key)) continue;
+    store.saveRecord(id, k, exercises[id].variants[k], key);
+  }
   // A refused version-1 record is copied aside before the old key may go (dropLegacy).
   let legacyKept = true;
   for (const id of legacyAside) if (!store.setAsideLegacy(id, store.legacy.exercises[id])) legacyKept = false;
@@ -258,7 +269,10 @@ export async function restoreSaved(store, docs, lang) {
     if (legacyKept) store.dropLegacy();
     else store.legacy = null; // the old key stays: what could not be copied is still there
   }
-  return problems.length ? t.restoreDropped(problems.join('; ')) : null;
+  const said = [];
+  if (problems.length) said.push(t.restoreDropped(problems.join('; ')));
+  if (fields.length) said.push(t.restoreTrimmed(fields.join('; ')));
+  return said.length ? said.join(' ') : null;
 }
 
 /** What restoreSaved keeps, sets aside and says, without changing the store. */
@@ -273,6 +287,8 @@ function planRestore(store, docs, lang) {
   const problems = [];
   const setAside = [];
   const legacyAside = [];
+  const trimmed = [];
+  const fields = [];
   for (const [id, ex] of Object.entries(source)) {
     const doc = docs.get(id);
     if (!doc && ex.legacy) {
@@ -285,15 +301,19 @@ function planRestore(store, docs, lang) {
       exercises[id] = ex; // another build's exercise: kept as it is, in storage and in exports
       continue;
     }
-    const { out, dropped } = cleanExercise(doc, ex, { strict: false, lang });
+    const { out, dropped, trimmed: cut } = cleanExercise(doc, ex, { strict: false, lang });
     for (const key of dropped) {
-      if (ex.legacy) legacyAside.push(id);
-      else setAside.push([id, key]);
+      if (!ex.legacy) setAside.push([id, key]);
       problems.push(exerciseName(doc, lang));
     }
+    for (const [key, k, said] of cut) {
+      if (!ex.legacy) trimmed.push([id, key, k]);
+      fields.push(...said);
+    }
+    if (ex.legacy && (dropped.length || cut.length)) legacyAside.push(id);
     exercises[id] = out;
   }
-  return { source, exercises, setAside, legacyAside, problems };
+  return { source, exercises, setAside, legacyAside, trimmed, problems, fields };
 }
 
 /**

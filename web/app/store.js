@@ -441,6 +441,26 @@ export class Store {
     if (Object.hasOwn(this.data, String(id))) delete this.data[String(id)].variants[key];
   }
 
+  /** Copies one saved record aside as it is (some of its fields were refused). Returns success. */
+  copyRecordAside(id, key) {
+    if (!this.available) return false;
+    try {
+      const text = this.storage.getItem(recordKey(id, key));
+      return text == null || this.putAside(recordKey(id, key), text, { remove: false }) !== null;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Writes exercise `id`'s record `rec` under variant `key`; `oldKey` (the key it was read
+   * from) is removed once the new one is saved.
+   */
+  saveRecord(id, key, rec, oldKey = key) {
+    this.write(recordKey(id, key), rec);
+    if (oldKey !== key && !this.pending.has(recordKey(id, key))) this.write(recordKey(id, oldKey), undefined);
+  }
+
   /** The variant key exercise `id` shows (null: none saved). */
   current(id) {
     const k = String(id);
