@@ -7,6 +7,7 @@
 // Storage limits are simulated by an init script that wraps Storage.prototype.setItem.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { answer, launch, openPage, screenshotDir, serve, settled, verdicts } from './helpers.mjs';
@@ -35,7 +36,7 @@ const asideOf = (storage) => Object.entries(storage).filter(([k]) => k.startsWit
  */
 function quotaScript() {
   const setItem = Storage.prototype.setItem;
-  globalThis.__budget_chars = Number(sessionStorage.getItem('test-budget') ?? Infinity);
+  globalThis.__budget_chars = Infinity;
   Storage.prototype.setItem = function limited(key, value) {
     if (this === globalThis.localStorage && Number.isFinite(globalThis.__budget_chars)) {
       let used = 0;
@@ -328,6 +329,51 @@ describe('progress is never lost', () => {
     const kept = await frame().evaluate(() => JSON.parse(localStorage.getItem('commlab.v2.progress.3.lecture')));
     assert.equal(kept.answers.ring, '1 us', 'and saved');
     await ctx.close();
+  });
+
+  test('embed.js on a full course page: a frame reloaded meanwhile gets its latest state back from the host', async () => {
+    // The lab on 127.0.0.1, the course page on another site (served by the test): the frame's
+    // own storage is blocked (third-party), so the course page holds the progress.
+    const lab = await serve(undefined, { frameAncestors: "'self' http://localhost:*" });
+    const ctx = await fresh();
+    await ctx.addInitScript(quotaScript);
+    const page = await ctx.newPage();
+    page.on('pageerror', (err) => errors.push(`course page: ${err.message}`));
+    const body = `<!doctype html><meta charset="utf-8"><title>course</title><link rel="icon" href="data:,">
+<script>window.states = 0; document.addEventListener('commlab-state', () => { window.states += 1; });</script>
+<div data-commlab-exercise="2"></div><script src="${lab.url}embed.js"></script>`;
+    const course = createServer((req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body));
+    await new Promise((ok) => course.listen(0, '127.0.0.1', ok));
+    await page.goto(`http://localhost:${course.address().port}/week5.html`);
+    const frame = () => page.frames().find((f) => f.url().includes('exercise=2'));
+    await page.waitForFunction(() => document.querySelector('iframe')?.offsetHeight > 0);
+    await page.waitForTimeout(200);
+    await frame().waitForSelector('html[data-ready="true"]', { timeout: 20000 });
+    const own = await frame().evaluate(() => { try { return localStorage.length >= 0; } catch { return false; } });
+    assert.equal(own, false, 'the cross-site frame has no storage of its own: the course page holds its progress');
+    await fillUp(page, 0); // the course page's storage is full from now on
+    const before = await storageOf(page);
+    for (const [id, text] of Object.entries(LECTURE2)) await frame().locator(`[data-answer="${id}"]`).fill(text);
+    await frame().locator('[data-action="check"]').click();
+    await frame().waitForFunction(() => /Solved/.test(document.querySelector('[data-role="status"]').textContent));
+    await page.waitForFunction(() => window.states > 0);
+    assert.deepEqual(await storageOf(page), before, 'the course page could not save it');
+    // The frame is reloaded (the host sets its address again): the restore comes from memory.
+    await page.evaluate(() => { const f = document.querySelector('iframe'); f.src = f.src; });
+    await page.waitForTimeout(300);
+    await frame().waitForSelector('html[data-ready="true"]', { timeout: 20000 });
+    await frame().waitForFunction(() => /Solved/.test(document.querySelector('[data-role="status"]').textContent), null, { timeout: 5000 });
+    // Space returns: the next state is written.
+    await page.evaluate(() => { globalThis.__budget_chars = Infinity; });
+    await frame().locator('[data-answer="steps"]').fill('6 ');
+    await frame().locator('[data-action="check"]').click();
+    await page.waitForFunction(() => Object.keys(localStorage).some((k) => k.startsWith('commlab.host.v1.')), null, { timeout: 5000 });
+    const held = await storageOf(page);
+    const key = Object.keys(held).find((k) => k.startsWith('commlab.host.v1.'));
+    assert.equal(JSON.parse(held[key]).variants.lecture.solved, true);
+    await ctx.close();
+    await lab.close();
+    await new Promise((ok) => course.close(ok));
   });
 
   test('blocked storage (no localStorage at all): the page works, says progress is not kept, imports in memory', async () => {
