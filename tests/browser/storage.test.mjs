@@ -197,6 +197,7 @@ describe('progress is never lost', () => {
     const text = await notice(page).innerText();
     assert.match(text, /not imported and nothing changed.*Exercise 2.*"updated": "x{20,}… is not a valid value of "updated" \(a time/);
     assert.ok(text.length < 600, `the message quotes the value cut short (${text.length} characters)`);
+    await shoot(page, 'import-not-time-en');
     assert.deepEqual(await storageOf(page), before);
     await reload(page);
     assert.deepEqual(await storageOf(page), before, 'and after a reload');
@@ -248,6 +249,7 @@ describe('progress is never lost', () => {
     const aside = Object.fromEntries(asideOf(storage).map(([k, v]) => [k.replace(/^commlab\.corrupt\.\d+\./, ''), v]));
     assert.deepEqual(aside, Object.fromEntries(bad), 'each bad key\'s value, as found, under commlab.corrupt.<time>.<key>');
     for (const [k] of bad) assert.ok(!(k in storage), k);
+    await shoot(page, 'set-aside-en');
     assert.equal(storage[good[0]], good[1], 'the good record untouched');
     assert.equal(await page.evaluate(() => Object.prototype.variants === undefined && ({}).current === undefined), true);
     assert.equal((await verdicts(page, 2)).steps, 'correct');
@@ -274,6 +276,7 @@ describe('progress is never lost', () => {
     assert.equal(aside.length, 1);
     assert.match(aside[0][0], /^commlab\.corrupt\.\d+\.commlab\.v2\.progress\.2\.lecture$/);
     assert.equal(aside[0][1], original, 'the record as it was');
+    await shoot(page, 'trimmed-en');
     const now = JSON.parse(storage['commlab.v2.progress.2.lecture']);
     assert.deepEqual(now.answers, { steps: '6' });
     assert.equal(now.attempts, 0);
@@ -392,6 +395,7 @@ describe('progress is never lost', () => {
     await page.locator('[data-action="reset-confirm"]').click();
     await importFile(page, file);
     await page.waitForFunction(() => /imported, but/.test(document.querySelector('#notice').textContent));
+    await shoot(page, 'import-blocked-en');
     assert.match(await status(page, 2), /Solved/);
     await ctx.close();
   });
