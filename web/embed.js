@@ -21,12 +21,14 @@
   var OPTIONS = { lang: 'lang', seed: 'seed', calculator: 'calculator', hints: 'hints', reveal: 'reveal' };
   var frames = []; // {div, frame, exercise}
   var memory = Object.create(null); // when this page's storage fails too: kept for the page's lifetime
+  var unsaved = Object.create(null); // exercise -> true while its latest state could not be written (storage full)
   // A frame's message field, read as an own property only (never one of Object.prototype's).
   function field(m, k) {
     return Object.prototype.hasOwnProperty.call(m, k) ? m[k] : undefined;
   }
 
   function load(exercise) {
+    if (unsaved[exercise]) return memory[exercise]; // newer than what storage holds
     try {
       var text = localStorage.getItem(KEY + exercise);
       return text ? JSON.parse(text) : null;
@@ -39,7 +41,10 @@
     memory[String(exercise)] = state;
     try {
       localStorage.setItem(KEY + exercise, JSON.stringify(state));
-    } catch (e) { /* kept in memory only */ }
+      delete unsaved[exercise];
+    } catch (e) {
+      unsaved[exercise] = true; // kept in memory, written with the next state
+    }
   }
 
   function mount(div) {

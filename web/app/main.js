@@ -39,6 +39,8 @@ export async function start(importer, documents) {
   const $ = (sel) => document.querySelector(sel);
   const store = new Store(safeStorage());
   store.load();
+  // Another page of the origin may have freed space: writes still waiting are tried again.
+  window.addEventListener('storage', () => store.retry());
   const query = new URLSearchParams(location.search);
   // The address's settings, checked (app/address.js): bad ones are named in linkProblems.
   const options = pageOptions(query);
@@ -66,11 +68,33 @@ export async function start(importer, documents) {
   const status = $('#engine-status');
   const toc = $('#toc');
 
-  function say(text, kind = 'info') {
+  // `topic` names what the notice is about, so that news on the same matter replaces it
+  // ('save', 'restore'); `action` adds a button {name, label, run} after the text.
+  function say(text, kind = 'info', { topic = '', action = null } = {}) {
     notice.hidden = !text;
     notice.textContent = text ?? '';
     notice.dataset.kind = kind;
+    notice.dataset.topic = topic;
+    if (action) {
+      const button = h('button', { type: 'button', 'data-action': action.name, text: action.label });
+      button.addEventListener('click', action.run);
+      notice.append(' ', button);
+    }
   }
+  const unsay = (topic) => { if (notice.dataset.topic === topic) say(null); };
+
+  // Storage full (or refusing): said at once, with Export; the changes wait in memory
+  // (app/store.js tries again) and the notice says when they are saved after all.
+  let quotaFull = false;
+  const sayUnsaved = () => {
+    const t = strings(lang);
+    say(t.saveFailed(quotaFull), 'error', { topic: 'save', action: { name: 'save-export', label: t.saveExport, run: exportProgress } });
+  };
+  store.onSave(({ saved, quota }) => {
+    quotaFull = quota;
+    if (!saved) sayUnsaved();
+    else if (notice.dataset.topic === 'save') say(strings(lang).saveRecovered, 'info', { topic: 'saved' });
+  });
 
   // Exercise files that could not be used (missing, unreadable, refused by the engine): named
   // in plain words; the other exercises work.
@@ -188,6 +212,7 @@ export async function start(importer, documents) {
     lang = to;
     if (remember) store.setLang(lang);
     renderChrome();
+    if (notice.dataset.topic === 'save') sayUnsaved(); // in the new language
     if (listing) renderToc(listing);
     for (const c of cards) c.setLang(lang);
     if (exploring) showExplore();
@@ -200,7 +225,7 @@ export async function start(importer, documents) {
     switchLanguage(lang === 'zh' ? 'en' : 'zh');
     $('[data-action="language"]').focus();
   });
-  $('[data-action="export"]').addEventListener('click', () => {
+  function exportProgress() {
     const blob = new Blob([exportText(store)], { type: 'application/json' });
     const a = document.createElement('a');
     a.href = URL.createObjectURL(blob);
@@ -209,7 +234,8 @@ export async function start(importer, documents) {
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
-  });
+  }
+  $('[data-action="export"]').addEventListener('click', exportProgress);
   $('#import-file').addEventListener('change', async (e) => {
     const file = e.target.files?.[0];
     e.target.value = '';
@@ -228,14 +254,21 @@ export async function start(importer, documents) {
       say(`${t.importFailed}${err.message}`, 'error');
       return;
     }
-    store.adopt(parsed.exercises, { persist: true, lang: parsed.lang });
+    // Every new key is written before an old one goes; a refusal puts storage back as it was.
+    const result = store.replaceAll(parsed.exercises, parsed.lang);
+    if (!result.saved && !result.blocked) {
+      const size = `${(result.bytes / 1e6).toPrecision(2)} MB`;
+      const why = result.quota ? t.importTooLarge(size) : t.importRefusedStorage(String(result.error?.message ?? result.error));
+      say(`${t.importFailed}${why}${result.restored ? '' : t.importNotUndone}`, 'error', { topic: 'import' });
+      return;
+    }
     lang = store.lang ?? lang;
     renderChrome();
     for (const c of cards) {
       c.lang = lang;
       c.reload();
     }
-    say(strings(lang).imported);
+    say(result.blocked ? strings(lang).importedNotKept : strings(lang).imported, 'info', { topic: 'import' });
   });
   const dialog = $('#reset-dialog');
   $('[data-action="reset"]').addEventListener('click', () => dialog.showModal());
@@ -305,7 +338,7 @@ export async function start(importer, documents) {
   let listing = null;
   let docs = null; // exercise id (string) -> the engine's document, for checking progress
   renderChrome();
-  if (store.setAside) say(strings(lang).corruptState(store.setAside), 'error');
+  if (store.setAsideKeys.length) say(strings(lang).corruptStates(store.setAsideKeys), 'error', { topic: 'restore' });
   else if (!store.available && !embedded && !authoring) say(strings(lang).storageUnavailable);
   status.textContent = strings(lang).loading;
 
@@ -391,7 +424,7 @@ export async function start(importer, documents) {
   if (variantsSaved && !(await engineStarted()).ok) return;
   // Saved progress is checked like an imported file (leniently: what fails is set aside).
   const dropped = await restoreSaved(store, docs, lang);
-  if (dropped) say(dropped, 'error');
+  if (dropped) say(notice.dataset.topic === 'restore' ? `${notice.textContent} ${dropped}` : dropped, 'error', { topic: 'restore' });
   // seed=N: the variant that seed draws, the same for a whole class.
   const fixedOf = new Map();
   if (options.seed !== null) {
@@ -495,9 +528,10 @@ export async function start(importer, documents) {
         try {
           state = await parseExerciseState(card.doc, raw, lang);
         } catch (err) {
-          say(strings(lang).restoreRefused(err.message), 'error');
+          say(strings(lang).restoreRefused(err.message), 'error', { topic: 'host-restore' });
           return;
         }
+        unsay('host-restore'); // a refusal said before is over: this state was taken
         if (store.merge(only, state)) card.reload();
         postState();
       },

@@ -8,7 +8,7 @@
 import { solveAll } from '../engine/door.js';
 import { pick, strings } from '../util/i18n.js';
 import { LECTURE, fullParams, variantKey } from '../card/variant.js';
-import { emptyRecord } from './store.js';
+import { emptyRecord, isVariantKey } from './store.js';
 
 export const FORMAT = 'commlab-progress';
 export const VERSION = 2;
@@ -17,6 +17,16 @@ const FIELDS = ['params', 'answers', 'verdicts', 'messages', 'attempts', 'solved
   'revealed', 'created', 'updated'];
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+// A value quoted in a message: JSON, cut short (a file may hold megabytes in one field).
+const shown = (v) => {
+  const text = JSON.stringify(v) ?? String(v);
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+};
+// Longest text a record field may hold: typed answers (200), the engine's verdict messages
+// (kept in both languages), the ISO time stamps "created" and "updated".
+const MESSAGE_CHARS = 4000;
+const TIME_CHARS = 40;
+const isTime = (v) => typeof v === 'string' && v.length <= TIME_CHARS && !Number.isNaN(Date.parse(v));
 
 /** A problem found in a file: where (exercise, field) and what, in the page's words. */
 class Problem extends Error {}
@@ -65,10 +75,11 @@ async function withEngine(run) {
  * Checks one record. strict: the first problem throws a Problem naming the field; else bad
  * fields are dropped. Returns a clean record with every field present.
  */
-export function cleanRecord(doc, raw, { strict = false, lang = 'en', where = '', engine = true } = {}) {
+export function cleanRecord(doc, raw, { strict = false, lang = 'en', where = '', engine = true, problems = null } = {}) {
   const t = strings(lang);
   const fail = (field, what) => {
     if (strict) throw new Problem(`${where}${field}: ${what}`);
+    problems?.push(`${where}${field}: ${what}`); // lenient: the field is dropped, and said
   };
   const rec = emptyRecord();
   if (!isObject(raw)) {
@@ -87,31 +98,32 @@ export function cleanRecord(doc, raw, { strict = false, lang = 'en', where = '',
       return out;
     }
     for (const [k, x] of Object.entries(v)) {
-      if (!answerOf(k)) fail(`"${name}"`, t.fileUnknownAnswer(k));
-      else if (!check(x)) fail(answerName(k), t.fileBadValue(name, JSON.stringify(x)));
+      if (!answerOf(k)) fail(`"${name}"`, t.fileUnknownAnswer(shown(k).slice(1, -1)));
+      else if (!check(x)) fail(answerName(k), t.fileBadValue(name, shown(x)));
       else out[k] = x;
     }
     return out;
   };
   rec.answers = map('answers', (x) => typeof x === 'string' && x.length <= 200);
   rec.verdicts = map('verdicts', (x) => VERDICTS.includes(x));
-  rec.messages = map('messages', (x) => typeof x === 'string'
-    || (isObject(x) && Object.entries(x).every(([l, s]) => (l === 'en' || l === 'zh') && typeof s === 'string')));
+  const message = (s) => typeof s === 'string' && s.length <= MESSAGE_CHARS;
+  rec.messages = map('messages', (x) => message(x)
+    || (isObject(x) && Object.entries(x).every(([l, s]) => (l === 'en' || l === 'zh') && message(s))));
   for (const name of ['attempts', 'hints']) {
     const v = raw[name];
     if (v === undefined) continue;
     if (Number.isInteger(v) && v >= 0) rec[name] = v;
-    else fail(`"${name}"`, t.fileNotCount(JSON.stringify(v)));
+    else fail(`"${name}"`, t.fileNotCount(shown(v)));
   }
   for (const name of ['solved', 'solutionOpen', 'revealed']) {
     const v = raw[name];
     if (v === undefined) continue;
     if (typeof v === 'boolean') rec[name] = v;
-    else fail(`"${name}"`, t.fileNotBoolean(JSON.stringify(v)));
+    else fail(`"${name}"`, t.fileNotBoolean(shown(v)));
   }
   for (const name of ['created', 'updated']) {
-    if (typeof raw[name] === 'string') rec[name] = raw[name];
-    else if (raw[name] !== undefined) fail(`"${name}"`, t.fileBadValue(name, JSON.stringify(raw[name])));
+    if (isTime(raw[name])) rec[name] = raw[name];
+    else if (raw[name] !== undefined) fail(`"${name}"`, `${t.fileBadValue(name, shown(raw[name]))}${t.fileNotTime}`);
   }
   // A worked solution left open before solving has shown the answers (version-1 files kept no
   // "revealed"): count it as a reveal, so the calculator never hides what the solution shows.
@@ -125,13 +137,13 @@ export function cleanRecord(doc, raw, { strict = false, lang = 'en', where = '',
       for (const [k, v] of Object.entries(raw.params)) {
         const p = doc.params.find((q) => q.id === k);
         if (!p) {
-          fail('"params"', t.fileUnknownParam(k));
+          fail('"params"', t.fileUnknownParam(shown(k).slice(1, -1)));
           ok = false;
           continue;
         }
         const want = p.kind === 'choice' ? 'string' : 'number';
         if (typeof v !== want || (want === 'number' && !Number.isFinite(v))) {
-          fail(t.fileParam(pick(p.label, lang), k), t.fileBadValue(k, JSON.stringify(v)));
+          fail(t.fileParam(pick(p.label, lang), k), t.fileBadValue(k, shown(v)));
           ok = false;
           continue;
         }
@@ -164,14 +176,17 @@ function cleanExercise(doc, raw, { strict, lang }) {
   const t = strings(lang);
   const where = `${exerciseName(doc, lang)}: `;
   const out = { current: null, variants: {} };
-  const dropped = [];
+  const dropped = []; // variant keys whose record is refused whole ('*': the entry itself)
+  const trimmed = []; // [variant key, key recomputed, problems]: records kept without some fields
   if (!isObject(raw) || !isObject(raw.variants ?? {})) {
     if (strict) throw new Problem(`${where}${t.fileNotObject}`);
-    return { out, dropped };
+    dropped.push('*');
+    return { out, dropped, trimmed };
   }
-  const keys = {};
+  const keys = Object.create(null); // key in the file -> key recomputed from the parameters
   for (const [key, rec] of Object.entries(raw.variants ?? {})) {
-    const clean = cleanRecord(doc, rec, { strict, lang, where: `${where}${key === LECTURE ? t.fileLecture : t.fileVariant(key)}, ` });
+    const problems = [];
+    const clean = cleanRecord(doc, rec, { strict, lang, problems, where: `${where}${key === LECTURE ? t.fileLecture : t.fileVariant(shown(key).slice(1, -1))}, ` });
     if (!clean) {
       dropped.push(key);
       continue;
@@ -179,16 +194,17 @@ function cleanExercise(doc, raw, { strict, lang }) {
     const k = variantKey(doc, clean.params);
     keys[key] = k;
     out.variants[k] = clean;
+    if (problems.length) trimmed.push([key, k, problems]);
   }
   const cur = raw.current;
   if (cur != null && typeof cur !== 'string') {
-    if (strict) throw new Problem(`${where}"current": ${t.fileBadValue('current', JSON.stringify(cur))}`);
+    if (strict) throw new Problem(`${where}"current": ${t.fileBadValue('current', shown(cur))}`);
   } else if (cur != null) {
-    if (keys[cur]) out.current = keys[cur];
+    if (Object.hasOwn(keys, cur)) out.current = keys[cur];
     else if (cur === LECTURE) out.current = LECTURE;
-    else if (strict) throw new Problem(`${where}"current": ${t.fileNoSuchVariant(cur)}`);
+    else if (strict) throw new Problem(`${where}"current": ${t.fileNoSuchVariant(shown(cur).slice(1, -1))}`);
   }
-  return { out, dropped };
+  return { out, dropped, trimmed };
 }
 
 /** A version-1 exercise entry (one record, its params the variant) as a version-2 one. */
@@ -217,11 +233,11 @@ function parseProgressFileNow(text, docs, lang) {
   if (!isObject(raw) || raw.format !== FORMAT) throw new Error(t.fileNotProgress);
   if (raw.version !== 1 && raw.version !== VERSION) throw new Error(t.fileVersion(JSON.stringify(raw.version)));
   if (!isObject(raw.exercises)) throw new Error(`"exercises": ${t.fileNotObject}`);
-  if (raw.lang != null && raw.lang !== 'en' && raw.lang !== 'zh') throw new Error(`"lang": ${t.fileBadValue('lang', JSON.stringify(raw.lang))}`);
+  if (raw.lang != null && raw.lang !== 'en' && raw.lang !== 'zh') throw new Error(`"lang": ${t.fileBadValue('lang', shown(raw.lang))}`);
   const exercises = {};
   for (const [id, ex] of Object.entries(raw.exercises)) {
     const doc = docs.get(id);
-    if (!doc) throw new Error(t.fileUnknownExercise(id, [...docs.keys()].join(', ')));
+    if (!doc) throw new Error(t.fileUnknownExercise(shown(id).slice(1, -1), [...docs.keys()].join(', ')));
     const entry = raw.version === 1 ? fromV1(ex) : ex;
     exercises[id] = cleanExercise(doc, entry, { strict: true, lang }).out;
   }
@@ -236,42 +252,75 @@ export async function restoreSaved(store, docs, lang) {
   const t = strings(lang);
   // A record read back before each write: its types checked, its parameters were checked on load.
   store.clean = (id, raw) => (docs.get(id) ? cleanRecord(docs.get(id), raw, { engine: false }) : raw);
-  const { source, exercises, setAside, problems } = await withEngine(() => planRestore(store, docs, lang));
+  const { source, exercises, setAside, legacyAside, trimmed, problems, fields } = await withEngine(() => planRestore(store, docs, lang));
   for (const [id, key] of setAside) store.setAsideRecord(id, key);
+  // A record kept without fields it could not use: the original is copied aside, then the
+  // record is rewritten without them (under its recomputed key; the old key goes once it is saved).
+  for (const [id, key, k] of trimmed) {
+    if (!store.copyRecordAside(id, key)) continue;
+    store.saveRecord(id, k, exercises[id].variants[k], key);
+  }
+  // A refused version-1 record is copied aside before the old key may go (dropLegacy).
+  let legacyKept = true;
+  for (const id of legacyAside) if (!store.setAsideLegacy(id, store.legacy.exercises[id])) legacyKept = false;
   store.adopt(exercises);
   if (store.legacy) {
-    for (const [id, ex] of Object.entries(source)) if (ex.legacy) store.persist(id);
-    store.dropLegacy();
+    for (const [id, ex] of Object.entries(source)) if (ex.legacy && docs.has(id)) store.persist(id);
+    if (legacyKept) store.dropLegacy();
+    else store.legacy = null; // the old key stays: what could not be copied is still there
   }
-  return problems.length ? t.restoreDropped(problems.join('; ')) : null;
+  const said = [];
+  if (problems.length) said.push(t.restoreDropped(problems.join('; ')));
+  if (fields.length) said.push(t.restoreTrimmed(fields.join('; ')));
+  return said.length ? said.join(' ') : null;
 }
 
 /** What restoreSaved keeps, sets aside and says, without changing the store. */
 function planRestore(store, docs, lang) {
   const legacy = store.legacy;
   // Version 1 fills in only exercises the per-key layout does not have yet.
-  const source = { ...store.data };
-  for (const [id, ex] of Object.entries(legacy?.exercises ?? {})) if (!source[id]) source[id] = { ...fromV1(ex), legacy: true };
-  const exercises = {};
+  const source = Object.assign(Object.create(null), store.data);
+  for (const [id, ex] of Object.entries(legacy?.exercises ?? {})) {
+    if (!Object.hasOwn(source, id)) source[id] = { ...fromV1(ex), legacy: true };
+  }
+  const exercises = Object.create(null);
   const problems = [];
   const setAside = [];
+  const legacyAside = [];
+  const trimmed = [];
+  const fields = [];
   for (const [id, ex] of Object.entries(source)) {
     const doc = docs.get(id);
-    if (!doc) {
-      exercises[id] = ex; // another build's exercise: kept as it is
+    if (!doc && ex.legacy) {
+      // A version-1 entry of no exercise this page has: copied aside (the old key goes).
+      legacyAside.push(id);
+      problems.push(strings(lang).fileExercise(shown(id).slice(1, -1), '?'));
       continue;
     }
-    const { out, dropped } = cleanExercise(doc, ex, { strict: false, lang });
+    if (!doc) {
+      exercises[id] = ex; // another build's exercise: kept as it is, in storage and in exports
+      continue;
+    }
+    const { out, dropped, trimmed: cut } = cleanExercise(doc, ex, { strict: false, lang });
     for (const key of dropped) {
       if (!ex.legacy) setAside.push([id, key]);
       problems.push(exerciseName(doc, lang));
     }
+    for (const [key, k, said] of cut) {
+      if (!ex.legacy) trimmed.push([id, key, k]);
+      fields.push(...said);
+    }
+    if (ex.legacy && (dropped.length || cut.length)) legacyAside.push(id);
     exercises[id] = out;
   }
-  return { source, exercises, setAside, problems };
+  return { source, exercises, setAside, legacyAside, trimmed, problems, fields };
 }
 
-/** The export file: one JSON document holding every (exercise, variant) record. */
+/**
+ * The export file: one JSON document holding every (exercise, variant) record, and under
+ * "setAside" every value this browser set aside ({<commlab.corrupt.* key>: the text found}), so
+ * that nothing set aside is only in this browser. Import reads "exercises" and ignores "setAside".
+ */
 export function exportText(store) {
   const exercises = {};
   for (const [id, ex] of Object.entries(store.data)) {
@@ -279,6 +328,8 @@ export function exportText(store) {
     exercises[id] = { current: ex.current ?? LECTURE, variants: ex.variants };
   }
   const doc = { format: FORMAT, version: VERSION, lang: store.lang, exported: new Date().toISOString(), exercises };
+  const aside = store.setAsideRecords?.() ?? {};
+  if (Object.keys(aside).length) doc.setAside = aside;
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
 
