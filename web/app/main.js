@@ -485,12 +485,26 @@ export async function start(importer, documents) {
   renderProgress();
   // Other pages of this origin (frames of the same course page) change their own keys: take
   // what is newer, show it. A reset elsewhere removes keys, and that shows too.
+  // Each event is taken at once (the store stays current); the cards it touched redraw once a
+  // frame (or after 100 ms, for a page out of view), so a flood of writes elsewhere costs one.
+  const touched = new Set();
+  let redraw = false;
+  const redrawTouched = () => {
+    if (!redraw) return;
+    redraw = false;
+    for (const c of cards) if (touched.has('*') || touched.has(String(c.id))) c.reload();
+    touched.clear();
+    renderProgress();
+  };
   window.addEventListener('storage', (e) => {
     if (e.storageArea !== store.storage) return;
     const id = store.external(e.key, e.newValue);
     if (id === null) return;
-    for (const c of cards) if (id === '*' || String(c.id) === id) c.reload();
-    renderProgress();
+    touched.add(id);
+    if (redraw) return;
+    redraw = true;
+    requestAnimationFrame(redrawTouched);
+    setTimeout(redrawTouched, 100);
   });
   if (built) {
     await ping;
