@@ -140,6 +140,12 @@ describe('a .wasm that cannot be had', () => {
       assert.equal(await two.locator('[data-role="summary"]').innerText(), said.noEngine);
       assert.equal(await two.locator('[data-answer="time"]').inputValue(), '430 us');
       assert.equal(await page.locator('[data-answer][data-verdict]:visible').count(), 0, 'no verdict without the engine');
+      // The cards that stay prerendered fit the page, at desktop and phone widths.
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), width, `no sideways scroll at ${width} px`);
+      }
+      await page.setViewportSize({ width: 1280, height: 900 });
       if (kind === 'missing' || kind === 'timeout') {
         const shots = screenshotDir();
         await page.evaluate(() => window.scrollTo(0, 0));
