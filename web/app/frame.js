@@ -59,8 +59,9 @@ export function coalesce(batch) {
  * Listens to the host: only the parent window's messages, checked by hostMessage. Messages are
  * gathered and handled once per animation frame (or after 100 ms, when the frame is hidden and
  * draws none), coalesced (coalesce): a flood of 2,000 resets costs one reset, and the frame
- * answers what follows at once. `apply` = {lang(lang), reset(), restore(state)} (each may return
- * a promise; batches run one after another, in order).
+ * answers what follows at once. `apply` = {lang(lang), reset(), restore(state)}: the language is
+ * applied when its batch is handled; resets and restores (which may return a promise) run one
+ * after another, in order.
  */
 export function listenToHost(exercise, apply) {
   let queue = [];
@@ -71,12 +72,20 @@ export function listenToHost(exercise, apply) {
     scheduled = false;
     const batch = coalesce(queue);
     queue = [];
+    // The language at once: it needs no engine, so it never waits behind a restore that does.
+    for (const m of batch) {
+      if (m.kind !== 'lang') continue;
+      try {
+        apply.lang(m.lang);
+      } catch (err) {
+        console.warn('commlab: a host message could not be applied', err);
+      }
+    }
     running = running.then(async () => {
       for (const m of batch) {
         try {
-          if (m.kind === 'lang') await apply.lang(m.lang);
-          else if (m.kind === 'reset') await apply.reset();
-          else await apply.restore(m.state);
+          if (m.kind === 'reset') await apply.reset();
+          else if (m.kind === 'restore') await apply.restore(m.state);
         } catch (err) {
           console.warn('commlab: a host message could not be applied', err);
         }
