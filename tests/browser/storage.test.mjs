@@ -250,6 +250,15 @@ describe('progress is never lost', () => {
     assert.deepEqual(aside, Object.fromEntries(bad), 'each bad key\'s value, as found, under commlab.corrupt.<time>.<key>');
     for (const [k] of bad) assert.ok(!(k in storage), k);
     await shoot(page, 'set-aside-en');
+    // The notice follows a language switch, and back.
+    const saidEn = await notice(page).innerText();
+    await page.locator('[data-action="language"]').click();
+    await page.waitForFunction((en) => {
+      const text = document.querySelector('#notice').textContent;
+      return text !== en && /[\u4e00-\u9fff]/.test(text) && text.includes('commlab.corrupt.');
+    }, saidEn, { timeout: 5000 });
+    await page.locator('[data-action="language"]').click();
+    assert.equal(await notice(page).innerText(), saidEn);
     assert.equal(storage[good[0]], good[1], 'the good record untouched');
     assert.equal(await page.evaluate(() => Object.prototype.variants === undefined && ({}).current === undefined), true);
     assert.equal((await verdicts(page, 2)).steps, 'correct');

@@ -70,13 +70,24 @@ export async function start(importer, documents) {
 
   // `topic` names what the notice is about, so that news on the same matter replaces it
   // ('save', 'restore'); `action` adds a button {name, label, run} after the text.
-  function say(text, kind = 'info', { topic = '', action = null } = {}) {
+  // `words` is the text, or a function of the page's strings giving it: then the notice follows
+  // a language switch (renderNotice); so may `action.label`.
+  let said = null;
+  function say(words, kind = 'info', { topic = '', action = null } = {}) {
+    said = words ? { words, kind, topic, action } : null;
+    renderNotice();
+  }
+  function renderNotice() {
+    const t = strings(lang);
+    const text = said ? (typeof said.words === 'function' ? said.words(t) : said.words) : '';
     notice.hidden = !text;
     notice.textContent = text ?? '';
-    notice.dataset.kind = kind;
-    notice.dataset.topic = topic;
+    notice.dataset.kind = said?.kind ?? 'info';
+    notice.dataset.topic = said?.topic ?? '';
+    const action = said?.action;
     if (action) {
-      const button = h('button', { type: 'button', 'data-action': action.name, text: action.label });
+      const label = typeof action.label === 'function' ? action.label(t) : action.label;
+      const button = h('button', { type: 'button', 'data-action': action.name, text: label });
       button.addEventListener('click', action.run);
       notice.append(' ', button);
     }
@@ -87,13 +98,13 @@ export async function start(importer, documents) {
   // (app/store.js tries again) and the notice says when they are saved after all.
   let quotaFull = false;
   const sayUnsaved = () => {
-    const t = strings(lang);
-    say(t.saveFailed(quotaFull), 'error', { topic: 'save', action: { name: 'save-export', label: t.saveExport, run: exportProgress } });
+    say((t) => t.saveFailed(quotaFull), 'error',
+      { topic: 'save', action: { name: 'save-export', label: (t) => t.saveExport, run: exportProgress } });
   };
   store.onSave(({ saved, quota }) => {
     quotaFull = quota;
     if (!saved) sayUnsaved();
-    else if (notice.dataset.topic === 'save') say(strings(lang).saveRecovered, 'info', { topic: 'saved' });
+    else if (notice.dataset.topic === 'save') say((t) => t.saveRecovered, 'info', { topic: 'saved' });
   });
 
   // Exercise files that could not be used (missing, unreadable, refused by the engine): named
@@ -212,7 +223,7 @@ export async function start(importer, documents) {
     lang = to;
     if (remember) store.setLang(lang);
     renderChrome();
-    if (notice.dataset.topic === 'save') sayUnsaved(); // in the new language
+    renderNotice(); // in the new language
     if (listing) renderToc(listing);
     for (const c of cards) c.setLang(lang);
     if (exploring) showExplore();
@@ -240,9 +251,8 @@ export async function start(importer, documents) {
     const file = e.target.files?.[0];
     e.target.value = '';
     if (!file) return;
-    const t = strings(lang);
     if (!docs) {
-      say(`${t.importFailed}${t.loading}`, 'error');
+      say((t) => `${t.importFailed}${t.loading}`, 'error');
       return;
     }
     // The whole file is checked (every exercise, field and variant, the parameters by the
@@ -251,15 +261,15 @@ export async function start(importer, documents) {
     try {
       parsed = await parseProgressFile(await file.text(), docs, lang);
     } catch (err) {
-      say(`${t.importFailed}${err.message}`, 'error');
+      say((t) => `${t.importFailed}${err.message}`, 'error');
       return;
     }
     // Every new key is written before an old one goes; a refusal puts storage back as it was.
     const result = store.replaceAll(parsed.exercises, parsed.lang);
     if (!result.saved && !result.blocked) {
       const size = `${(result.bytes / 1e6).toPrecision(2)} MB`;
-      const why = result.quota ? t.importTooLarge(size) : t.importRefusedStorage(String(result.error?.message ?? result.error));
-      say(`${t.importFailed}${why}${result.restored ? '' : t.importNotUndone}`, 'error', { topic: 'import' });
+      const why = (t) => (result.quota ? t.importTooLarge(size) : t.importRefusedStorage(String(result.error?.message ?? result.error)));
+      say((t) => `${t.importFailed}${why(t)}${result.restored ? '' : t.importNotUndone}`, 'error', { topic: 'import' });
       return;
     }
     lang = store.lang ?? lang;
@@ -268,7 +278,7 @@ export async function start(importer, documents) {
       c.lang = lang;
       c.reload();
     }
-    say(result.blocked ? strings(lang).importedNotKept : strings(lang).imported, 'info', { topic: 'import' });
+    say((t) => (result.blocked ? t.importedNotKept : t.imported), 'info', { topic: 'import' });
   });
   const dialog = $('#reset-dialog');
   $('[data-action="reset"]').addEventListener('click', () => dialog.showModal());
@@ -338,8 +348,10 @@ export async function start(importer, documents) {
   let listing = null;
   let docs = null; // exercise id (string) -> the engine's document, for checking progress
   renderChrome();
-  if (store.setAsideKeys.length) say(strings(lang).corruptStates(store.setAsideKeys), 'error', { topic: 'restore' });
-  else if (!store.available && !embedded && !authoring) say(strings(lang).storageUnavailable);
+  if (store.setAsideKeys.length) {
+    const keys = [...store.setAsideKeys];
+    say((t) => t.corruptStates(keys), 'error', { topic: 'restore' });
+  } else if (!store.available && !embedded && !authoring) say((t) => t.storageUnavailable);
   status.textContent = strings(lang).loading;
 
   // The cards prerendered into index.html, by exercise id; their ids let the first batch ask
@@ -424,7 +436,11 @@ export async function start(importer, documents) {
   if (variantsSaved && !(await engineStarted()).ok) return;
   // Saved progress is checked like an imported file (leniently: what fails is set aside).
   const dropped = await restoreSaved(store, docs, lang);
-  if (dropped) say(notice.dataset.topic === 'restore' ? `${notice.textContent} ${dropped}` : dropped, 'error', { topic: 'restore' });
+  if (dropped) {
+    // Added to what was said of set-aside keys; the records' own words are in the language of the load.
+    const before = said?.topic === 'restore' ? said.words : null;
+    say(before ? (t) => `${typeof before === 'function' ? before(t) : before} ${dropped}` : dropped, 'error', { topic: 'restore' });
+  }
   // seed=N: the variant that seed draws, the same for a whole class.
   const fixedOf = new Map();
   if (options.seed !== null) {
@@ -542,7 +558,7 @@ export async function start(importer, documents) {
         try {
           state = await parseExerciseState(card.doc, raw, lang);
         } catch (err) {
-          say(strings(lang).restoreRefused(err.message), 'error', { topic: 'host-restore' });
+          say((t) => t.restoreRefused(err.message), 'error', { topic: 'host-restore' });
           return;
         }
         unsay('host-restore'); // a refusal said before is over: this state was taken
@@ -554,7 +570,7 @@ export async function start(importer, documents) {
     tellHost({ type: 'commlab:ready', exercise: only, lang });
     // Without its own storage and without a host that keeps progress, the frame says so.
     if (!store.available) {
-      setTimeout(() => { if (!restored) say(strings(lang).storageNone, 'error'); }, 1500);
+      setTimeout(() => { if (!restored) say((t) => t.storageNone, 'error'); }, 1500);
     }
   }
 
