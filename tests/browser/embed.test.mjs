@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { DIST, launch, screenshotDir, serve } from './helpers.mjs';
+import { DIST, answerIn, launch, screenshotDir, serve } from './helpers.mjs';
 
 const LECTURE3 = { ring: '162 us', recursive_doubling: '45.6 us', rabenseifner: '52 us', binary_tree: '91.2 us', best: 'recursive_doubling' };
 const WRONG6 = { microbatches: '4', token_interval: '1.1 ms' };
@@ -77,16 +77,6 @@ async function openCourse(ctx, path = '/', n = 2) {
 const events = (page, type) => page.evaluate((t) => window.events.filter((e) => e.type === t), type);
 const frameHeight = (page, n) => page.locator(`iframe[data-commlab-frame="${n}"]`).evaluate((f) => f.getBoundingClientRect().height);
 
-async function answerIn(frame, answers) {
-  for (const [id, text] of Object.entries(answers)) {
-    const field = frame.locator(`[data-answer="${id}"]`);
-    if (await field.evaluate((el) => el.tagName === 'SELECT')) await field.selectOption(text);
-    else await field.fill(text);
-  }
-  await frame.locator('[data-action="check"]').click();
-  // The check is answered by the engine's worker: wait until the card is no longer busy.
-  await frame.waitForFunction(() => !document.querySelector('section.card[aria-busy="true"]'));
-}
 
 const verdictsIn = (frame) => frame.locator('[data-answer]').evaluateAll((els) =>
   Object.fromEntries(els.map((el) => [el.dataset.answer, el.dataset.verdict ?? null])));

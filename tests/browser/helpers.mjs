@@ -99,3 +99,15 @@ export async function variantParams(page, n) {
     return JSON.parse(localStorage.getItem(`commlab.v2.progress.${id}.${key}`))?.params ?? null;
   }, n);
 }
+
+/** Types `answers` ({answer id: text}) into an embedded exercise's frame and checks them. */
+export async function answerIn(frame, answers) {
+  for (const [id, text] of Object.entries(answers)) {
+    const field = frame.locator(`[data-answer="${id}"]`);
+    if (await field.evaluate((el) => el.tagName === 'SELECT')) await field.selectOption(text);
+    else await field.fill(text);
+  }
+  await frame.locator('[data-action="check"]').click();
+  // The check is answered by the engine's worker: wait until the card is no longer busy.
+  await frame.waitForFunction(() => !document.querySelector('section.card[aria-busy="true"]'));
+}

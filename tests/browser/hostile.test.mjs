@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { launch, openPage, screenshotDir, serve } from './helpers.mjs';
+import { answerIn, launch, openPage, screenshotDir, serve } from './helpers.mjs';
 
 const LECTURE3 = { ring: '162 us', recursive_doubling: '45.6 us', rabenseifner: '52 us', binary_tree: '91.2 us', best: 'recursive_doubling' };
 const WRONG6 = { microbatches: '4', token_interval: '1.1 ms' };
@@ -172,15 +172,6 @@ describe('hostile messages from the parent', () => {
     return page;
   }
 
-  async function answerIn(frame, answers) {
-    for (const [id, text] of Object.entries(answers)) {
-      const field = frame.locator(`[data-answer="${id}"]`);
-      if (await field.evaluate((el) => el.tagName === 'SELECT')) await field.selectOption(text);
-      else await field.fill(text);
-    }
-    await frame.locator('[data-action="check"]').click();
-    await frame.waitForFunction(() => !document.querySelector('section.card[aria-busy="true"]'));
-  }
 
   // Polled by time, not by animation frame: a frame scrolled out of view draws no frames.
   const until = (frame, fn, arg) => frame.waitForFunction(fn, arg, { polling: 50, timeout: 60000 });
