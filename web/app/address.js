@@ -1,7 +1,8 @@
 // The page's own settings in its address (README "Embedding in a course site", "Views"): view,
-// exercise, embed, lang, seed, calculator, hints, reveal. Each is checked against what is
-// allowed; a bad value is replaced by the default and named in `problems` ({setting, value,
-// allowed, fallback}), which the page shows (showLinkProblems) in its language.
+// exercise, embed, lang, seed, student, calculator, hints, reveal. Each is checked against what is
+// allowed; a bad value is replaced by the default (an instructor's control by its strictest value)
+// and named in `problems` ({setting, value, allowed, fallback}), which the page shows
+// (showLinkProblems) in its language.
 
 import { h } from '../util/dom.js';
 import { strings } from '../util/i18n.js';
@@ -19,13 +20,15 @@ const MAX_SEED = Number.MAX_SAFE_INTEGER; // a seed JSON carries exactly: 0 .. 2
 export function pageOptions(query) {
   const problems = [];
   const bad = (setting, value, allowed, fallback) => problems.push({ setting, value, allowed, fallback });
-  // A name from `list`; else `fallback`, said as `said` (its words) when it is not a name.
-  const listed = (setting, list, fallback, said = fallback) => {
+  // A name from `list`; else `fallback`, said as `said` (its words) when it is not a name. A
+  // misspelled instructor's control takes `strict` instead (SPEC "Course platforms": controls
+  // hold): `reveal=nevr` hides the answers rather than showing them, and is named.
+  const listed = (setting, list, fallback, said = fallback, strict = fallback) => {
     if (!query.has(setting)) return fallback;
     const v = query.get(setting);
     if (list.includes(v)) return v;
-    bad(setting, v, { list }, said);
-    return fallback;
+    bad(setting, v, { list }, strict === fallback ? said : strict);
+    return strict;
   };
 
   let exercise = null;
@@ -37,16 +40,28 @@ export function pageOptions(query) {
   const view = listed('view', VIEWS, null, { word: 'exercises' });
   const embedText = listed('embed', ['1'], null, null);
   const lang = listed('lang', LANGS, null, { word: 'language' });
-  const calculator = listed('calculator', SWITCH, 'on') !== 'off';
-  const hints = listed('hints', SWITCH, 'on') !== 'off';
-  const reveal = listed('reveal', REVEAL_MODES, 'after-solve');
+  const calculator = listed('calculator', SWITCH, 'on', 'on', 'off') !== 'off';
+  const hints = listed('hints', SWITCH, 'on', 'on', 'off') !== 'off';
+  const reveal = listed('reveal', REVEAL_MODES, 'after-solve', 'after-solve', 'never');
   let seed = null;
   if (query.has('seed')) {
     const text = query.get('seed');
     if (/^\d{1,16}$/.test(text) && Number(text) <= MAX_SEED) seed = Number(text);
     else bad('seed', text, { whole: [0, MAX_SEED] }, { word: 'noSeed' });
   }
-  return { view, exercise, embed: embedText === '1', lang, calculator, hints, reveal, seed, problems };
+  // student=KEY: the host's key for this student (one variant each, card/variant.js studentSeed).
+  let student = null;
+  if (query.has('student')) {
+    const text = query.get('student');
+    if (studentKey(text)) student = text;
+    else bad('student', text, { word: 'studentKey' }, { word: 'noStudent' });
+  }
+  return { view, exercise, embed: embedText === '1', lang, calculator, hints, reveal, seed, student, problems };
+}
+
+/** True for a usable student key: 1 to 200 characters, none of them a control character. */
+export function studentKey(text) {
+  return typeof text === 'string' && text.length >= 1 && text.length <= 200 && !/[\u0000-\u001f\u007f]/.test(text);
 }
 
 /** The problem of an `exercise` that names none of `ids` (the exercises there are). */

@@ -17,7 +17,7 @@ import { createAuthor } from './author.js';
 import { exportText, parseExerciseState, parseProgressFile, restoreSaved } from './progress.js';
 import { listenToHost, reportHeight, tellHost } from './frame.js';
 import { exerciseProblem, pageOptions, showLinkProblems } from './address.js';
-import { LECTURE, fullParams, variantKey } from '../card/variant.js';
+import { LECTURE, fullParams, studentSeed, variantKey } from '../card/variant.js';
 
 function safeStorage() {
   try {
@@ -441,11 +441,13 @@ export async function start(importer, documents) {
     const before = said?.topic === 'restore' ? said.words : null;
     say(before ? (t) => `${typeof before === 'function' ? before(t) : before} ${dropped}` : dropped, 'error', { topic: 'restore' });
   }
-  // seed=N: the variant that seed draws, the same for a whole class.
+  // seed=N: the variant that seed draws, the same for a whole class; student=KEY: the student's
+  // own variant of each exercise (the seed, if any, salts it: card/variant.js studentSeed).
   const fixedOf = new Map();
-  if (options.seed !== null) {
+  if (options.seed !== null || options.student !== null) {
     const shown = listing.filter((ex) => docs.has(String(ex.id)));
-    const drawn = await askMany(shown.map((ex) => ({ op: 'exercise.variant', id: ex.id, seed: options.seed })));
+    const seedOf = (id) => (options.student !== null ? studentSeed(options.student, id, options.seed ?? 0) : options.seed);
+    const drawn = await askMany(shown.map((ex) => ({ op: 'exercise.variant', id: ex.id, seed: seedOf(ex.id) })));
     shown.forEach((ex, i) => {
       const doc = docs.get(String(ex.id));
       const v = drawn[i];

@@ -33,3 +33,19 @@ export function variantKey(doc, params) {
   if (doc.params.every((p) => sameValue(full[p.id], p.default))) return LECTURE;
   return doc.params.map((p) => `${p.id}=${shownValue(full[p.id])}`).join(';');
 }
+
+/**
+ * The seed of a student's own variant of exercise `exercise` (SPEC "Course platforms"): a hash of
+ * the student's key from the host (embed.js's data-student, SCORM's cmi.core.student_id), the
+ * exercise and the class's `salt` (a `seed` given beside the key, else 0), so each student keeps
+ * one variant across reloads and frames, and a new salt gives a class new variants.
+ * FNV-1a 64 over the UTF-8 bytes, its low 53 bits (a seed JSON carries exactly).
+ */
+export function studentSeed(student, exercise, salt = 0) {
+  let hash = 0xcbf29ce484222325n;
+  for (const byte of new TextEncoder().encode(`${student}\u0000${exercise}\u0000${salt}`)) {
+    hash ^= BigInt(byte);
+    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return Number(hash & 0x1fffffffffffffn);
+}

@@ -281,8 +281,10 @@ const STRINGS = {
 
 // What is shown instead of a bad setting: its default value as the address writes it, or in words.
 const FALLBACK_WORDS = {
-  en: { exercises: 'the exercises', language: 'the saved or the browser’s language', noSeed: 'no fixed variant (the lecture’s values)' },
-  zh: { exercises: '练习页面', language: '已保存的语言或浏览器的语言', noSeed: '不固定变式（讲义的参数）' },
+  en: { exercises: 'the exercises', language: 'the saved or the browser’s language', noSeed: 'no fixed variant (the lecture’s values)',
+    noStudent: 'no student’s own variant', studentKey: '1 to 200 characters, none a control character' },
+  zh: { exercises: '练习页面', language: '已保存的语言或浏览器的语言', noSeed: '不固定变式（讲义的参数）',
+    noStudent: '不按学生分配变式', studentKey: '1 到 200 个字符，不含控制字符' },
 };
 function fallbackText(fallback, lang) {
   return typeof fallback === 'object' ? FALLBACK_WORDS[lang === 'zh' ? 'zh' : 'en'][fallback.word] : String(fallback);
@@ -294,6 +296,7 @@ function allowedText(allowed, lang) {
   const n = (v) => v.toLocaleString('en');
   const zh = lang === 'zh';
   if (allowed.list) return allowed.list.join(zh ? '、' : ', ');
+  if (allowed.word) return FALLBACK_WORDS[zh ? 'zh' : 'en'][allowed.word];
   if (allowed.whole) return zh ? `${n(allowed.whole[0])} 到 ${n(allowed.whole[1])} 之间的整数` : `a whole number from ${n(allowed.whole[0])} to ${n(allowed.whole[1])}`;
   if (allowed.bytes) return zh ? `${n(allowed.bytes[0])} 到 ${n(allowed.bytes[1])} 之间的字节数` : `a number of bytes from ${n(allowed.bytes[0])} to ${n(allowed.bytes[1])}`;
   if (allowed.seconds) return zh ? `不小于 0 的秒数，与 ${allowed.seconds} 一起给出` : `a number of seconds, 0 or more, given with ${allowed.seconds}`;
