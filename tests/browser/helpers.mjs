@@ -1,6 +1,7 @@
 // Shared by the browser tests: a static server for dist/ on 127.0.0.1 (random port) and Debian's
 // Chromium driven by playwright-core.
 import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -110,4 +111,28 @@ export async function answerIn(frame, answers) {
   await frame.locator('[data-action="check"]').click();
   // The check is answered by the engine's worker: wait until the card is no longer busy.
   await frame.waitForFunction(() => !document.querySelector('section.card[aria-busy="true"]'));
+}
+
+/**
+ * A course site for embedding tests: its own server on 127.0.0.1, named by `localhost` so the
+ * lab's frames (http://127.0.0.1:<port>) are cross-site. `pages` maps a path to its HTML (or to
+ * {type, body} for another file). Resolves to {url, close}.
+ */
+export function courseSite(pages) {
+  const server = createServer((req, res) => {
+    const path = new URL(req.url, 'http://localhost').pathname;
+    const page = pages[path];
+    if (page === undefined) {
+      res.writeHead(404).end();
+      return;
+    }
+    const { type, body } = typeof page === 'string' ? { type: 'text/html; charset=utf-8', body: page } : page;
+    res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' }).end(body);
+  });
+  return new Promise((ok) => {
+    server.listen(0, '127.0.0.1', () => ok({
+      url: `http://localhost:${server.address().port}`,
+      close: () => new Promise((r) => server.close(r)),
+    }));
+  });
 }

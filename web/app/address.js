@@ -6,6 +6,7 @@
 
 import { h } from '../util/dom.js';
 import { strings } from '../util/i18n.js';
+import { isRecord, own } from '../util/own.js';
 
 export const VIEWS = ['explore', 'author'];
 export const REVEAL_MODES = ['never', 'after-attempt', 'after-solve'];
@@ -56,7 +57,40 @@ export function pageOptions(query) {
     if (studentKey(text)) student = text;
     else bad('student', text, { word: 'studentKey' }, { word: 'noStudent' });
   }
-  return { view, exercise, embed: embedText === '1', lang, calculator, hints, reveal, seed, student, problems };
+  // carry=...: an exercise's state brought from a frame by "Open in the full lab" (encodeCarry);
+  // its records are checked later against the exercise, like a restore.
+  let carry = null;
+  if (query.has('carry')) {
+    const text = query.get('carry');
+    carry = decodeCarry(text);
+    if (!carry) bad('carry', text.length > 40 ? `${text.slice(0, 40)}…` : text, { word: 'carry' }, { word: 'noCarry' });
+  }
+  return { view, exercise, embed: embedText === '1', lang, calculator, hints, reveal, seed, student, carry, problems };
+}
+
+const MAX_CARRY_CHARS = 65536;
+
+/** `{exercise, state}` as an address's value: base64url of its JSON (UTF-8). */
+export function encodeCarry(value) {
+  const bytes = new TextEncoder().encode(JSON.stringify(value));
+  let binary = '';
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** encodeCarry's value back, or null when it is not one: {exercise: whole number, state: object}. */
+export function decodeCarry(text) {
+  if (typeof text !== 'string' || text.length > MAX_CARRY_CHARS || !/^[A-Za-z0-9_-]+$/.test(text)) return null;
+  try {
+    const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+    const value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
+    const exercise = isRecord(value) ? own(value, 'exercise') : undefined;
+    const state = isRecord(value) ? own(value, 'state') : undefined;
+    if (!Number.isInteger(exercise) || exercise < 1 || exercise > 999999999 || !isRecord(state)) return null;
+    return { exercise, state };
+  } catch {
+    return null;
+  }
 }
 
 /** True for a usable student key: 1 to 200 characters, none of them a control character. */

@@ -16,7 +16,8 @@ import { Store } from './store.js';
 import { createAuthor } from './author.js';
 import { exportText, parseExerciseState, parseProgressFile, restoreSaved } from './progress.js';
 import { listenToHost, reportHeight, tellHost } from './frame.js';
-import { exerciseProblem, pageOptions, showLinkProblems } from './address.js';
+import { encodeCarry, exerciseProblem, pageOptions, showLinkProblems } from './address.js';
+import { own } from '../util/own.js';
 import { LECTURE, fullParams, studentSeed, variantKey } from '../card/variant.js';
 
 function safeStorage() {
@@ -45,6 +46,8 @@ export async function start(importer, documents) {
   // The address's settings, checked (app/address.js): bad ones are named in linkProblems.
   const options = pageOptions(query);
   const linkProblems = [...options.problems];
+  // Said to the instructor's console too, with what is allowed (README "Course platforms").
+  for (const p of options.problems) console.error(`commlab: ${strings('en').linkProblem(p)}`);
   let lang = options.lang ?? (store.lang === 'en' || store.lang === 'zh' ? store.lang : null) ?? browserLanguage();
   const only = options.exercise;
   const framed = window.parent !== window;
@@ -171,7 +174,7 @@ export async function start(importer, documents) {
       const full = $('[data-action="open-full"]');
       full.textContent = t.openFull;
       full.setAttribute('aria-label', t.openFullLabel);
-      full.href = `./?lang=${lang}#ex${only}`;
+      full.href = fullLabHref();
       $('.embed-foot').setAttribute('aria-label', t.embedTools);
     }
     $('.skip').textContent = t.skip;
@@ -208,15 +211,37 @@ export async function start(importer, documents) {
 
   // An embedded exercise: the header's language, export and reset buttons move to a footer
   // with a link that opens the full lab in a new tab; nothing navigates the frame away.
+  // Import sits beside Export (a plain iframe's only way to carry work from one browser to
+  // another), and the notice goes under the card, above the footer.
   function buildEmbedChrome() {
     const foot = h('footer', { class: 'embed-foot', role: 'group' }, [
-      $('[data-action="language"]'), $('[data-action="export"]'), $('[data-action="reset"]'),
+      $('[data-action="language"]'), $('[data-action="export"]'), $('#import-button'), $('[data-action="reset"]'),
       h('a', { 'data-action': 'open-full', target: '_blank', rel: 'noopener', href: './' }),
     ]);
     document.body.insertBefore(foot, $('#reset-dialog'));
+    foot.before($('#notice'));
+    const full = foot.querySelector('[data-action="open-full"]');
+    for (const type of ['focus', 'pointerdown', 'click', 'auxclick', 'contextmenu']) full.addEventListener(type, () => { full.href = fullLabHref(); });
     $('.page-head').hidden = true;
     $('.toc').hidden = true;
     $('.skip').hidden = true;
+  }
+
+  // "Open in the full lab" keeps the instructor's controls, the variant and what was typed
+  // (SPEC "Course platforms"): the options go in the address, the shown variant's record as
+  // `carry` (app/address.js), which the full lab takes like a restore and then drops from its
+  // address. Computed when the link is followed, so it holds what was typed last.
+  function fullLabHref() {
+    const q = new URLSearchParams({ lang });
+    if (options.seed !== null) q.set('seed', String(options.seed));
+    if (options.student !== null) q.set('student', options.student);
+    if (!options.calculator) q.set('calculator', 'off');
+    if (!options.hints) q.set('hints', 'off');
+    if (options.reveal !== 'after-solve') q.set('reveal', options.reveal);
+    const card = cards[0];
+    const rec = card ? store.record(only, card.variant) : null;
+    if (rec) q.set('carry', encodeCarry({ exercise: only, state: { current: card.variant, variants: { [card.variant]: rec } } }));
+    return `./?${q}#ex${only}`;
   }
 
   function switchLanguage(to, { remember = true } = {}) {
@@ -264,6 +289,10 @@ export async function start(importer, documents) {
       say((t) => `${t.importFailed}${err.message}`, 'error');
       return;
     }
+    if (embedded) {
+      importIntoFrame(parsed);
+      return;
+    }
     // Every new key is written before an old one goes; a refusal puts storage back as it was.
     const result = store.replaceAll(parsed.exercises, parsed.lang);
     if (!result.saved && !result.blocked) {
@@ -280,8 +309,42 @@ export async function start(importer, documents) {
     }
     say((t) => (result.blocked ? t.importedNotKept : t.imported), 'info', { topic: 'import' });
   });
+  // An embedded exercise imports its own part of a file (the other exercises' progress belongs
+  // to other frames): merged, each variant's newer record kept, the file's variant shown.
+  function importIntoFrame(parsed) {
+    const ex = own(parsed.exercises, String(only));
+    if (!ex || !Object.keys(ex.variants ?? {}).length) {
+      say((t) => `${t.importFailed}${t.importNothingFor(only)}`, 'error', { topic: 'import' });
+      return;
+    }
+    store.merge(only, ex);
+    if (ex.current && !cards[0]?.fixed) store.setCurrent(only, ex.current);
+    for (const c of cards) c.reload();
+    renderProgress();
+    say((t) => (store.available ? t.imported : t.importedNotKept), 'info', { topic: 'import' });
+  }
+
+  // A dialog of an embedded exercise opens beside what opened it: the frame is as tall as its
+  // content, so its middle may be far outside the part of the course page in view.
+  // Its height is measured first (opened unseen), so that it fits in the frame, and the browser's
+  // scroll to the focused button then brings the course page to it.
+  function showDialog(d, opener = document.activeElement) {
+    d.style.removeProperty('--dialog-top');
+    if (embedded && opener?.getBoundingClientRect) {
+      d.style.visibility = 'hidden';
+      d.show();
+      const height = d.getBoundingClientRect().height;
+      d.close();
+      d.style.visibility = '';
+      const r = opener.getBoundingClientRect();
+      const top = Math.min(r.top - 16, window.innerHeight - height - 8);
+      d.style.setProperty('--dialog-top', `${Math.max(8, Math.round(top))}px`);
+    }
+    d.showModal();
+  }
+
   const dialog = $('#reset-dialog');
-  $('[data-action="reset"]').addEventListener('click', () => dialog.showModal());
+  $('[data-action="reset"]').addEventListener('click', (e) => showDialog(dialog, e.currentTarget));
   $('[data-action="reset-cancel"]').addEventListener('click', () => dialog.close());
   // The full page resets everything; an embedded exercise resets itself only.
   function resetEmbedded() {
@@ -318,9 +381,31 @@ export async function start(importer, documents) {
       leaveDialog.addEventListener('close', onClose);
       $('[data-action="leave-confirm"]').onclick = () => done(true);
       $('[data-action="leave-cancel"]').onclick = () => done(false);
-      leaveDialog.showModal();
+      showDialog(leaveDialog, opener);
       $('[data-action="leave-cancel"]').focus();
     });
+  }
+
+  // What "Open in the full lab" brought from a frame (options.carry): checked like a restore,
+  // merged (a newer record here stays), its variant shown; then dropped from the address, so a
+  // reload or a shared link does not bring it again.
+  async function takeCarried() {
+    const carry = options.carry;
+    if (!carry) return;
+    const url = new URL(location.href);
+    url.searchParams.delete('carry');
+    history.replaceState(history.state, '', url.href);
+    const doc = docs.get(String(carry.exercise));
+    if (!doc) return;
+    let state;
+    try {
+      state = await parseExerciseState(doc, carry.state, lang);
+    } catch (err) {
+      say((t) => t.carryRefused(err.message), 'error', { topic: 'carry' });
+      return;
+    }
+    store.merge(carry.exercise, state);
+    if (state.current) store.setCurrent(carry.exercise, state.current);
   }
 
   // The explorer replaces the cards; its settings live in the address (replaceState).
@@ -441,6 +526,7 @@ export async function start(importer, documents) {
     const before = said?.topic === 'restore' ? said.words : null;
     say(before ? (t) => `${typeof before === 'function' ? before(t) : before} ${dropped}` : dropped, 'error', { topic: 'restore' });
   }
+  await takeCarried();
   // seed=N: the variant that seed draws, the same for a whole class; student=KEY: the student's
   // own variant of each exercise (the seed, if any, salts it: card/variant.js studentSeed).
   const fixedOf = new Map();
@@ -570,9 +656,28 @@ export async function start(importer, documents) {
     });
     reportHeight(only, [main, notice, $('.embed-foot')], () => $('.embed-foot'));
     tellHost({ type: 'commlab:ready', exercise: only, lang });
-    // Without its own storage and without a host that keeps progress, the frame says so.
+    // Without its own storage and without a host that keeps progress, the frame says so, and
+    // where the browser has the Storage Access API it asks for storage on the student's click.
     if (!store.available) {
-      setTimeout(() => { if (!restored) say((t) => t.storageNone, 'error'); }, 1500);
+      setTimeout(() => {
+        if (restored) return;
+        if (typeof document.requestStorageAccess !== 'function') {
+          say((t) => t.storageNone, 'error');
+          return;
+        }
+        say((t) => t.storageAskNone, 'error', { topic: 'storage-access', action: { name: 'storage-access', label: (t) => t.storageAsk, run: askStorage } });
+      }, 1500);
+    }
+    async function askStorage() {
+      const storage = await requestStorage();
+      if (!storage || !store.attach(storage)) {
+        say((t) => t.storageAskRefused, 'error', { topic: 'storage-access' });
+        return;
+      }
+      await restoreSaved(store, docs, lang);
+      card?.reload();
+      postState();
+      say((t) => t.storageAskGranted, 'info', { topic: 'storage-access' });
     }
   }
 
@@ -606,6 +711,30 @@ async function fetchAnsweredAtBuild() {
 // full parameters: remembered under them, so cards find it.
 function rememberLecture(doc, res) {
   if (res && !res.error) rememberSolve(doc.id, fullParams(doc, null), res);
+}
+
+// Storage for a frame whose own is blocked, asked of the browser (the Storage Access API, on a
+// click): the handle's localStorage where the browser gives one, else the frame's own once
+// access is granted; null when refused.
+async function requestStorage() {
+  try {
+    const handle = await document.requestStorageAccess({ localStorage: true });
+    if (handle?.localStorage) return handle.localStorage;
+  } catch (err) {
+    try {
+      await document.requestStorageAccess();
+    } catch (again) {
+      console.warn('commlab: the browser refused storage access:', again?.message ?? again, err?.message ?? err);
+      return null;
+    }
+  }
+  try {
+    const storage = globalThis.localStorage;
+    storage.length; // throws while still blocked
+    return storage;
+  } catch {
+    return null;
+  }
 }
 
 // Once the page is ready and idle, the worker warms the engine up for the first heavy request.

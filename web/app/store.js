@@ -608,6 +608,29 @@ export class Store {
     return changed;
   }
 
+  /**
+   * Starts saving into `storage` (a frame granted storage access later): what it holds is read,
+   * what was kept in memory meanwhile is merged in (the newer record of a variant wins) and
+   * written. False, and nothing changes, when `storage` cannot be read either.
+   */
+  attach(storage) {
+    const held = this.data;
+    const before = { storage: this.storage, lang: this.lang };
+    this.storage = storage;
+    this.available = true;
+    this.data = Object.create(null);
+    this.load();
+    if (!this.available) {
+      this.storage = before.storage;
+      this.data = held;
+      return false;
+    }
+    if (!this.lang && before.lang) this.setLang(before.lang);
+    for (const [id, e] of Object.entries(held)) this.merge(id, e);
+    this.notify();
+    return true;
+  }
+
   /** Exercise `id`'s progress as one object {current, variants} (what a host keeps). */
   snapshot(id) {
     const k = String(id);

@@ -51,6 +51,13 @@ const STRINGS = {
     resetYes: 'Erase',
     resetNo: 'Keep',
     imported: 'Progress imported.',
+    // An embedded exercise imports its own part of a file; "Open in the full lab" brings its state.
+    importNothingFor: (id) => `The file holds no progress for exercise ${id}.`,
+    carryRefused: (m) => `The progress brought from the embedded exercise was not used: ${m}`,
+    storageAsk: 'Allow saving',
+    storageAskNone: 'This frame cannot save your progress: the browser blocks its storage. Use Export progress to keep your work.',
+    storageAskRefused: 'The browser did not allow this frame to save. Use Export progress to keep your work.',
+    storageAskGranted: 'Saving is allowed: your progress is kept in this browser.',
     importFailed: 'The file was not imported and nothing changed. ',
     fileNotProgress: 'It is not a commlab progress file (a JSON object with "format": "commlab-progress").',
     fileNotJson: (m) => `(It is not JSON: ${m}.)`,
@@ -187,6 +194,12 @@ const STRINGS = {
     resetYes: '清除',
     resetNo: '保留',
     imported: '进度已导入。',
+    importNothingFor: (id) => `文件中没有练习 ${id} 的进度。`,
+    carryRefused: (m) => `从嵌入练习带来的进度未被采用：${m}`,
+    storageAsk: '允许保存',
+    storageAskNone: '此框架无法保存你的进度：浏览器禁止它使用存储。请用“导出进度”保存。',
+    storageAskRefused: '浏览器不允许此框架保存。请用“导出进度”保存。',
+    storageAskGranted: '已允许保存：你的进度保存在此浏览器中。',
     importFailed: '文件未导入，页面没有任何改变。',
     fileNotProgress: '这不是 commlab 的进度文件（应为带 "format": "commlab-progress" 的 JSON 对象）。',
     fileNotJson: (m) => `（不是 JSON：${m}。）`,
@@ -282,9 +295,11 @@ const STRINGS = {
 // What is shown instead of a bad setting: its default value as the address writes it, or in words.
 const FALLBACK_WORDS = {
   en: { exercises: 'the exercises', language: 'the saved or the browser’s language', noSeed: 'no fixed variant (the lecture’s values)',
-    noStudent: 'no student’s own variant', studentKey: '1 to 200 characters, none a control character' },
+    noStudent: 'no student’s own variant', studentKey: '1 to 200 characters, none a control character',
+    carry: 'the progress a frame’s “Open in the full lab” link brings', noCarry: 'the progress saved here' },
   zh: { exercises: '练习页面', language: '已保存的语言或浏览器的语言', noSeed: '不固定变式（讲义的参数）',
-    noStudent: '不按学生分配变式', studentKey: '1 到 200 个字符，不含控制字符' },
+    noStudent: '不按学生分配变式', studentKey: '1 到 200 个字符，不含控制字符',
+    carry: '嵌入框架“在完整实验室中打开”链接带来的进度', noCarry: '本处已保存的进度' },
 };
 function fallbackText(fallback, lang) {
   return typeof fallback === 'object' ? FALLBACK_WORDS[lang === 'zh' ? 'zh' : 'en'][fallback.word] : String(fallback);

@@ -1,0 +1,207 @@
+// Course platforms (SPEC "Course platforms"): an instructor's controls hold on every way out of a
+// frame ("Open in the full lab" keeps seed, reveal, hints, calculator, the variant and the typed
+// answers), a misspelled control is shown and takes its strictest value, a plain cross-site
+// iframe (no embed.js, storage blocked) exports and imports and asks for storage on a click,
+// and a dialog of a tall frame opens in view. The course page is on another site than the lab.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { answerIn, courseSite, launch, screenshotDir, serve } from './helpers.mjs';
+import { join } from 'node:path';
+
+const WRONG6 = { microbatches: '4', token_interval: '1.1 ms' };
+
+let lab;
+let host;
+let browser;
+
+function coursePage(divs, { tall = false } = {}) {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Course</title><link rel="icon" href="data:,">
+</head><body><h1>Week 5</h1>${tall ? '<div style="height:1500px">Reading first.</div>' : ''}
+${divs}<p>After the exercise.</p>
+<script src="${lab.url}embed.js" defer></script></body></html>`;
+}
+
+before(async () => {
+  lab = await serve(undefined, { frameAncestors: "'self' http://localhost:*" });
+  host = await courseSite({
+    '/controls': coursePage('<div data-commlab-exercise="6" data-seed="2024" data-reveal="never" data-hints="off" data-calculator="off"></div>'),
+    '/misspelled': coursePage('<div data-commlab-exercise="3" data-reveal="nevr" data-hints="of"></div>'),
+    '/tall': coursePage('<div data-commlab-exercise="6"></div>', { tall: true }),
+    // A course page that strips scripts: the instructor pastes a plain frame.
+    '/plain': `<!doctype html><meta charset="utf-8"><title>Plain</title><link rel="icon" href="data:,">
+<iframe src="${lab.url}index.html?exercise=6" title="commlab exercise 6" style="width:100%;height:1400px;border:0"></iframe>`,
+  });
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await host?.close();
+  await lab?.close();
+});
+
+const frameOf = (page, n) => page.frames().find((f) => f.url().includes(`exercise=${n}`));
+
+async function openCourse(ctx, path, errors) {
+  const page = await ctx.newPage();
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
+  await page.goto(`${host.url}${path}`);
+  await page.waitForFunction(() => document.querySelector('iframe'));
+  let frame;
+  for (let i = 0; i < 100 && !frame; i++) {
+    frame = page.frames().find((f) => f.url().includes('exercise='));
+    if (!frame) await page.waitForTimeout(100);
+  }
+  await frame.waitForSelector('html[data-ready="true"]', { timeout: 20000 });
+  return { page, frame };
+}
+
+describe('course platforms: controls that hold, plain frames', () => {
+  test('"Open in the full lab" keeps seed, reveal, hints, calculator, the variant and the typed answers', async () => {
+    const errors = [];
+    const ctx = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+    const { frame } = await openCourse(ctx, '/controls', errors);
+    const card = frame.locator('[data-exercise="6"]');
+    const variant = await card.getAttribute('data-variant');
+    assert.notEqual(variant, 'lecture', 'seed 2024 draws a variant of its own');
+    // Typed, not checked.
+    await card.locator('[data-answer="microbatches"]').fill('5');
+    await card.locator('[data-answer="token_interval"]').fill('1.2 ms');
+    const [full] = await Promise.all([ctx.waitForEvent('page'), frame.locator('[data-action="open-full"]').click()]);
+    full.on('console', (msg) => { if (msg.type() === 'error') errors.push(`full: ${msg.text()}`); });
+    await full.waitForSelector('html[data-ready="true"]', { timeout: 20000 });
+    const url = new URL(full.url());
+    assert.equal(url.origin, new URL(lab.url).origin);
+    assert.equal(url.searchParams.get('seed'), '2024');
+    assert.equal(url.searchParams.get('reveal'), 'never');
+    assert.equal(url.searchParams.get('hints'), 'off');
+    assert.equal(url.searchParams.get('calculator'), 'off');
+    assert.equal(url.searchParams.has('carry'), false, 'the carried state leaves the address once taken');
+    assert.equal(url.hash, '#ex6');
+    const there = full.locator('[data-exercise="6"]');
+    assert.equal(await there.getAttribute('data-variant'), variant);
+    assert.equal(await there.locator('[data-answer="microbatches"]').inputValue(), '5');
+    assert.equal(await there.locator('[data-answer="token_interval"]').inputValue(), '1.2 ms');
+    assert.equal(await there.locator('[data-action="solution"]').isVisible(), false);
+    assert.equal(await there.locator('[data-action="hint"]').isVisible(), false);
+    assert.equal(await there.locator('.calc-out').isVisible(), false);
+    // Kept in the full lab's own storage: a reload (without the carried state) still has it.
+    await full.reload();
+    await full.waitForSelector('html[data-ready="true"]');
+    assert.equal(await full.locator('[data-exercise="6"] [data-answer="microbatches"]').inputValue(), '5');
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  });
+
+  test('a misspelled control is shown in the frame and the console, and takes its strictest value', async () => {
+    const errors = [];
+    const ctx = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+    const { frame } = await openCourse(ctx, '/misspelled', errors);
+    const box = frame.locator('#link-problems');
+    assert.equal(await box.isVisible(), true);
+    assert.match(await box.locator('[data-setting="reveal"]').textContent(), /"nevr".*never, after-attempt, after-solve.*Shown instead: never/);
+    assert.match(await box.locator('[data-setting="hints"]').textContent(), /"of".*on, off.*Shown instead: off/);
+    const card = frame.locator('[data-exercise="3"]');
+    assert.equal(await card.locator('[data-action="solution"]').isVisible(), false);
+    assert.equal(await card.locator('[data-action="hint"]').isVisible(), false);
+    assert.ok(errors.some((e) => /commlab: reveal: "nevr" is not allowed; allowed: never, after-attempt, after-solve/.test(e)), errors.join('\n'));
+    await ctx.close();
+  });
+
+  test('a plain cross-site iframe: Import beside Export, the notice under the card, work carried by a file', async () => {
+    const errors = [];
+    const ctx = await browser.newContext({ viewport: { width: 1000, height: 900 }, acceptDownloads: true });
+    let { page, frame } = await openCourse(ctx, '/plain', errors);
+    const blocked = await frame.evaluate(() => { try { return localStorage.length < 0; } catch { return true; } });
+    assert.equal(blocked, true, 'Chromium blocks a cross-site frame\'s storage here');
+    const foot = frame.locator('.embed-foot');
+    assert.deepEqual(await foot.locator('button:visible, label:visible, a:visible').evaluateAll((els) => els.map((e) => e.dataset.action ?? e.id)),
+      ['language', 'export', 'import-button', 'reset', 'open-full']);
+    await answerIn(frame, WRONG6);
+    await frame.waitForFunction(() => /cannot save/.test(document.querySelector('#notice').textContent), null, { timeout: 5000 });
+    // The notice is under the card, above the footer.
+    assert.equal(await frame.evaluate(() => {
+      const n = document.querySelector('#notice');
+      return !!(document.querySelector('#exercises').compareDocumentPosition(n) & Node.DOCUMENT_POSITION_FOLLOWING) &&
+        n.nextElementSibling === document.querySelector('.embed-foot');
+    }), true);
+    await frame.locator('#notice').screenshot({ path: join(screenshotDir(), 'plain-frame-notice.png') });
+    const [download] = await Promise.all([page.waitForEvent('download'), frame.locator('[data-action="export"]').click()]);
+    const path = await download.path();
+    // A reload forgets everything (nothing can be saved) ...
+    await page.reload();
+    frame = frameOf(page, 6);
+    await frame.waitForSelector('html[data-ready="true"]');
+    assert.equal(await frame.locator('[data-answer="microbatches"]').inputValue(), '');
+    // ... and the file brings it back.
+    await frame.locator('#import-file').setInputFiles(path);
+    await frame.waitForFunction(() => document.querySelector('#notice').dataset.topic === 'import');
+    assert.match(await frame.locator('#notice').textContent(), /imported/);
+    assert.equal(await frame.locator('[data-answer="microbatches"]').inputValue(), '4');
+    assert.equal(await frame.locator('[data-answer="token_interval"]').inputValue(), '1.1 ms');
+    assert.match(await frame.locator('[data-role="status"]').textContent(), /1/);
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  });
+
+  test('a plain frame without storage asks for it on a click (Storage Access API), then saves', async () => {
+    const errors = [];
+    const ctx = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+    // Chromium here refuses a granted handle's storage to a cross-site frame without a prompt, so
+    // the API is the browser's part and is stood in for: it gives a handle whose localStorage
+    // is a working Storage, as a browser does once the student agrees.
+    await ctx.addInitScript(() => {
+      if (!location.search.includes('exercise=')) return;
+      const items = new Map();
+      window.grantedStorage = {
+        get length() { return items.size; },
+        key: (i) => [...items.keys()][i] ?? null,
+        getItem: (k) => (items.has(k) ? items.get(k) : null),
+        setItem: (k, v) => { items.set(String(k), String(v)); },
+        removeItem: (k) => { items.delete(k); },
+      };
+      window.storageAsked = 0;
+      document.requestStorageAccess = async () => {
+        window.storageAsked++;
+        if (!navigator.userActivation.isActive) throw new DOMException('requestStorageAccess not allowed', 'NotAllowedError');
+        return { localStorage: window.grantedStorage };
+      };
+    });
+    const { frame } = await openCourse(ctx, '/plain', errors);
+    await frame.locator('[data-answer="microbatches"]').fill('7');
+    const ask = frame.locator('#notice [data-action="storage-access"]');
+    await ask.waitFor({ timeout: 5000 });
+    assert.match(await frame.locator('#notice').textContent(), /cannot save your progress/);
+    await ask.click();
+    await frame.waitForFunction(() => /Saving is allowed/.test(document.querySelector('#notice').textContent));
+    const saved = await frame.evaluate(() => Object.fromEntries([...Array(window.grantedStorage.length).keys()].map((i) => [window.grantedStorage.key(i), window.grantedStorage.getItem(window.grantedStorage.key(i))])));
+    assert.equal(JSON.parse(saved['commlab.v2.progress.6.lecture']).answers.microbatches, '7', Object.keys(saved).join(', '));
+    // What is typed next is saved there too.
+    await frame.locator('[data-answer="token_interval"]').fill('2 ms');
+    assert.equal(await frame.evaluate(() => JSON.parse(window.grantedStorage.getItem('commlab.v2.progress.6.lecture')).answers.token_interval), '2 ms');
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  });
+
+  test('a tall frame\'s dialog opens in the part of the course page in view', async () => {
+    const errors = [];
+    const ctx = await browser.newContext({ viewport: { width: 1000, height: 400 } });
+    const { page, frame } = await openCourse(ctx, '/tall', errors);
+    // The frame grows to its content, well past the window.
+    await page.waitForFunction(() => document.querySelector('iframe').getBoundingClientRect().height > 2 * window.innerHeight);
+    const reset = frame.locator('[data-action="reset"]');
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await reset.click({ force: true }); // the frame's pictures animate: never 'stable'
+    const dialog = frame.locator('#reset-dialog');
+    await dialog.waitFor();
+    const inView = await page.evaluate(() => window.innerHeight);
+    const frameTop = await page.locator('iframe').evaluate((f) => f.getBoundingClientRect().top);
+    const box = await dialog.evaluate((d) => { const r = d.getBoundingClientRect(); return { top: r.top, bottom: r.bottom }; });
+    assert.ok(frameTop + box.top >= 0 && frameTop + box.bottom <= inView, `frame top ${frameTop}, dialog ${JSON.stringify(box)} at ${frameTop + box.top}..${frameTop + box.bottom}, view 0..${inView}`);
+    await page.screenshot({ path: join(screenshotDir(), 'tall-frame-dialog.png') });
+    await frame.locator('[data-action="reset-cancel"]').click();
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  });
+});
