@@ -1,5 +1,5 @@
 // The page's own settings in its address (README "Embedding in a course site", "Views"): view,
-// exercise, embed, lang, seed, calculator, hints, reveal. Each is checked against what is
+// exercise, embed, lang, seed, calculator, hints, reveal, print. Each is checked against what is
 // allowed; a bad value is replaced by the default and named in `problems` ({setting, value,
 // allowed, fallback}), which the page shows (showLinkProblems) in its language.
 
@@ -40,13 +40,15 @@ export function pageOptions(query) {
   const calculator = listed('calculator', SWITCH, 'on') !== 'off';
   const hints = listed('hints', SWITCH, 'on') !== 'off';
   const reveal = listed('reveal', REVEAL_MODES, 'after-solve');
+  // print=1: the worksheet layout on screen too (app/worksheet.js).
+  const print = listed('print', ['1'], null, null) === '1';
   let seed = null;
   if (query.has('seed')) {
     const text = query.get('seed');
     if (/^\d{1,16}$/.test(text) && Number(text) <= MAX_SEED) seed = Number(text);
     else bad('seed', text, { whole: [0, MAX_SEED] }, { word: 'noSeed' });
   }
-  return { view, exercise, embed: embedText === '1', lang, calculator, hints, reveal, seed, problems };
+  return { view, exercise, embed: embedText === '1', lang, calculator, hints, reveal, seed, print, problems };
 }
 
 /** The problem of an `exercise` that names none of `ids` (the exercises there are). */

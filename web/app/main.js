@@ -17,6 +17,7 @@ import { createAuthor } from './author.js';
 import { exportText, parseExerciseState, parseProgressFile, restoreSaved } from './progress.js';
 import { listenToHost, reportHeight, tellHost } from './frame.js';
 import { exerciseProblem, pageOptions, showLinkProblems } from './address.js';
+import { showWorksheet } from './worksheet.js';
 import { LECTURE, fullParams, variantKey } from '../card/variant.js';
 
 function safeStorage() {
@@ -45,6 +46,7 @@ export async function start(importer, documents) {
   // The address's settings, checked (app/address.js): bad ones are named in linkProblems.
   const options = pageOptions(query);
   const linkProblems = [...options.problems];
+  if (options.print) showWorksheet();
   let lang = options.lang ?? (store.lang === 'en' || store.lang === 'zh' ? store.lang : null) ?? browserLanguage();
   const only = options.exercise;
   const framed = window.parent !== window;
@@ -449,9 +451,11 @@ export async function start(importer, documents) {
     shown.forEach((ex, i) => {
       const doc = docs.get(String(ex.id));
       const v = drawn[i];
-      if (!v.error) fixedOf.set(ex.id, { key: variantKey(doc, v.params), params: fullParams(doc, v.params) });
+      if (!v.error) fixedOf.set(ex.id, { key: variantKey(doc, v.params), params: fullParams(doc, v.params), seed: options.seed });
     });
   }
+  // A worksheet without a seed is the lecture's, whatever variant this browser last showed.
+  const worksheetLecture = options.print ? { key: LECTURE, params: null } : null;
   const made = [];
   for (const ex of listing) {
     const doc = docs.get(String(ex.id));
@@ -464,7 +468,7 @@ export async function start(importer, documents) {
       continue;
     }
     const card = new Card(doc, store, lang, {
-      confirmLeave, fixed: fixedOf.get(ex.id) ?? null, calculator: options.calculator, hints: options.hints, reveal: options.reveal,
+      confirmLeave, fixed: fixedOf.get(ex.id) ?? worksheetLecture, calculator: options.calculator, hints: options.hints, reveal: options.reveal,
       onEvent: (type, detail) => { if (embedded) tellHost({ type: `commlab:${type}`, exercise: ex.id, ...detail }); },
     });
     cards.push(card);
