@@ -27,8 +27,8 @@ export class Card {
   /**
    * `confirmLeave({unchecked, fromLecture})` resolves true when the student agrees to leave.
    * Options an embedding host sets (SPEC "Embedding in a course site"): `fixed` {key, params,
-   * seed} shows that variant only (a class's seed; `seed` is said on a worksheet); `calculator` false hides the calculator; `hints`
-   * false hides the hints; `reveal` 'never' | 'after-attempt' | 'after-solve'. `onEvent(type,
+   * seed} shows that variant only (a class's seed, said on a worksheet); `calculator` false
+   * hides the calculator; `hints` false hides the hints; `reveal` 'never' | 'after-attempt' | 'after-solve'. `onEvent(type,
    * detail)` hears 'checked' and 'solved'.
    */
   constructor(doc, store, lang, {
