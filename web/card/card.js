@@ -28,8 +28,8 @@ export class Card {
    * `confirmLeave({unchecked, fromLecture})` resolves true when the student agrees to leave.
    * Options an embedding host sets (SPEC "Embedding in a course site"): `fixed` {key, params,
    * seed} shows that variant only (a class's seed, said on a worksheet); `calculator` false
-   * hides the calculator; `hints` false hides the hints; `reveal` 'never' | 'after-attempt' | 'after-solve'. `onEvent(type,
-   * detail)` hears 'checked' and 'solved'.
+   * hides the calculator; `hints` false hides the hints; `reveal` 'never' | 'after-attempt' |
+   * 'after-solve'. `onEvent(type, detail)` hears 'checked' and 'solved'.
    */
   constructor(doc, store, lang, {
     confirmLeave = async () => true, fixed = null, calculator = true, hints = true, reveal = 'after-solve',
