@@ -10,6 +10,7 @@
 #include "api/api.hpp"
 #include "exercises/exercises.hpp"
 #include "demos/demo_table.hpp"
+#include "answer_key.hpp"
 #include "exercise_folder.hpp"
 
 using nlohmann::json;
@@ -26,6 +27,11 @@ const char* kUsage =
     "                               id is 01..05 or all\n"
     "  commlab exercise lint FILE.. check exercise files (schema, both languages, placeholders,\n"
     "                               default answers, variants); each problem names its path\n"
+    "  commlab exercise key [--id N|all] [--seeds A-B|N] [--format csv|markdown] [--lang en|zh]\n"
+    "                               an answer key: the lecture's values, then one row per seed\n"
+    "                               (the variant the page's ?seed=N shows): params and answers\n"
+    "                               as students see them, with the judging tolerance; default\n"
+    "                               every exercise, no seed, csv, en; at most 10,000 seeds\n"
     "  commlab --exercise FILE ...  add an exercise written as JSON before the command\n"
     "                               (e.g. commlab --exercise 09.json eval '{\"op\":\"exercise.solve\",\"id\":9}')\n"
     "  commlab --exercises DIR ...  read the exercises from DIR (its index.json, else every *.json);\n"
@@ -206,8 +212,9 @@ int main(int argc, char** argv) {
   }
   const std::string cmd = argc > 1 ? argv[1] : "help";
   const bool linting = cmd == "exercise" && argc > 2 && std::string(argv[2]) == "lint";
+  const bool keying = cmd == "exercise" && argc > 2 && std::string(argv[2]) == "key";
   // The commands that answer exercise requests read the folder; help, ops, links and demo do not.
-  if (linting || cmd == "eval" || !extra.empty()) {
+  if (linting || keying || cmd == "eval" || !extra.empty()) {
     if (!install(dir, !linting)) return 2;
   }
   for (const std::string& file : extra) {
@@ -223,6 +230,7 @@ int main(int argc, char** argv) {
     }
   }
   if (linting) return lint(argc, argv, 3);
+  if (keying) return commlab::exercise_key(std::vector<std::string>(argv + 3, argv + argc), std::cout, std::cerr);
   if (cmd == "eval") {
     if (argc > 2) {
       const std::string out = commlab::evaluate(std::string(argv[2]));

@@ -1,8 +1,8 @@
 // The page's own settings in its address (README "Embedding in a course site", "Views"): view,
-// exercise, embed, lang, seed, student, calculator, hints, reveal. Each is checked against what is
-// allowed; a bad value is replaced by the default (an instructor's control by its strictest value)
-// and named in `problems` ({setting, value, allowed, fallback}), which the page shows
-// (showLinkProblems) in its language.
+// exercise, embed, lang, seed, student, calculator, hints, reveal, print. Each is checked against
+// what is allowed; a bad value is replaced by the default (an instructor's control by its
+// strictest value) and named in `problems` ({setting, value, allowed, fallback}), which the page
+// shows (showLinkProblems) in its language.
 
 import { h } from '../util/dom.js';
 import { strings } from '../util/i18n.js';
@@ -44,6 +44,8 @@ export function pageOptions(query) {
   const calculator = listed('calculator', SWITCH, 'on', 'on', 'off') !== 'off';
   const hints = listed('hints', SWITCH, 'on', 'on', 'off') !== 'off';
   const reveal = listed('reveal', REVEAL_MODES, 'after-solve', 'after-solve', 'never');
+  // print=1: the worksheet layout on screen too (app/worksheet.js).
+  const print = listed('print', ['1'], null, null) === '1';
   let seed = null;
   if (query.has('seed')) {
     const text = query.get('seed');
@@ -65,7 +67,7 @@ export function pageOptions(query) {
     carry = decodeCarry(text);
     if (!carry) bad('carry', text.length > 40 ? `${text.slice(0, 40)}…` : text, { word: 'carry' }, { word: 'noCarry' });
   }
-  return { view, exercise, embed: embedText === '1', lang, calculator, hints, reveal, seed, student, carry, problems };
+  return { view, exercise, embed: embedText === '1', lang, calculator, hints, reveal, seed, student, carry, print, problems };
 }
 
 const MAX_CARRY_CHARS = 65536;

@@ -18,6 +18,7 @@ import { exportText, parseExerciseState, parseProgressFile, restoreSaved } from 
 import { listenToHost, reportHeight, tellHost } from './frame.js';
 import { encodeCarry, exerciseProblem, pageOptions, showLinkProblems } from './address.js';
 import { own } from '../util/own.js';
+import { showWorksheet } from './worksheet.js';
 import { LECTURE, fullParams, studentSeed, variantKey } from '../card/variant.js';
 
 function safeStorage() {
@@ -48,6 +49,7 @@ export async function start(importer, documents) {
   const linkProblems = [...options.problems];
   // Said to the instructor's console too, with what is allowed (README "Course platforms").
   for (const p of options.problems) console.error(`commlab: ${strings('en').linkProblem(p)}`);
+  if (options.print) showWorksheet();
   let lang = options.lang ?? (store.lang === 'en' || store.lang === 'zh' ? store.lang : null) ?? browserLanguage();
   const only = options.exercise;
   const framed = window.parent !== window;
@@ -537,9 +539,11 @@ export async function start(importer, documents) {
     shown.forEach((ex, i) => {
       const doc = docs.get(String(ex.id));
       const v = drawn[i];
-      if (!v.error) fixedOf.set(ex.id, { key: variantKey(doc, v.params), params: fullParams(doc, v.params) });
+      if (!v.error) fixedOf.set(ex.id, { key: variantKey(doc, v.params), params: fullParams(doc, v.params), seed: seedOf(ex.id) });
     });
   }
+  // A worksheet without a seed is the lecture's, whatever variant this browser last showed.
+  const worksheetLecture = options.print ? { key: LECTURE, params: null } : null;
   const made = [];
   for (const ex of listing) {
     const doc = docs.get(String(ex.id));
@@ -552,7 +556,7 @@ export async function start(importer, documents) {
       continue;
     }
     const card = new Card(doc, store, lang, {
-      confirmLeave, fixed: fixedOf.get(ex.id) ?? null, calculator: options.calculator, hints: options.hints, reveal: options.reveal,
+      confirmLeave, fixed: fixedOf.get(ex.id) ?? worksheetLecture, calculator: options.calculator, hints: options.hints, reveal: options.reveal,
       onEvent: (type, detail) => { if (embedded) tellHost({ type: `commlab:${type}`, exercise: ex.id, ...detail }); },
     });
     cards.push(card);

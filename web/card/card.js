@@ -15,6 +15,7 @@ import { answersMixin } from './answers.js';
 import { calculatorMixin } from './calculator.js';
 import { errorText } from './common.js';
 import { LECTURE, fullParams, variantKey } from './variant.js';
+import { fillGiven } from './worksheet.js';
 
 // What an exercise with no saved record shows: nothing typed, nothing solved.
 const NOTHING = Object.freeze({
@@ -25,10 +26,10 @@ const NOTHING = Object.freeze({
 export class Card {
   /**
    * `confirmLeave({unchecked, fromLecture})` resolves true when the student agrees to leave.
-   * Options an embedding host sets (SPEC "Embedding in a course site"): `fixed` {key, params}
-   * shows that variant only (a class's seed); `calculator` false hides the calculator; `hints`
-   * false hides the hints; `reveal` 'never' | 'after-attempt' | 'after-solve'. `onEvent(type,
-   * detail)` hears 'checked' and 'solved'.
+   * Options an embedding host sets (SPEC "Embedding in a course site"): `fixed` {key, params,
+   * seed} shows that variant only (a class's seed, said on a worksheet); `calculator` false
+   * hides the calculator; `hints` false hides the hints; `reveal` 'never' | 'after-attempt' |
+   * 'after-solve'. `onEvent(type, detail)` hears 'checked' and 'solved'.
    */
   constructor(doc, store, lang, {
     confirmLeave = async () => true, fixed = null, calculator = true, hints = true, reveal = 'after-solve',
@@ -191,6 +192,8 @@ export class Card {
     const head = h('header', { class: 'card-head' }, [title, this.status]);
 
     this.statement = h('div', { class: 'statement', 'data-role': 'statement' });
+    // A worksheet's list of the parameters (card/worksheet.js), filled with the statement.
+    this.given = h('div', { class: 'worksheet-given', 'data-role': 'given' });
     this.variantNote = h('p', { class: 'variant-note', text: t.variantNote });
     this.errorBox = h('p', { class: 'card-error', role: 'alert', 'data-role': 'error', hidden: true });
 
@@ -218,7 +221,7 @@ export class Card {
     }
     // linkTable() is null for an exercise without a link (replaceChildren would print "null").
     this.root.replaceChildren(...[
-      head, this.statement, this.linkTable(), this.variantNote, this.errorBox, body,
+      head, this.statement, this.given, this.linkTable(), this.variantNote, this.errorBox, body,
       this.visualBox, this.hintList, this.solutionBox,
     ].filter(Boolean));
     this.renderStatement();
@@ -244,6 +247,7 @@ export class Card {
     }
     const text = res.error ? '' : pick(res.statement, this.lang);
     renderParagraphs(this.statement, prettyUnits(text));
+    fillGiven(this.given, this.doc, res.error ? null : res, this.lang, this.fixed?.seed ?? null);
     this.variantNote.hidden = !this.isVariant;
   }
 

@@ -685,3 +685,15 @@ const AUTHOR_STRINGS = {
 export function authorStrings(lang) {
   return own(AUTHOR_STRINGS, lang) ?? AUTHOR_STRINGS.en;
 }
+
+// Worksheets (?print=1 and printouts, card/worksheet.js): the parameters' heading and the seed
+// of a class's variant, which names its row in `commlab exercise key`.
+const WORKSHEET_STRINGS = {
+  en: { given: 'Given', seed: (n) => `Variant: seed ${n}` },
+  zh: { given: '已知', seed: (n) => `变式：种子 ${n}` },
+};
+
+/** The worksheet's words in `lang`. */
+export function worksheetStrings(lang) {
+  return own(WORKSHEET_STRINGS, lang) ?? WORKSHEET_STRINGS.en;
+}
