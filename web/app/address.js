@@ -1,5 +1,5 @@
 // The page's own settings in its address (README "Embedding in a course site", "Views"): view,
-// exercise, embed, lang, seed, student, calculator, hints, reveal. Each is checked against what is
+// exercise, embed, lang, seed, student, calculator, hints, reveal, scorm. Each is checked against what is
 // allowed; a bad value is replaced by the default (an instructor's control by its strictest value)
 // and named in `problems` ({setting, value, allowed, fallback}), which the page shows
 // (showLinkProblems) in its language.
@@ -56,7 +56,10 @@ export function pageOptions(query) {
     if (studentKey(text)) student = text;
     else bad('student', text, { word: 'studentKey' }, { word: 'noStudent' });
   }
-  return { view, exercise, embed: embedText === '1', lang, calculator, hints, reveal, seed, student, problems };
+  // scorm=1: a SCORM 1.2 activity of a course platform (app/scorm.js); scorm=student also gives
+  // each student a variant of their own, from the platform's cmi.core.student_id.
+  const scorm = listed('scorm', ['1', 'student'], null, null, '1');
+  return { view, exercise, embed: embedText === '1', lang, calculator, hints, reveal, seed, student, scorm, problems };
 }
 
 /** True for a usable student key: 1 to 200 characters, none of them a control character. */
