@@ -150,9 +150,14 @@ export function encodeProgress(exercises, limit = SUSPEND_CHARS) {
     return `"${ex.doc.id}":[${[cur, ...ex.records.map((r) => r.text)].join(',')}]`;
   };
   const text = () => `{${[`"v":${FORMAT_VERSION}`, ...plan.map(exerciseText)].join(',')}}`;
-  const length = () => text().length;
+  // text().length without building it (the drops below ask it after each step).
+  const head = `{"v":${FORMAT_VERSION}}`.length;
+  const length = () => plan.reduce((sum, ex) => {
+    const cur = String(ex.records.findIndex((r) => r.key === ex.state.current)).length;
+    return sum + `,"${ex.doc.id}":[]`.length + cur + ex.records.reduce((n, r) => n + 1 + r.text.length, 0);
+  }, head);
   const repack = (ex, r) => { r.text = packRecord(ex.doc, r); };
-  if (length() <= limit) return { text: text(), dropped };
+  if (length() <= limit) return { text: text(), dropped };  // the usual case: nothing to drop
 
   // 1. Variants neither shown nor the best counted one, least recently changed first.
   const others = plan.flatMap((ex) => ex.records.filter((r) => !r.keep).map((r) => ({ ex, r })))
@@ -191,7 +196,9 @@ export function encodeProgress(exercises, limit = SUSPEND_CHARS) {
     plan.pop();
     dropped.exercises += 1;
   }
-  return { text: text(), dropped };
+  const out = text();
+  if (out.length !== length()) throw new Error(`suspend_data: ${out.length} characters where ${length()} were counted`);
+  return { text: out, dropped };
 }
 
 /** A problem in the text read back, said by app/scorm.js: {exercise, record, field, value}. */
