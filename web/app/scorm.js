@@ -122,7 +122,11 @@ class ScormSession {
       this.note('api', (t) => t.recording);
     }
     this.storage = this.state === 'connected' ? memoryStorage() : null;
-    if (this.state === 'connected') this.listen();
+    if (this.state === 'connected') {
+      this.listen();
+      // No link takes the activity's frame elsewhere: that would end the session (styles.css).
+      document.body.classList.add('scorm');
+    }
     this.render();
   }
 
