@@ -108,7 +108,9 @@ class ScormSession {
     } else {
       this.state = 'connected';
       this.suspended = this.get('cmi.suspend_data') ?? '';
-      this.entry = this.get('cmi.core.entry');
+      // ab-initio or resume: the saved progress is taken whenever there is any (README).
+      this.entry = this.get('cmi.core.entry') ?? '';
+      this.box.dataset.entry = this.entry;
       const status = this.get('cmi.core.lesson_status');
       const id = this.get('cmi.core.student_id') ?? '';
       if (options.scorm === 'student') {
