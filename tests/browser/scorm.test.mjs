@@ -360,6 +360,7 @@ describe('SCORM 1.2 packages', () => {
     await said.first().waitFor();
     assert.match(await said.first().innerText(), /refused LMSSetValue of cmi\.core\.score\.raw: error 405/);
     assert.equal(await frame.locator('#lms').getAttribute('data-kind'), 'error');
+    await page.screenshot({ path: join(screenshotDir(), 'scorm-lms-error-1280.png') });
     assert.deepEqual(errors, []);
     await ctx.close();
   });
@@ -372,6 +373,7 @@ describe('SCORM 1.2 packages', () => {
     await page.waitForSelector('html[data-ready="true"]');
     assert.equal(await page.locator('#lms').getAttribute('data-lms'), 'none');
     assert.match(await page.locator('#lms').innerText(), /no SCORM API was found/);
+    await page.screenshot({ path: join(screenshotDir(), 'scorm-no-lms-1280.png') });
     await answerIn(page.mainFrame(), { microbatches: '4' });
     assert.equal(await page.locator('[data-answer="microbatches"]').getAttribute('data-verdict'), 'incorrect');
     assert.ok(await page.evaluate(() => Object.keys(localStorage).some((k) => k.startsWith('commlab.v2.progress.6.'))), 'kept in its own storage');
@@ -390,6 +392,7 @@ describe('SCORM 1.2 packages', () => {
       await answerIn(frame, { ring: right.ring, recursive_doubling: right.recursive_doubling, rabenseifner: '1 us' });
       await page.waitForFunction(() => window.cmi().score === '40', null, { timeout: 10000 });
       await frame.evaluate(() => window.scrollTo(0, 0));
+      await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: join(dir, `scorm-lms-${width}.png`) });
       const overflow = await frame.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       assert.ok(overflow <= 0, `no sideways scroll in the frame at ${width} px (${overflow} px)`);
