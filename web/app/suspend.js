@@ -100,10 +100,9 @@ function packRecord(doc, r) {
 }
 
 /**
- * What the text would hold of exercise `doc`'s progress `state` ({current, variants}):
- * [{key, params, answers: [text], verdicts: [letter], attempts, hints, flags, credit, updated,
- * keep}] (answers by position); `credits(key)` gives the credit kept for a variant, `counted(key,
- * rec)` whether it counts (the best of those is kept), `current` its shown variant.
+ * The records of exercise `doc`'s progress `state` ({current, variants}) as the text keeps them:
+ * [{key, params, answers: [text], verdicts: [letter], attempts, hints, flags, credit, updated}],
+ * answers by position; `credits(key)` is the credit kept for a variant.
  */
 function planExercise(doc, state, credits) {
   const records = [];
@@ -118,7 +117,6 @@ function planExercise(doc, state, credits) {
       flags: (rec.solved ? SOLVED : 0) | (rec.revealed ? REVEALED : 0) | (rec.solutionOpen ? SOLUTION_OPEN : 0),
       credit: credits(key) ?? 0,
       updated: rec.updated ?? '',
-      value: 0,
     });
   }
   return records;
