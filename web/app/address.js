@@ -1,6 +1,6 @@
 // The page's own settings in its address (README "Embedding in a course site", "Views"): view,
-// exercise, embed, lang, seed, student, calculator, hints, reveal, print. Each is checked against
-// what is allowed; a bad value is replaced by the default (an instructor's control by its
+// exercise, embed, lang, seed, student, calculator, hints, reveal, print, scorm. Each is checked
+// against what is allowed; a bad value is replaced by the default (an instructor's control by its
 // strictest value) and named in `problems` ({setting, value, allowed, fallback}), which the page
 // shows (showLinkProblems) in its language.
 
@@ -67,7 +67,10 @@ export function pageOptions(query) {
     carry = decodeCarry(text);
     if (!carry) bad('carry', text.length > 40 ? `${text.slice(0, 40)}…` : text, { word: 'carry' }, { word: 'noCarry' });
   }
-  return { view, exercise, embed: embedText === '1', lang, calculator, hints, reveal, seed, student, carry, print, problems };
+  // scorm=1: a SCORM 1.2 activity of a course platform (app/scorm.js); scorm=student also gives
+  // each student a variant of their own, from the platform's cmi.core.student_id.
+  const scorm = listed('scorm', ['1', 'student'], null, null, '1');
+  return { view, exercise, embed: embedText === '1', lang, calculator, hints, reveal, seed, student, carry, print, scorm, problems };
 }
 
 const MAX_CARRY_CHARS = 65536;

@@ -19,6 +19,7 @@ import { listenToHost, reportHeight, tellHost } from './frame.js';
 import { encodeCarry, exerciseProblem, pageOptions, showLinkProblems } from './address.js';
 import { own } from '../util/own.js';
 import { showWorksheet } from './worksheet.js';
+import { scormStart } from './scorm.js';
 import { LECTURE, fullParams, studentSeed, variantKey } from '../card/variant.js';
 
 function safeStorage() {
@@ -39,13 +40,17 @@ export async function start(importer, documents) {
   // The build's answers to the first batch, fetched meanwhile (preloaded by index.html).
   const keptAtBuild = fetchAnsweredAtBuild();
   const $ = (sel) => document.querySelector(sel);
-  const store = new Store(safeStorage());
-  store.load();
-  // Another page of the origin may have freed space: writes still waiting are tried again.
-  window.addEventListener('storage', () => store.retry());
   const query = new URLSearchParams(location.search);
   // The address's settings, checked (app/address.js): bad ones are named in linkProblems.
   const options = pageOptions(query);
+  // scorm=1: the course platform's session (app/scorm.js); while it holds the progress, the
+  // store keeps it in memory, and scorm=student draws each student's variant from its id.
+  const lms = scormStart(options);
+  if (lms?.student) options.student = lms.student;
+  const store = new Store(lms?.storage ?? safeStorage());
+  store.load();
+  // Another page of the origin may have freed space: writes still waiting are tried again.
+  window.addEventListener('storage', () => store.retry());
   const linkProblems = [...options.problems];
   // Said to the instructor's console too, with what is allowed (README "Course platforms").
   for (const p of options.problems) console.error(`commlab: ${strings('en').linkProblem(p)}`);
@@ -528,6 +533,7 @@ export async function start(importer, documents) {
     const before = said?.topic === 'restore' ? said.words : null;
     say(before ? (t) => `${typeof before === 'function' ? before(t) : before} ${dropped}` : dropped, 'error', { topic: 'restore' });
   }
+  await lms?.restore(store, docs, listing.map((ex) => ex.id)); // what the course platform kept
   await takeCarried();
   // seed=N: the variant that seed draws, the same for a whole class; student=KEY: the student's
   // own variant of each exercise (the seed, if any, salts it: card/variant.js studentSeed).
@@ -591,6 +597,7 @@ export async function start(importer, documents) {
     showLinkProblems($('#link-problems'), linkProblems, lang);
   }
   renderProgress();
+  lms?.report(store, cards, listing.length, options.reveal); // status and score to the course platform
   // Other pages of this origin (frames of the same course page) change their own keys: take
   // what is newer, show it. A reset elsewhere removes keys, and that shows too.
   // Each event is taken at once (the store stays current); the cards it touched redraw once a

@@ -697,3 +697,83 @@ const WORKSHEET_STRINGS = {
 export function worksheetStrings(lang) {
   return own(WORKSHEET_STRINGS, lang) ?? WORKSHEET_STRINGS.en;
 }
+
+// SCORM packages (app/scorm.js, README "SCORM packages"): the course platform's session, what it
+// records, its refusals, and the progress it keeps (cmi.suspend_data, at most 4,096 characters).
+const SCORM_STRINGS = {
+  en: {
+    recorded: (score, status) => `Your course platform records this work: score ${score} of 100, ${{
+      passed: 'passed', completed: 'completed (answers shown before they were found earn no credit)',
+    }[status] ?? 'not yet complete'}.`,
+    recording: 'Your course platform keeps this work (SCORM).',
+    noApi: 'This activity was opened for a course platform (scorm=1), but no platform answered: no SCORM API was found in the windows around this page, so nothing reaches a gradebook. The exercises work, and your progress stays in this browser.',
+    initFailed: (why) => `The course platform did not start the session (LMSInitialize: ${why}), so nothing reaches a gradebook. The exercises work, and your progress stays in this browser.`,
+    refused: (call, element, code, text) => `The course platform refused ${call}${element ? ` of ${element}` : ''}: error ${code}${text ? `, “${text}”` : ''}.`,
+    threw: (call, element, message) => `The course platform failed on ${call}${element ? ` of ${element}` : ''}: ${message}.`,
+    refusedSaved: (what) => `The progress your course platform kept (cmi.suspend_data) was not used: ${what}. This starts afresh, and what you do now is saved in its place.`,
+    refusedExercise: (ex, what) => `The progress your course platform kept for exercise ${ex} (cmi.suspend_data) was not used: ${what}. That exercise starts afresh.`,
+    savedProblem: (p) => ({
+      length: `it is ${p.value} characters long, more than this page writes`,
+      json: `it is not the text this page writes (${p.value})`,
+      format: 'it is not the text this page writes (no "v": 1)',
+      exercise: `it holds exercise ${p.value}, which is not part of this activity`,
+      entry: 'its entry is not a list of records',
+      current: `the variant it shows (${JSON.stringify(p.value)}) is none of its records`,
+      record: `record ${p.record} is not a record`,
+      params: `record ${p.record} has parameters that are not this exercise’s`,
+      answers: `record ${p.record} has more answers than the exercise`,
+      verdicts: `record ${p.record} has verdicts that are not this exercise’s`,
+      flags: `record ${p.record} has flags ${JSON.stringify(p.value)} (allowed: 0 to 7)`,
+      credit: `record ${p.record} credits answers the exercise does not have`,
+      duplicate: `record ${p.value} is a second record of one variant`,
+    })[p.field] ?? String(p.field),
+    dropped: (d) => `Your course platform keeps at most 4,096 characters of progress. To fit, this is not kept there: ${[
+      d.variants && `${d.variants} variant${d.variants === 1 ? '' : 's'} you are not shown`,
+      d.unchecked && `${d.unchecked} typed answer${d.unchecked === 1 ? '' : 's'} not yet checked`,
+      d.wrong && `${d.wrong} answer${d.wrong === 1 ? '' : 's'} checked wrong`,
+      d.correctText && `the text of ${d.correctText} correct answer${d.correctText === 1 ? '' : 's'} (they stay correct)`,
+      d.exercises && `${d.exercises} exercise${d.exercises === 1 ? '' : 's'}`,
+    ].filter(Boolean).join('; ')}. ${d.exercises ? 'Your score may be lower next time.' : 'Your score is not affected.'} Export progress keeps everything.`,
+    noStudent: 'The course platform gave no student id (cmi.core.student_id), so you see the class’s variant, not one of your own.',
+  },
+  zh: {
+    recorded: (score, status) => `课程平台记录本次作答：得分 ${score}（满分 100），${{
+      passed: '已通过', completed: '已完成（查看答案前未答对的题不计分）',
+    }[status] ?? '尚未完成'}。`,
+    recording: '课程平台保存本次作答（SCORM）。',
+    noApi: '本活动是为课程平台打开的（scorm=1），但没有平台应答：本页周围的窗口中找不到 SCORM API，成绩不会进入成绩册。练习照常可用，进度保存在本浏览器中。',
+    initFailed: (why) => `课程平台没有开始会话（LMSInitialize：${why}），成绩不会进入成绩册。练习照常可用，进度保存在本浏览器中。`,
+    refused: (call, element, code, text) => `课程平台拒绝了 ${call}${element ? `（${element}）` : ''}：错误 ${code}${text ? `，“${text}”` : ''}。`,
+    threw: (call, element, message) => `课程平台在 ${call}${element ? `（${element}）` : ''} 时出错：${message}。`,
+    refusedSaved: (what) => `课程平台保存的进度（cmi.suspend_data）未被采用：${what}。本次从头开始，现在的作答会取代它保存。`,
+    refusedExercise: (ex, what) => `课程平台为练习 ${ex} 保存的进度（cmi.suspend_data）未被采用：${what}。该练习从头开始。`,
+    savedProblem: (p) => ({
+      length: `它有 ${p.value} 个字符，超过本页写入的长度`,
+      json: `它不是本页写入的文本（${p.value}）`,
+      format: '它不是本页写入的文本（没有 "v": 1）',
+      exercise: `其中有练习 ${p.value}，它不属于本活动`,
+      entry: '其条目不是记录列表',
+      current: `其显示的参数组（${JSON.stringify(p.value)}）不在记录之中`,
+      record: `第 ${p.record} 条记录格式不对`,
+      params: `第 ${p.record} 条记录的参数不属于本练习`,
+      answers: `第 ${p.record} 条记录的答案多于本练习的答案数`,
+      verdicts: `第 ${p.record} 条记录的判定不属于本练习`,
+      flags: `第 ${p.record} 条记录的标志为 ${JSON.stringify(p.value)}（可取 0 到 7）`,
+      credit: `第 ${p.record} 条记录给本练习没有的答案计了分`,
+      duplicate: `第 ${p.value} 条记录与另一条是同一参数组`,
+    })[p.field] ?? String(p.field),
+    dropped: (d) => `课程平台最多保存 4,096 个字符的进度。为放得下，以下内容未存到平台：${[
+      d.variants && `${d.variants} 个当前未显示的参数组`,
+      d.unchecked && `${d.unchecked} 个尚未检查的答案`,
+      d.wrong && `${d.wrong} 个判为错误的答案`,
+      d.correctText && `${d.correctText} 个正确答案的文字（仍记为正确）`,
+      d.exercises && `${d.exercises} 道练习`,
+    ].filter(Boolean).join('；')}。${d.exercises ? '下次得分可能降低。' : '得分不受影响。'}“导出进度”可保存全部内容。`,
+    noStudent: '课程平台没有给出学生编号（cmi.core.student_id），因此显示的是全班共用的参数组，而不是你自己的。',
+  },
+};
+
+/** The SCORM words in `lang`. */
+export function scormStrings(lang) {
+  return own(SCORM_STRINGS, lang) ?? SCORM_STRINGS.en;
+}
