@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <string>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 #include "api/api.hpp"
@@ -28,7 +29,8 @@ struct CliRun {
 // The CLI with stdout and stderr apart.
 CliRun cli(const std::string& args) {
   CliRun r;
-  const fs::path err = fs::path(testing::TempDir()) / "commlab_key_stderr.txt";
+  // One file per process: ctest runs this binary's tests side by side (-j).
+  const fs::path err = fs::path(testing::TempDir()) / ("commlab_key_stderr." + std::to_string(getpid()) + ".txt");
   FILE* pipe = popen((std::string(COMMLAB_CLI) + " " + args + " 2>" + err.string()).c_str(), "r");
   if (!pipe) return r;
   char buf[4096];
