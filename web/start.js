@@ -60,6 +60,10 @@
   }
   // Embedded (app/main.js: framed, or embed=1): no page header or contents, from the first paint.
   if (query.has('exercise') && (window.parent !== window || query.get('embed') === '1')) root.classList.add('embed');
+  // theme=light|dark (app/address.js checks it and names a bad one): from the first paint, so a
+  // course site's dark page never shows a white card first.
+  var theme = query.get('theme');
+  if (theme === 'light' || theme === 'dark') root.setAttribute('data-theme', theme);
 
   // A check before the engine is ready: no verdict, a clear word (util/i18n.js checkWaits says
   // the same on a live card), and the check runs once the
