@@ -185,8 +185,9 @@
     link.rel = 'noopener';
     link.textContent = w.open(entry.exercise);
     var text = document.createElement('span');
-    text.textContent = w.silent(base.host) + ' ';
-    entry.problem.lang = langOf(entry) === 'zh' ? 'zh-CN' : 'en';
+    var zh = langOf(entry) === 'zh';
+    text.textContent = w.silent(base.host) + (zh ? '' : ' ');
+    entry.problem.lang = zh ? 'zh-CN' : 'en';
     entry.problem.replaceChildren(text, link);
   }
 
@@ -199,6 +200,7 @@
     entry.problem = box;
     renderSilent(entry);
     entry.div.insertBefore(box, entry.frame);
+    entry.frame.style.height = '150px'; // the browser's error page: no need for the card's height (an answer resizes it)
     console.error('commlab: the frame of exercise ' + entry.exercise + ' (' + entry.frame.src + ') did not say commlab:ready within ' +
       READY_WAIT_MS / 1000 + ' s of loading. Check that ' + labOrigin + ' serves index.html there, and that its ' +
       'Content-Security-Policy frame-ancestors lists this site (' + location.origin + '), e.g. COMMLAB_FRAME_ANCESTORS="\'self\' ' +
