@@ -115,8 +115,8 @@ describe('hostile links', () => {
       assert.deepEqual(Object.keys(said).sort(), ['calculator', 'embed', 'hints', 'lang', 'reveal', 'seed', 'view']);
       assert.match(said.lang, /lang: "constructor" is not allowed; allowed: en, zh\. Shown instead: the saved or the browser’s language\./);
       assert.match(said.seed, /seed: "abc" is not allowed; allowed: a whole number from 0 to 9,007,199,254,740,991/);
-      assert.match(said.reveal, /allowed: never, after-attempt, after-solve\. Shown instead: after-solve\./);
-      assert.match(said.calculator, /allowed: on, off\. Shown instead: on\./);
+      assert.match(said.reveal, /allowed: never, after-attempt, after-solve\. Shown instead: never\./);
+      assert.match(said.calculator, /allowed: on, off\. Shown instead: off\./);
       assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
       assert.equal(await page.locator('section.card[data-exercise]').count(), 8);
       await page.close();
