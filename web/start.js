@@ -12,7 +12,16 @@
   var query = new URLSearchParams(location.search);
   try {
     if (location.protocol !== 'file:' && typeof Worker === 'function' && !window.COMMLAB_NO_WORKER) {
-      boot.worker = new Worker('engine/worker.js', { type: 'module' });
+      // A frame of a course page shares one engine with the lab's other frames there (a
+      // SharedWorker: one per storage partition, so per course page); engine/door.js falls back
+      // to a worker of its own when the browser refuses it.
+      var framed = window.parent !== window && query.has('exercise');
+      if (framed && typeof SharedWorker === 'function' && !window.COMMLAB_NO_SHARED) {
+        boot.worker = new SharedWorker('engine/worker.js', { type: 'module', name: 'commlab-engine' });
+        boot.shared = true;
+      } else {
+        boot.worker = new Worker('engine/worker.js', { type: 'module' });
+      }
       // A worker that fails before engine/door.js listens: the door sees it here.
       boot.worker.onerror = function (e) {
         e.preventDefault();

@@ -345,6 +345,12 @@ describe('frames of a course page', () => {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
     const page = await openCourse(ctx, '/plain', 1);
     const frame = await frameOf(page, 'p');
+    // This Chromium blocks third-party storage in the frame, and so the shared engine: the frame
+    // runs a worker of its own (embed_shared.test.mjs: where it is allowed).
+    assert.deepEqual(await frame.evaluate(async () => {
+      const door = await import('./engine/door.js');
+      return [door.heavyRunsIn(), door.currentWorker()?.shared === true];
+    }), ['worker', false]);
     const before = (await events(page, 'commlab:state')).length;
     const typed = '162 microseconds ok';
     await frame.locator('[data-answer="ring"]').pressSequentially(`${typed}!`, { delay: 20 }); // 20 keystrokes
