@@ -130,7 +130,7 @@ export const STATE_DELAY_MS = 400;
  * commlab:state for the host, from `snapshot()` (the exercise's progress as the host keeps it):
  * soon() posts it within STATE_DELAY_MS (every keystroke changes a record: twenty keystrokes are
  * one or two messages, not twenty), flush() at once (a check, a reset, a restore, and the page
- * hidden or left: the frame's pagehide still reaches the host when the course page reloads).
+ * hidden or left: beforeunload, pagehide, visibilitychange).
  * Nothing is posted when the state did not change since the last post.
  */
 export function stateReporter(exercise, snapshot, { delay_ms = STATE_DELAY_MS } = {}) {
@@ -147,8 +147,8 @@ export function stateReporter(exercise, snapshot, { delay_ms = STATE_DELAY_MS } 
   const soon = () => {
     if (timer === null) timer = setTimeout(flush, delay_ms);
   };
-  // beforeunload too: when the course page reloads, the frame's pagehide comes after the page
-  // has gone (measured: its message was never heard), while beforeunload still reaches it.
+  // beforeunload too: when the course page reloads, the frame's pagehide comes after that page
+  // has gone (in Chromium, measured: its message was not heard), while beforeunload's still is.
   window.addEventListener('beforeunload', flush);
   window.addEventListener('pagehide', flush);
   document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') flush(); });
