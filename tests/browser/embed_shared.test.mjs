@@ -24,11 +24,15 @@ const errors = [];
 before(async () => {
   assert.ok(existsSync(join(DIST, 'embed.js')), 'dist/embed.js is missing: run ./lab assemble first');
   lab = await serve(undefined, { frameAncestors: "'self' http://localhost:*" });
-  const body = `<!doctype html><html lang="en"><meta charset="utf-8"><link rel="icon" href="data:,">
+  const page = (divs) => `<!doctype html><html lang="en"><meta charset="utf-8"><link rel="icon" href="data:,">
 <title>Course</title><script>window.ready = 0; document.addEventListener('commlab-ready', () => { window.ready += 1; });</script>
-<div id="e2" data-commlab-exercise="2"></div><div id="e3" data-commlab-exercise="3"></div><div id="e6" data-commlab-exercise="6"></div>
+${divs}
 <script src="${lab.url}embed.js" defer></script>`;
-  const server = createServer((req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body));
+  const pages = {
+    '/': page('<div id="e2" data-commlab-exercise="2"></div><div id="e3" data-commlab-exercise="3"></div><div id="e6" data-commlab-exercise="6"></div>'),
+    '/twins': page('<div id="a" data-commlab-exercise="3"></div><div id="b" data-commlab-exercise="3" data-seed="7"></div>'),
+  };
+  const server = createServer((req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pages[new URL(req.url, 'http://x').pathname] ?? ''));
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
   host = { url: `http://localhost:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
   browser = await chromium.launch({
@@ -45,12 +49,12 @@ after(async () => {
   await lab?.close();
 });
 
-async function openCourse(ctx) {
+async function openCourse(ctx, path = '', frames = 3) {
   const page = await ctx.newPage();
   page.on('pageerror', (err) => errors.push(err.message));
   page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
-  await page.goto(host.url);
-  await page.waitForFunction(() => window.ready >= 3, null, { timeout: 30000 });
+  await page.goto(`${host.url}${path}`);
+  await page.waitForFunction((n) => window.ready >= n, frames, { timeout: 30000 });
   return page;
 }
 const frameOf = async (page, id) => (await page.locator(`#${id} iframe`).elementHandle()).contentFrame();
@@ -87,6 +91,29 @@ describe('one engine for the frames of a course page', () => {
     assert.equal(await f2.locator('[data-answer="steps"]').getAttribute('data-verdict'), 'correct');
     // The frames' own storage works in this browser: their progress is theirs and the host's.
     assert.equal(await f2.evaluate(() => JSON.parse(localStorage.getItem('commlab.v2.progress.2.lecture')).answers.steps), '6');
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  });
+
+  test('with the frames\' own storage too, a frame fixed to seed 7 leaves the other frame of its exercise at the lecture\'s values', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    const page = await openCourse(ctx, 'twins', 2);
+    await answerIn(await frameOf(page, 'b'), { ring: '1 us' });
+    await answerIn(await frameOf(page, 'a'), LECTURE3);
+    await page.waitForTimeout(600); // past the state's pause
+    for (let i = 0; i < 2; i++) {
+      await page.reload();
+      await page.waitForFunction(() => window.ready >= 2, null, { timeout: 30000 });
+      const a = await frameOf(page, 'a');
+      const b = await frameOf(page, 'b');
+      await a.waitForFunction(() => document.querySelector('[data-answer="ring"]')?.dataset.verdict === 'correct', null, { timeout: 10000, polling: 100 });
+      assert.equal(await a.locator('[data-exercise="3"]').getAttribute('data-variant'), 'lecture');
+      await b.waitForFunction(() => document.querySelector('[data-answer="ring"]')?.value === '1 us', null, { timeout: 10000, polling: 100 });
+      assert.notEqual(await b.locator('[data-exercise="3"]').getAttribute('data-variant'), 'lecture');
+      assert.equal(await b.locator('.variant-picker').isVisible(), false);
+      // The fixed frame wrote no shown variant into the storage the two share.
+      assert.equal(await a.evaluate(() => localStorage.getItem('commlab.v2.current.3')), null);
+    }
     assert.deepEqual(errors, []);
     await ctx.close();
   });

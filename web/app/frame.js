@@ -167,10 +167,14 @@ export function frameSnapshot(store, id, fixedKey = null) {
   return { current: fixedKey, variants: rec ? { [fixedKey]: rec } : {} };
 }
 
-/** A host's state for a frame fixed to `fixedKey`: that variant's record alone (the rest is another frame's). */
+/**
+ * A host's state for a frame fixed to `fixedKey`: that variant's record alone (the rest is another
+ * frame's), and no shown variant: a fixed frame shows its own anyway, and one it wrote to the
+ * storage it may share with the lab's other frames would be what they show after a reload.
+ */
 export function fixedState(raw, fixedKey) {
   if (!fixedKey || !isRecord(raw)) return raw;
   const variants = own(raw, 'variants');
   const rec = isRecord(variants) ? own(variants, fixedKey) : undefined;
-  return { current: fixedKey, variants: rec === undefined ? {} : { [fixedKey]: rec } };
+  return { current: null, variants: rec === undefined ? {} : { [fixedKey]: rec } };
 }
