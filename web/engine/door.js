@@ -192,8 +192,8 @@ function connect() {
   const boot = globalThis.commlabBoot;
   let w = boot?.worker ? (boot.shared ? sharedPort(boot.worker) : boot.worker) : null;
   if (w && boot.failed && boot.shared) {
-    // The shared engine was refused (start.js saw it): a worker of this page's own instead.
-    console.warn(`commlab: no shared engine (${boot.failed}): a worker of this frame's own`);
+    // The shared engine was refused (start.js saw it): a worker of this page's own instead,
+    // without a word (where third-party storage is blocked, this is every frame's start).
     w.terminate();
     w = null;
   } else if (w && boot.failed) {
@@ -284,8 +284,11 @@ function die(w, why) {
   client = null;
   // A shared engine the browser refused (it never answered) is no death: this page's own worker
   // answers instead; one that stopped later is, and this page then takes its own too.
-  if (!(w.shared && !w.answered)) deaths += 1;
-  console.warn(`commlab: the engine's ${w.shared ? 'shared ' : ''}worker stopped (${why})`);
+  const refused = w.shared && !w.answered;
+  if (!refused) {
+    deaths += 1;
+    console.warn(`commlab: the engine's ${w.shared ? 'shared ' : ''}worker stopped (${why})`);
+  }
   const next = deaths <= WORKER_RESTARTS ? spawn() : null;
   if (next) {
     attach(next);
