@@ -12,7 +12,16 @@
   var query = new URLSearchParams(location.search);
   try {
     if (location.protocol !== 'file:' && typeof Worker === 'function' && !window.COMMLAB_NO_WORKER) {
-      boot.worker = new Worker('engine/worker.js', { type: 'module' });
+      // A frame of a course page shares one engine with the lab's other frames there (a
+      // SharedWorker: one per storage partition, so per course page); engine/door.js falls back
+      // to a worker of its own when the browser refuses it.
+      var framed = window.parent !== window && query.has('exercise');
+      if (framed && typeof SharedWorker === 'function' && !window.COMMLAB_NO_SHARED) {
+        boot.worker = new SharedWorker('engine/worker.js', { type: 'module', name: 'commlab-engine' });
+        boot.shared = true;
+      } else {
+        boot.worker = new Worker('engine/worker.js', { type: 'module' });
+      }
       // A worker that fails before engine/door.js listens: the door sees it here.
       boot.worker.onerror = function (e) {
         e.preventDefault();
@@ -60,6 +69,10 @@
   }
   // Embedded (app/main.js: framed, or embed=1): no page header or contents, from the first paint.
   if (query.has('exercise') && (window.parent !== window || query.get('embed') === '1')) root.classList.add('embed');
+  // theme=light|dark (app/address.js checks it and names a bad one): from the first paint, so a
+  // course site's dark page never shows a white card first.
+  var theme = query.get('theme');
+  if (theme === 'light' || theme === 'dark') root.setAttribute('data-theme', theme);
 
   // A check before the engine is ready: no verdict, a clear word (util/i18n.js checkWaits says
   // the same on a live card), and the check runs once the

@@ -70,7 +70,8 @@ export function pageOptions(query) {
   // scorm=1: a SCORM 1.2 activity of a course platform (app/scorm.js); scorm=student also gives
   // each student a variant of their own, from the platform's cmi.core.student_id.
   const scorm = listed('scorm', ['1', 'student'], null, null, '1');
-  return { view, exercise, embed: embedText === '1', lang, calculator, hints, reveal, seed, student, carry, print, scorm, problems };
+  const look = lookOptions(query, listed, bad);
+  return { view, exercise, embed: embedText === '1', lang, calculator, hints, reveal, seed, student, carry, print, scorm, ...look, problems };
 }
 
 const MAX_CARRY_CHARS = 65536;
@@ -96,6 +97,25 @@ export function decodeCarry(text) {
   } catch {
     return null;
   }
+}
+
+// The frame's look, for a course site with its own (README "Embedding in a course site"):
+// theme=light|dark over the browser's setting, and a few colours, #rgb or #rrggbb only (a value
+// becomes a CSS variable: nothing else may reach a stylesheet). app/theme.js applies them and
+// refuses a colour that would make text unreadable.
+export const THEMES = ['light', 'dark'];
+export const COLOUR_OPTIONS = ['accent', 'background', 'text'];
+const COLOUR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
+function lookOptions(query, listed, bad) {
+  const theme = listed('theme', THEMES, null, { word: 'systemTheme' });
+  const colours = {};
+  for (const name of COLOUR_OPTIONS) {
+    if (!query.has(name)) continue;
+    const v = query.get(name);
+    if (COLOUR.test(v)) colours[name] = v.toLowerCase();
+    else bad(name, v, { word: 'colour' }, { word: 'themeColour' });
+  }
+  return { theme, colours };
 }
 
 /** True for a usable student key: 1 to 200 characters, none of them a control character. */

@@ -122,3 +122,59 @@ export function reportHeight(exercise, elements, bottom) {
   for (const el of elements) if (el) observer.observe(el);
   post();
 }
+
+/** How long typing may go on before the host hears the state (it is posted at once on flush()). */
+export const STATE_DELAY_MS = 400;
+
+/**
+ * commlab:state for the host, from `snapshot()` (the exercise's progress as the host keeps it):
+ * soon() posts it within STATE_DELAY_MS (every keystroke changes a record: twenty keystrokes are
+ * one or two messages, not twenty), flush() at once (a check, a reset, a restore, and the page
+ * hidden or left: beforeunload, pagehide, visibilitychange).
+ * Nothing is posted when the state did not change since the last post.
+ */
+export function stateReporter(exercise, snapshot, { delay_ms = STATE_DELAY_MS } = {}) {
+  let last = null;
+  let timer = null;
+  const flush = () => {
+    clearTimeout(timer);
+    timer = null;
+    const text = JSON.stringify(snapshot());
+    if (text === last) return;
+    last = text;
+    tellHost({ type: 'commlab:state', exercise, state: JSON.parse(text) });
+  };
+  const soon = () => {
+    if (timer === null) timer = setTimeout(flush, delay_ms);
+  };
+  // beforeunload too: when the course page reloads, the frame's pagehide comes after that page
+  // has gone (in Chromium, measured: its message was not heard), while beforeunload's still is.
+  window.addEventListener('beforeunload', flush);
+  window.addEventListener('pagehide', flush);
+  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') flush(); });
+  return { soon, flush };
+}
+
+/**
+ * The host's view of exercise `id`'s progress in `store`: all of it, or for a frame fixed to one
+ * variant (a seed or a student's key) only that variant's record, so that the host's copy of a
+ * fixed frame never carries another frame's variant (and never offers it after a reload).
+ */
+export function frameSnapshot(store, id, fixedKey = null) {
+  const all = store.snapshot(id);
+  if (!fixedKey) return all;
+  const rec = Object.hasOwn(all.variants, fixedKey) ? all.variants[fixedKey] : null;
+  return { current: fixedKey, variants: rec ? { [fixedKey]: rec } : {} };
+}
+
+/**
+ * A host's state for a frame fixed to `fixedKey`: that variant's record alone (the rest is another
+ * frame's), and no shown variant: a fixed frame shows its own anyway, and one it wrote to the
+ * storage it may share with the lab's other frames would be what they show after a reload.
+ */
+export function fixedState(raw, fixedKey) {
+  if (!fixedKey || !isRecord(raw)) return raw;
+  const variants = own(raw, 'variants');
+  const rec = isRecord(variants) ? own(variants, fixedKey) : undefined;
+  return { current: null, variants: rec === undefined ? {} : { [fixedKey]: rec } };
+}

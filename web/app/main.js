@@ -15,11 +15,12 @@ import { createExplore, readSettings, settingsQuery } from '../views/explore.js'
 import { Store } from './store.js';
 import { createAuthor } from './author.js';
 import { exportText, parseExerciseState, parseProgressFile, restoreSaved } from './progress.js';
-import { listenToHost, reportHeight, tellHost } from './frame.js';
+import { fixedState, frameSnapshot, listenToHost, reportHeight, stateReporter, tellHost } from './frame.js';
 import { encodeCarry, exerciseProblem, pageOptions, showLinkProblems } from './address.js';
 import { own } from '../util/own.js';
 import { showWorksheet } from './worksheet.js';
 import { scormStart } from './scorm.js';
+import { applyLook } from './theme.js';
 import { LECTURE, fullParams, studentSeed, variantKey } from '../card/variant.js';
 
 function safeStorage() {
@@ -55,6 +56,7 @@ export async function start(importer, documents) {
   // Said to the instructor's console too, with what is allowed (README "Course platforms").
   for (const p of options.problems) console.error(`commlab: ${strings('en').linkProblem(p)}`);
   if (options.print) showWorksheet();
+  linkProblems.push(...applyLook(options)); // theme= and the colours (app/theme.js): a colour that leaves text unreadable is named
   let lang = options.lang ?? (store.lang === 'en' || store.lang === 'zh' ? store.lang : null) ?? browserLanguage();
   const only = options.exercise;
   const framed = window.parent !== window;
@@ -73,6 +75,7 @@ export async function start(importer, documents) {
   }
 
   const cards = [];
+  let hostState = null; // posts the host's copy of the progress, once embedded (startEmbedded)
   const main = $('#exercises');
   const notice = $('#notice');
   const status = $('#engine-status');
@@ -358,6 +361,7 @@ export async function start(importer, documents) {
     store.resetExercise(only);
     for (const c of cards) c.reload();
     renderProgress();
+    hostState?.flush(); // the host hears the reset at once
   }
   $('[data-action="reset-confirm"]').addEventListener('click', () => {
     dialog.close();
@@ -563,7 +567,11 @@ export async function start(importer, documents) {
     }
     const card = new Card(doc, store, lang, {
       confirmLeave, fixed: fixedOf.get(ex.id) ?? worksheetLecture, calculator: options.calculator, hints: options.hints, reveal: options.reveal,
-      onEvent: (type, detail) => { if (embedded) tellHost({ type: `commlab:${type}`, exercise: ex.id, ...detail }); },
+      onEvent: (type, detail) => {
+        if (!embedded) return;
+        if (type === 'checked') hostState?.flush(); // the checked state first, at once
+        tellHost({ type: `commlab:${type}`, exercise: ex.id, ...detail });
+      },
     });
     cards.push(card);
     made.push(card);
@@ -635,17 +643,15 @@ export async function start(importer, documents) {
   if (framed && !embedded) reportHeight(only, [document.body], () => main);
   // The host protocol. The host may keep the progress (the frame's storage is often blocked or
   // partitioned): it hears every change as commlab:state and answers ready with commlab:restore.
+  // Typing posts the state within STATE_DELAY_MS; a check, a reset, a restore and leaving at once
+  // (app/frame.js stateReporter). A frame fixed to one variant keeps and posts that variant alone.
   function startEmbedded() {
     const card = cards[0];
+    const fixedKey = card?.fixed?.key ?? null;
     let restored = false;
-    let lastState = null;
-    const postState = () => {
-      const state = JSON.stringify(store.snapshot(only));
-      if (state === lastState) return;
-      lastState = state;
-      tellHost({ type: 'commlab:state', exercise: only, state: JSON.parse(state) });
-    };
-    store.onChange((id) => { if (id === null || id === String(only)) postState(); });
+    hostState = stateReporter(only, () => frameSnapshot(store, only, fixedKey));
+    const postState = hostState.flush;
+    store.onChange((id) => { if (id === null || id === String(only)) hostState.soon(); });
     // Checked and coalesced by app/frame.js: a flood of resets is one reset.
     listenToHost(only, {
       lang: (to) => { if (to !== lang) switchLanguage(to, { remember: false }); },
@@ -655,7 +661,7 @@ export async function start(importer, documents) {
         restored = true;
         let state;
         try {
-          state = await parseExerciseState(card.doc, raw, lang);
+          state = await parseExerciseState(card.doc, fixedState(raw, fixedKey), lang);
         } catch (err) {
           say((t) => t.restoreRefused(err.message), 'error', { topic: 'host-restore' });
           return;
@@ -666,7 +672,8 @@ export async function start(importer, documents) {
       },
     });
     reportHeight(only, [main, notice, $('.embed-foot')], () => $('.embed-foot'));
-    tellHost({ type: 'commlab:ready', exercise: only, lang });
+    // `title`: the exercise's title in both languages, {en, zh} (the host names its frame with it).
+    tellHost({ type: 'commlab:ready', exercise: only, lang, title: card ? { en: pick(card.doc.title, 'en'), zh: pick(card.doc.title, 'zh') } : null });
     // Without its own storage and without a host that keeps progress, the frame says so, and
     // where the browser has the Storage Access API it asks for storage on the student's click.
     if (!store.available) {

@@ -166,11 +166,37 @@ function spawn() {
   }
 }
 
+// A SharedWorker's port, dressed as a Worker for attach() and die(): the frames of one course page
+// (one storage partition) share one engine. `answered` turns true with its first message: a
+// shared worker that errs before (third-party storage blocked: the browser refuses it) is not a
+// death, the page takes a worker of its own instead. terminate() can only leave it: the others
+// keep it.
+function sharedPort(sw) {
+  const port = sw.port;
+  const w = {
+    shared: true, answered: false,
+    postMessage: (m) => port.postMessage(m),
+    set onmessage(f) { port.onmessage = f ? (e) => { w.answered = true; f(e); } : null; },
+    set onerror(f) { sw.onerror = f; },
+    set onmessageerror(f) { port.onmessageerror = f; },
+    terminate() {
+      try { port.postMessage({ type: 'bye' }); } catch { /* closed */ }
+      port.close();
+    },
+  };
+  return w;
+}
+
 function connect() {
   if (where) return;
   const boot = globalThis.commlabBoot;
-  let w = boot?.worker ?? null;
-  if (w && boot.failed) {
+  let w = boot?.worker ? (boot.shared ? sharedPort(boot.worker) : boot.worker) : null;
+  if (w && boot.failed && boot.shared) {
+    // The shared engine was refused (start.js saw it): a worker of this page's own instead,
+    // without a word (where third-party storage is blocked, this is every frame's start).
+    w.terminate();
+    w = null;
+  } else if (w && boot.failed) {
     // It died before this door listened (start.js saw it): that was its first death.
     w.terminate();
     w = null;
@@ -256,8 +282,13 @@ function die(w, why) {
   const wasUp = workerUp;
   const jobs = client.takeAll();
   client = null;
-  deaths += 1;
-  console.warn(`commlab: the engine's worker stopped (${why})`);
+  // A shared engine the browser refused (it never answered) is no death: this page's own worker
+  // answers instead; one that stopped later is, and this page then takes its own too.
+  const refused = w.shared && !w.answered;
+  if (!refused) {
+    deaths += 1;
+    console.warn(`commlab: the engine's ${w.shared ? 'shared ' : ''}worker stopped (${why})`);
+  }
   const next = deaths <= WORKER_RESTARTS ? spawn() : null;
   if (next) {
     attach(next);

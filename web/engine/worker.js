@@ -59,50 +59,75 @@ const engineUp = ready.then(() => ({ ok: true }), (err) => ({ ok: false, cause: 
 const installed = ready.then((r) => r.installed, (err) => documents.then(({ served }) => ({
   exercises: [], problems: served.problems, failed: String(err?.message ?? err),
 })));
-function tellDocuments(type) {
+function tellDocuments(type, post) {
   if (type === 'documents') {
-    documents.then(({ d, served }) => self.postMessage({ type, fingerprints: d?.fingerprints(served.files) ?? null, problems: served.problems }));
+    documents.then(({ d, served }) => post({ type, fingerprints: d?.fingerprints(served.files) ?? null, problems: served.problems }));
   } else if (type === 'engine') {
-    engineUp.then((r) => self.postMessage({ type, ...r }));
+    engineUp.then((r) => post({ type, ...r }));
   } else {
-    installed.then((r) => self.postMessage({ type, ...r }));
+    installed.then((r) => post({ type, ...r }));
   }
 }
 
-let receive = null;
-const early = [];
+// One page's channel to the engine: the worker's own (a dedicated worker) or one port of a
+// SharedWorker (engine/door.js: the frames of one course page may share the engine).
+const connections = new Set();
 let warm = null; // starts the idle warm-up, once the engine is there
 let warmWanted = false;
-self.onmessage = (e) => {
-  // The page says when it is ready: warming up earlier would take a core from its start-up.
-  if (e.data?.type === 'warm-up') {
-    warmWanted = true;
-    warm?.();
-    return;
-  }
-  if (e.data?.type === 'stop-loading') {
-    loading.abort(new DOMException(`the engine did not load within ${e.data.after_ms} ms`, 'TimeoutError'));
-    return;
-  }
-  if (e.data?.type === 'documents' || e.data?.type === 'installed' || e.data?.type === 'engine') {
-    tellDocuments(e.data.type);
-    return;
-  }
-  if (receive) receive(e.data);
-  else early.push(e.data);
-};
-
-ready.then(({ lab, protocol, warmup }) => {
-  // Text out: the page parses only the answers it still wants (protocol.js).
-  receive = protocol.createServer((r) => lab.evaluateText(JSON.stringify(r)), (m) => self.postMessage(m));
-  for (const m of early.splice(0)) receive(m);
-  warm = () => {
-    warm = null;
-    warmup.warmWhenIdle((text) => lab.evaluateText(text), () => receive.idle());
+const idle = () => [...connections].every((c) => c.idle());
+function connect(post) {
+  let receive = null;
+  const early = [];
+  const c = {
+    idle: () => !receive || !receive.idle || receive.idle(),
+    handle(data) {
+      // The page says when it is ready: warming up earlier would take a core from its start-up.
+      if (data?.type === 'warm-up') {
+        warmWanted = true;
+        warm?.();
+        return;
+      }
+      if (data?.type === 'stop-loading') {
+        loading.abort(new DOMException(`the engine did not load within ${data.after_ms} ms`, 'TimeoutError'));
+        return;
+      }
+      if (data?.type === 'bye') {
+        connections.delete(c);
+        return;
+      }
+      if (data?.type === 'documents' || data?.type === 'installed' || data?.type === 'engine') {
+        tellDocuments(data.type, post);
+        return;
+      }
+      if (receive) receive(data);
+      else early.push(data);
+    },
   };
-  if (warmWanted) warm();
-}, (err) => {
-  const fail = (m) => self.postMessage({ type: 'failed', id: m?.id ?? null, error: { code: 'not_loaded', message: String(err?.message ?? err), cause: causeOf(err) } });
-  receive = fail;
-  for (const m of early.splice(0)) fail(m);
-});
+  connections.add(c);
+  ready.then(({ lab, protocol, warmup }) => {
+    // Text out: the page parses only the answers it still wants (protocol.js).
+    receive = protocol.createServer((r) => lab.evaluateText(JSON.stringify(r)), post);
+    for (const m of early.splice(0)) receive(m);
+    warm ??= () => {
+      warm = () => {};
+      warmup.warmWhenIdle((text) => lab.evaluateText(text), idle);
+    };
+    if (warmWanted) warm();
+  }, (err) => {
+    const fail = (m) => post({ type: 'failed', id: m?.id ?? null, error: { code: 'not_loaded', message: String(err?.message ?? err), cause: causeOf(err) } });
+    receive = fail;
+    for (const m of early.splice(0)) fail(m);
+  });
+  return c;
+}
+
+if (typeof SharedWorkerGlobalScope === 'function' && self instanceof SharedWorkerGlobalScope) {
+  self.onconnect = (e) => {
+    const port = e.ports[0];
+    const c = connect((m) => port.postMessage(m));
+    port.onmessage = (ev) => c.handle(ev.data);
+  };
+} else {
+  const c = connect((m) => self.postMessage(m));
+  self.onmessage = (e) => c.handle(e.data);
+}

@@ -316,7 +316,32 @@ function allowedText(allowed, lang) {
   if (allowed.bytes) return zh ? `${n(allowed.bytes[0])} 到 ${n(allowed.bytes[1])} 之间的字节数` : `a number of bytes from ${n(allowed.bytes[0])} to ${n(allowed.bytes[1])}`;
   if (allowed.seconds) return zh ? `不小于 0 的秒数，与 ${allowed.seconds} 一起给出` : `a number of seconds, 0 or more, given with ${allowed.seconds}`;
   if (allowed.rate) return zh ? `大于 0 的每秒字节数，与 ${allowed.rate} 一起给出` : `a number of bytes per second above 0, given with ${allowed.rate}`;
+  if (allowed.contrast) return contrastText(allowed.contrast, zh ? 'zh' : 'en');
   return '';
+}
+
+// The frame's look (app/address.js lookOptions, app/theme.js): theme= and the colours, and a
+// colour refused because some text would be unreadable on it (or it on something).
+Object.assign(FALLBACK_WORDS.en, {
+  systemTheme: 'the browser’s light or dark setting', colour: 'a colour written #rgb or #rrggbb (in a URL, %23 for #)',
+  themeColour: 'the theme’s own colour',
+});
+Object.assign(FALLBACK_WORDS.zh, {
+  systemTheme: '浏览器的浅色或深色设置', colour: '写作 #rgb 或 #rrggbb 的颜色（URL 中 # 写作 %23）',
+  themeColour: '主题自带的颜色',
+});
+const CONTRAST_WITH = {
+  en: { ink: 'the text', muted: 'the secondary text', accent: 'the accent', ok: 'the “correct” green', bad: 'the error red',
+    warn: 'the warning colour', card: 'the background', field: 'the answer fields', 'calc-bg': 'the calculator',
+    'solution-bg': 'the worked solution', 'warn-bg': 'the hints', 'ok-bg': 'a correct answer’s field', 'bad-bg': 'a wrong answer’s field' },
+  zh: { ink: '正文', muted: '次要文字', accent: '强调色', ok: '“正确”的绿色', bad: '错误的红色', warn: '警告色',
+    card: '背景', field: '答题框', 'calc-bg': '计算器', 'solution-bg': '解答', 'warn-bg': '提示', 'ok-bg': '答对的答题框', 'bad-bg': '答错的答题框' },
+};
+function contrastText(c, lang) {
+  const what = own(CONTRAST_WITH[lang], c.against) ?? c.against;
+  return lang === 'zh'
+    ? `与${what}（${c.colour}）对比度至少 ${c.min}:1 的颜色（此颜色只有 ${c.ratio}:1）`
+    : `a colour with contrast of at least ${c.min}:1 against ${what} (${c.colour}); this one has ${c.ratio}:1`;
 }
 
 /** The UI strings of `lang` ("en" or "zh"). */
