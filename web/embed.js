@@ -143,7 +143,7 @@
       var ok = rule.list ? rule.list.indexOf(v) >= 0 : rule.test(v);
       if (!ok) {
         console.error(where + 'data-' + k + '="' + v + '" is not allowed; allowed: ' + (rule.list ? rule.list.join(', ') : rule.allowed) +
-          (own(OPTIONS, k) ? '. The frame names it and uses its strictest value.' : '. It is not used.'));
+          (own(OPTIONS, k) ? '. The frame names it and uses its fallback (for reveal, hints and calculator, the strictest value).' : '. It is not used.'));
       }
     });
     Array.prototype.forEach.call(div.attributes, function (a) {
