@@ -5,10 +5,9 @@
 // Screenshots of the course page at 1280 and 390 px, light and dark.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { DIST, answerIn, launch, screenshotDir, serve } from './helpers.mjs';
+import { DIST, answerIn, courseSite, launch, screenshotDir, serve } from './helpers.mjs';
 
 const LECTURE3 = { ring: '162 us', recursive_doubling: '45.6 us', rabenseifner: '52 us', binary_tree: '91.2 us', best: 'recursive_doubling' };
 const WRONG6 = { microbatches: '4', token_interval: '1.1 ms' };
@@ -17,25 +16,6 @@ let lab;
 let host;
 let browser;
 const errors = [];
-
-/** The course page: its own server, named by `localhost` so the lab frames are cross-site. */
-function courseSite(pages) {
-  const server = createServer((req, res) => {
-    const path = new URL(req.url, 'http://localhost').pathname;
-    const body = pages[path];
-    if (!body) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(body);
-  });
-  return new Promise((ok) => {
-    server.listen(0, '127.0.0.1', () => ok({
-      url: `http://localhost:${server.address().port}`,
-      close: () => new Promise((r) => server.close(r)),
-    }));
-  });
-}
 
 // The host records every event embed.js re-dispatches on the divs.
 const RECORDER = `<script>

@@ -7,11 +7,10 @@
 // Screenshots of a dark frame and of the refused message at 1280 and 390 px.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { DIST, answerIn, launch, screenshotDir, serve } from './helpers.mjs';
+import { DIST, answerIn, courseSite, launch, screenshotDir, serve } from './helpers.mjs';
 
 const LECTURE3 = { ring: '162 us', recursive_doubling: '45.6 us', rabenseifner: '52 us', binary_tree: '91.2 us', best: 'recursive_doubling' };
 
@@ -20,18 +19,6 @@ let refusing; // the same lab, whose server lets no other site frame it
 let host;
 let browser;
 let errors = []; // console errors and page errors of every page, checked by each test
-
-/** The course page's server, named by `localhost` so the lab frames are cross-site. */
-function courseSite(pages) {
-  const server = createServer((req, res) => {
-    const body = pages[new URL(req.url, 'http://localhost').pathname];
-    if (!body) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(body);
-  });
-  return new Promise((ok) => {
-    server.listen(0, '127.0.0.1', () => ok({ url: `http://localhost:${server.address().port}`, close: () => new Promise((r) => server.close(r)) }));
-  });
-}
 
 // The host records every event embed.js re-dispatches on the divs (in sessionStorage too, so a
 // reload keeps the count of state messages).
