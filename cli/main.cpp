@@ -1,4 +1,5 @@
-// The command-line door to the engine: eval one request, a batch on stdin, or a demo table.
+// The command-line door to the engine: eval one request, a batch on stdin, a demo table, or
+// nccl-tests logs fitted to the model.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -36,6 +37,11 @@ const char* kUsage =
     "                               (e.g. commlab --exercise 09.json eval '{\"op\":\"exercise.solve\",\"id\":9}')\n"
     "  commlab --exercises DIR ...  read the exercises from DIR (its index.json, else every *.json);\n"
     "                               default: $COMMLAB_EXERCISES_DIR, else " COMMLAB_EXERCISES_DIR_DEFAULT "\n"
+    "  commlab fit [options] FILE.. fit each nccl-tests log (- reads stdin) to the ring model: per table\n"
+    "                               alpha, bus bandwidth, residuals, collapses, the nearest link;\n"
+    "                               --collective NAME, --ranks N (when the log does not say), --link ID\n"
+    "                               (compare with), --in-place, --rows (every row), --skipped (every\n"
+    "                               skipped line), --json (the answer as JSON)\n"
     "  commlab ops                  the request ops\n"
     "  commlab links                the link catalogue\n";
 
@@ -193,6 +199,162 @@ bool install(const std::string& dir, bool strict) {
   return true;
 }
 
+// commlab fit: the `fit` op on each file, printed as a short table a table.
+std::string fixed(double x, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, x);
+  return buf;
+}
+
+std::string sig(double x, int digits = 4) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, x);
+  return buf;
+}
+
+// Bytes in decimal SI (P5 §0.4), as the README and the page write them.
+std::string si_bytes(double b) {
+  const char* unit[] = {"B", "KB", "MB", "GB", "TB"};
+  int i = 0;
+  while (b >= 1000 && i < 4) {
+    b /= 1000;
+    ++i;
+  }
+  return sig(b, 3) + " " + unit[i];
+}
+
+// A time in us as nccl-tests prints one: two decimals, fewer as it grows.
+std::string time_us(double us) { return fixed(us, us < 1000 ? 2 : us < 10000 ? 1 : 0); }
+
+std::string pad_left(const std::string& s, size_t w) { return s.size() >= w ? s : std::string(w - s.size(), ' ') + s; }
+
+void print_fit_table(const json& t, size_t index, bool all_rows, bool all_skipped) {
+  const json& f = t.at("fit");
+  std::cout << "table " << index + 1 << " (lines " << t.at("first_line") << "-" << t.at("last_line")
+            << "): " << t.at("collective").get<std::string>();
+  if (t.at("ranks").get<int>() > 0) std::cout << " on " << t.at("ranks") << " ranks";
+  std::cout << ", " << t.at("type").get<std::string>();
+  if (!t.at("redop").get<std::string>().empty()) std::cout << " " << t.at("redop").get<std::string>();
+  std::cout << ", " << (t.at("columns") == "in_place" ? "in-place" : "out-of-place") << "; collective from "
+            << t.at("collective_from").get<std::string>()
+            << (t.at("ranks").get<int>() > 0 ? ", ranks from " : ", rank count ") << t.at("ranks_from").get<std::string>()
+            << "\n";
+  const int steps = f.at("steps");
+  std::cout << "  T = " << steps << " x alpha + " << sig(t.at("factor").get<double>()) << " x S / beta:  alpha "
+            << sig(f.at("alpha_s").get<double>() * 1e6) << " us a step (latency " << sig(f.at("latency_s").get<double>() * 1e6)
+            << " us), beta " << sig(f.at("beta_Bps").get<double>() / 1e9) << " GB/s bus bandwidth, n_1/2 "
+            << si_bytes(t.at("n_half_bytes")) << "; relative RMS " << fixed(f.at("rel_rms").get<double>() * 100, 1)
+            << "% over " << f.at("rows") << " sizes\n";
+  const json& n = t.at("nearest_link");
+  std::cout << "  nearest link " << n.at("id").get<std::string>() << " (" << n.at("label").get<std::string>() << ", "
+            << sig(n.at("beta_Bps").get<double>() / 1e9) << " GB/s effective): beta / effective = "
+            << fixed(n.at("ratio").get<double>(), 2);
+  if (t.contains("link")) {
+    const json& l = t.at("link");
+    std::cout << "; " << l.at("id").get<std::string>() << " (asked): " << fixed(l.at("ratio").get<double>(), 2);
+  }
+  std::cout << "\n  best bus bandwidth " << sig(t.at("best_busbw_Bps").get<double>() / 1e9) << " GB/s"
+            << (t.at("exceeds_link").get<bool>() ? ", above the link's nominal bandwidth (exceeds_link)" : "")
+            << "; collapses: ";
+  if (t.at("collapses").empty()) std::cout << "none";
+  for (size_t i = 0; i < t.at("collapses").size(); ++i) {
+    const json& c = t.at("collapses")[i];
+    std::cout << (i ? ", " : "") << si_bytes(c.at("from_bytes")) << " to " << si_bytes(c.at("to_bytes")) << " (down to "
+              << fixed(c.at("worst_ratio").get<double>(), 2) << " of the best before)";
+  }
+  std::cout << "\n";
+  for (const json& note : t.at("notes")) std::cout << "  note: " << note.get<std::string>() << "\n";
+  const json& rows = t.at("rows");
+  std::cout << "  " << pad_left("size (B)", 13) << pad_left("time (us)", 12) << pad_left("busbw (GB/s)", 14)
+            << pad_left("model (us)", 12) << pad_left("residual", 10) << "\n";
+  const size_t shown = 20;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (!all_rows && rows.size() > 2 * shown && i == shown) {
+      std::cout << "  ... " << rows.size() - 2 * shown << " rows more (--rows prints them all)\n";
+      i = rows.size() - shown;
+    }
+    const json& r = rows[i];
+    const double res = r.at("residual").get<double>() * 100;
+    std::cout << "  " << pad_left(fixed(r.at("bytes").get<double>(), 0), 13)
+              << pad_left(time_us(r.at("time_s").get<double>() * 1e6), 12)
+              << pad_left(fixed(r.at("busbw_Bps").get<double>() / 1e9, 2), 14)
+              << pad_left(time_us(r.at("model_time_s").get<double>() * 1e6), 12)
+              << pad_left(std::fabs(res) < 0.05 ? "0.0%" : (res > 0 ? "+" : "") + fixed(res, 1) + "%", 10) << "\n";
+  }
+  const json& skipped = t.at("skipped");
+  if (!skipped.empty()) {
+    std::cout << "  skipped " << skipped.size() << (skipped.size() == 1 ? " line" : " lines") << ":";
+    const size_t limit = all_skipped ? skipped.size() : std::min<size_t>(skipped.size(), 3);
+    for (size_t i = 0; i < limit; ++i)
+      std::cout << "\n    line " << skipped[i].at("line") << ": " << skipped[i].at("reason").get<std::string>();
+    if (limit < skipped.size()) std::cout << "\n    ... " << skipped.size() - limit << " more (--skipped lists them all)";
+    std::cout << "\n";
+  }
+}
+
+int fit_files(int argc, char** argv, int first) {
+  json base = {{"op", "fit"}};
+  bool as_json = false, all_rows = false, all_skipped = false;
+  std::vector<std::string> files;
+  for (int i = first; i < argc; ++i) {
+    const std::string a = argv[i];
+    const bool has_value = i + 1 < argc;
+    if (a == "--collective" && has_value) base["collective"] = argv[++i];
+    else if (a == "--ranks" && has_value) {
+      char* end = nullptr;
+      const double r = std::strtod(argv[++i], &end);
+      if (!end || *end) {
+        std::cerr << "commlab fit: --ranks takes a number, not '" << argv[i] << "'\n";
+        return 2;
+      }
+      base["ranks"] = r;
+    } else if (a == "--link" && has_value) base["link"] = argv[++i];
+    else if (a == "--in-place") base["columns"] = "in_place";
+    else if (a == "--json") as_json = true;
+    else if (a == "--rows") all_rows = true;
+    else if (a == "--skipped") all_skipped = true;
+    else if (a.size() > 1 && a[0] == '-' && a != "-") {
+      std::cerr << "commlab fit: unknown option '" << a << "' (or it needs a value)\n\n" << kUsage;
+      return 2;
+    } else files.push_back(a);
+  }
+  if (files.empty()) {
+    std::cerr << "commlab fit: give one or more nccl-tests logs (- reads stdin)\n";
+    return 2;
+  }
+  int bad = 0;
+  for (const std::string& file : files) {
+    std::string text;
+    if (file == "-") {
+      std::ostringstream s;
+      s << std::cin.rdbuf();
+      text = s.str();
+    } else if (!read_file(file, &text)) {
+      std::cerr << file << ": cannot be read\n";
+      ++bad;
+      continue;
+    }
+    json request = base;
+    request["log"] = std::move(text);
+    const json out = commlab::evaluate(request);
+    const std::string name = file == "-" ? "stdin" : file;
+    if (out.contains("error")) {
+      std::cerr << name << ": " << out["error"]["message"].get<std::string>() << "\n";
+      ++bad;
+      continue;
+    }
+    if (as_json) {
+      std::cout << out.dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
+      continue;
+    }
+    const json& tables = out.at("tables");
+    std::cout << name << ": " << out.at("lines") << " lines, " << tables.size() << (tables.size() == 1 ? " table" : " tables")
+              << ", " << out.at("skipped_lines") << " skipped\n";
+    for (size_t i = 0; i < tables.size(); ++i) print_fit_table(tables[i], i, all_rows, all_skipped);
+  }
+  return bad ? 1 : 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -252,6 +414,7 @@ int main(int argc, char** argv) {
     for (int i = 3; i < argc; ++i) as_json |= std::string(argv[i]) == "--json";
     return run_demo(argv[2], as_json);
   }
+  if (cmd == "fit") return fit_files(argc, argv, 2);
   if (cmd == "ops" || cmd == "links") {
     std::cout << commlab::evaluate(json{{"op", cmd}}).dump(2) << "\n";
     return 0;

@@ -32,6 +32,7 @@ std::vector<OpInfo>& ops() {
       {"ring_attention", op_ring_attention, "ring attention: KV-hiding threshold, causal imbalance, zig-zag (§6.5)"},
       {"ring_attention_check", op_ring_attention_check, "ring attention with online softmax run vs one device (§6.5)"},
       {"overlap", op_overlap, "chunked / TP prefill / two-batch overlap as compute and comm timelines (§7)"},
+      {"fit", nullptr, "nccl-tests logs read and fitted to the ring model: alpha, bus bandwidth, residuals, collapses, nearest link (§0.5, §5.1)", op_fit},
       {"kv_transfer", op_kv_transfer, "a prompt's KV over NICs: after prefill vs layer by layer (§2.5, §7.3)"},
       {"exercise.list", op_exercise_list, "the exercises of P5 §11: id and title"},
       {"exercise.get", op_exercise_get, "one exercise document: statement, params, answers with their rule, hints"},
@@ -224,7 +225,7 @@ std::string evaluate(const std::string& request_text) {
   if (depth > kMaxNestingDepth) return to_text(too_deep());
   json request;
   try {
-    request = parse_json(request_text);
+    request = parse_request(request_text);
   } catch (const json::exception& e) {  // parse_error, and out_of_range for 1e999
     return to_text(error_json("invalid_json", "request is not valid JSON: " + capped(e.what())));
   } catch (const std::exception& e) {

@@ -55,6 +55,8 @@ json op_exercise_load(Request& r);
 json op_exercise_install(Request& r);
 json op_exercise_lint(Request& r);
 json op_link_match(Request& r);
+// ops_fit.cpp: nccl-tests logs fitted to the ring model (SPEC "Measured against the model").
+void op_fit(Request& r, JsonWriter& w);
 
 /// JSON form of a collective cost, shared by the ops that report one.
 json cost_json(const struct CollectiveCost& c);

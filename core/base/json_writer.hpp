@@ -26,6 +26,8 @@ class JsonWriter {
   virtual void value(long long x) = 0;
   virtual void value(bool b) = 0;
   virtual void value(std::string_view s) = 0;
+  /// Room for an answer of about `bytes` (a text writer grows by doubling otherwise).
+  virtual void reserve(size_t bytes) { (void)bytes; }
 
   void value(const char* s) { value(std::string_view(s)); }
   void value(const std::string& s) { value(std::string_view(s)); }
@@ -56,6 +58,9 @@ class JsonTextWriter final : public JsonWriter {
   void value(long long x) override;
   void value(bool b) override;
   void value(std::string_view s) override;
+  void reserve(size_t bytes) override {
+    if (out_.size() < bytes) out_.resize(bytes);
+  }
   using JsonWriter::value;
 
   std::string take() {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 #include "base/error.hpp"
 #include "base/quantity.hpp"
@@ -94,18 +95,27 @@ int nesting_depth(const json& v, int limit) {
 
 int text_nesting_depth(const std::string& text, int limit) {
   int depth = 0, deepest = 0;
-  bool in_string = false, escaped = false;
-  for (const char c : text) {
-    if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
-      continue;
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  while (p < end) {
+    const char c = *p++;
+    if (c == '"') {
+      // To the closing quote: one after an even number of backslashes (memchr: a 4 MB log in a
+      // request is skipped at memory speed).
+      for (;;) {
+        const char* q = static_cast<const char*>(std::memchr(p, '"', static_cast<size_t>(end - p)));
+        if (!q) return deepest;
+        size_t slashes = 0;
+        while (q - slashes > p && q[-1 - static_cast<ptrdiff_t>(slashes)] == '\\') ++slashes;
+        p = q + 1;
+        if (slashes % 2 == 0) break;
+      }
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+      if (deepest > limit) return deepest;
+    } else if (c == ']' || c == '}') {
+      --depth;
     }
-    if (c == '"') in_string = true;
-    else if (c == '[' || c == '{') deepest = std::max(deepest, ++depth);
-    else if (c == ']' || c == '}') --depth;
-    if (deepest > limit) return deepest;
   }
   return deepest;
 }

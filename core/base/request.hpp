@@ -86,6 +86,9 @@ class Request {
 /// json::parse(text) without its callback variant, which the engine never uses: the same
 /// parser, values and errors, and 10 KB less of wasm.
 json parse_json(const std::string& text);
+/// parse_json for a whole request: the same value and errors, with long top-level strings (a
+/// log of megabytes) taken out of the text before nlohmann reads it (base/long_strings.cpp).
+json parse_request(const std::string& text);
 /// Formats a JSON value for an error message, shortened past 60 characters; never recurses.
 std::string show_value(const json& v);
 /// Deepest nesting of arrays and objects in `v` (0 for a scalar), counted without recursion;

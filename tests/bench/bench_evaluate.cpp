@@ -7,7 +7,9 @@
 
 #include "api/api.hpp"
 #include "exercise_folder.hpp"
+#include "measured/fit.hpp"
 #include "model/collectives.hpp"
+#include "../nccl_synth.hpp"
 
 namespace {
 
@@ -70,6 +72,27 @@ void BM_AllreduceCostOnly(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 
+// `fit` on the benchmark's nccl-tests log (tests/nccl_synth.hpp synth_bench_log: all-reduce rows a
+// MiB apart and 3,000 noise lines, just over 4 MB): the whole request, text in and text out, as
+// tests/node/bench_wasm.mjs runs it; then the reader alone, and the reader with the fit.
+const commlab_test::SynthLog& fit_log() {
+  static const commlab_test::SynthLog log = commlab_test::synth_bench_log();
+  return log;
+}
+void BM_FitLog4MB(benchmark::State& s) {
+  static const std::string request = nlohmann::json{{"op", "fit"}, {"log", fit_log().text}}.dump();
+  run(s, request);
+  s.SetBytesProcessed(static_cast<int64_t>(s.iterations() * fit_log().text.size()));
+}
+void BM_FitLog4MBParse(benchmark::State& s) {
+  for (auto _ : s) benchmark::DoNotOptimize(commlab::parse_nccl_log(fit_log().text).tables.size());
+  s.SetBytesProcessed(static_cast<int64_t>(s.iterations() * fit_log().text.size()));
+}
+void BM_FitLog4MBFit(benchmark::State& s) {
+  for (auto _ : s) benchmark::DoNotOptimize(commlab::fit_nccl_log(fit_log().text, commlab::FitRequest()).tables.size());
+  s.SetBytesProcessed(static_cast<int64_t>(s.iterations() * fit_log().text.size()));
+}
+
 }  // namespace
 
 BENCHMARK(BM_EvaluateTransfer);
@@ -84,6 +107,9 @@ BENCHMARK(BM_ExerciseSolve3);
 BENCHMARK(BM_ExerciseSolve6);
 BENCHMARK(BM_RingAttentionCheck)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ShardingCheck)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FitLog4MB)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FitLog4MBParse)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FitLog4MBFit)->Unit(benchmark::kMillisecond);
 
 // The exercises are installed from the source tree first, as the CLI and the tests do.
 int main(int argc, char** argv) {

@@ -31,6 +31,7 @@ const REQUESTS = [
   { wasm: 'exercise6_solve', native: 'BM_ExerciseSolve6', label: 'exercise.solve, exercise 6' },
   { wasm: 'ring_attention_check', native: 'BM_RingAttentionCheck', label: 'ring_attention_check, 352 tokens' },
   { wasm: 'sharding_check', native: 'BM_ShardingCheck', label: 'sharding_check, 64 tokens' },
+  { wasm: 'fit_log_4MB', native: 'BM_FitLog4MB', label: 'fit, a 4 MB nccl-tests log' },
 ];
 
 const US_PER = { ns: 1e-3, us: 1, ms: 1e3, s: 1e6 };

@@ -4,7 +4,7 @@
 # Usage: check_layers.sh [root]   (root holds core/; default: the repository)
 set -euo pipefail
 root=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
-LAYERS=(base model steps parallel exercises api demos)
+LAYERS=(base model measured steps parallel exercises api demos)
 rank() { local i; for i in "${!LAYERS[@]}"; do [[ ${LAYERS[$i]} == "$1" ]] && { echo "$i"; return; }; done; echo -1; }
 bad=0
 while IFS= read -r file; do

@@ -1,0 +1,289 @@
+#include "measured/fit.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "base/error.hpp"
+#include "base/request.hpp"
+
+namespace commlab {
+
+namespace {
+
+std::string num(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", x);
+  return buf;
+}
+
+std::string names_text() {
+  std::string s;
+  for (const std::string& n : fit_collectives()) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+// "table 2 (lines 40-71)": how errors and notes name a table.
+std::string table_name(const LogTable& t, size_t index) {
+  return "table " + std::to_string(index + 1) + " (lines " + std::to_string(t.first_line) + "-" +
+         std::to_string(t.last_line) + ")";
+}
+
+std::string source_text(const LogSource& s) { return s.how + " (line " + std::to_string(s.line) + ")"; }
+
+// The bus factor as a function of k for the collectives whose factor depends on it.
+double factor_of(bool all_reduce, double k) { return all_reduce ? 2.0 * (k - 1) / k : (k - 1) / k; }
+
+// busbw / algbw over the rows, as an interval: each row's printed values within their rounding
+// (0.005 GB/s), intersected. Empty (lo > hi) when no row says anything.
+struct Ratio {
+  double lo = 0, hi = 1e300;
+  bool any = false;
+};
+Ratio bus_ratio(const LogTable& t, bool in_place) {
+  Ratio r;
+  for (const LogRow& row : t.rows) {
+    const LogGroup& g = in_place ? row.in_place : row.out_of_place;
+    // Half a unit of the last printed digit: nccl-tests prints two decimals below 1000 GB/s.
+    const double da = g.algbw_GBps < 999.995 ? 0.005 : g.algbw_GBps < 9999.95 ? 0.05 : 0.5;
+    const double db = g.busbw_GBps < 999.995 ? 0.005 : g.busbw_GBps < 9999.95 ? 0.05 : 0.5;
+    if (g.algbw_GBps - da <= 0.1) continue;  // 0.1 GB/s and below: too coarse to say anything
+    r.lo = std::max(r.lo, (g.busbw_GBps - db) / (g.algbw_GBps + da));
+    r.hi = std::min(r.hi, (g.busbw_GBps + db) / (g.algbw_GBps - da));
+    r.any = true;
+  }
+  if (r.any && r.lo > r.hi) r.any = false;  // rows that disagree (not one run's factor)
+  return r;
+}
+
+// The rank counts whose factor lies in the ratio interval: [first, last], or first > last.
+void ranks_in(const Ratio& r, bool all_reduce, long long* first, long long* last) {
+  *first = 1;
+  *last = 0;
+  const double top = all_reduce ? 2.0 : 1.0;
+  if (!r.any || r.hi <= factor_of(all_reduce, 2) - 1e-12 || r.lo >= top) return;
+  // factor(k) = top - top/k is increasing: k = top / (top - factor).
+  const double k_lo = r.lo <= 0 ? 2 : top / (top - r.lo), k_hi = r.hi >= top ? 1e18 : top / (top - r.hi);
+  long long a = std::max<long long>(2, static_cast<long long>(std::floor(k_lo)) - 1);
+  long long b = static_cast<long long>(std::min(std::ceil(k_hi) + 1, 1e18));
+  const double eps = 1e-12;
+  while (a <= b && factor_of(all_reduce, static_cast<double>(a)) < r.lo - eps) ++a;
+  while (b >= a && factor_of(all_reduce, static_cast<double>(b)) > r.hi + eps) --b;
+  *first = a;
+  *last = b;
+}
+
+}  // namespace
+
+const std::vector<std::string>& fit_collectives() {
+  static const std::vector<std::string> names = {"all_reduce", "all_gather", "reduce_scatter", "alltoall",
+                                                 "broadcast",  "reduce",     "sendrecv"};
+  return names;
+}
+
+bool ring_shape(std::string_view c, int k, RingShape* out) {
+  if (c == "all_reduce") *out = {2 * (k - 1), 2.0 * (k - 1) / k};  // P5 §5.1: RS then AG
+  else if (c == "all_gather" || c == "reduce_scatter" || c == "alltoall") *out = {k - 1, (k - 1.0) / k};
+  else if (c == "broadcast" || c == "reduce" || c == "sendrecv") *out = {1, 1.0};
+  else return false;
+  return true;
+}
+
+double fit_work_units(double bytes) {
+  // Measured: about 8 ns a byte natively for the whole request, reading, fitting and writing
+  // the answer (33 ms for the 4 MB log of BM_FitLog4MB): 2 units of 5 ns a byte.
+  return 2 * bytes;
+}
+
+namespace {
+
+void fit_table(const LogTable& t, size_t index, const FitRequest& req, TableFit* f) {
+  const std::string name = table_name(t, index);
+  const Ratio ratio = bus_ratio(t, req.in_place);
+  // The collective: the request's, the text's, or all-reduce by its busbw > algbw.
+  if (!req.collective.empty()) {
+    f->collective = req.collective;
+    f->collective_from = "request";
+  } else if (!t.collective.empty()) {
+    f->collective = t.collective;
+    f->collective_from = source_text(t.collective_from);
+    RingShape unused;
+    if (!ring_shape(f->collective, 2, &unused))
+      throw RequestError("unknown_value", "field 'collective': " + name + " measured '" + t.collective + "' (" +
+                                              f->collective_from + "), which the ring model here does not fit; allowed: " +
+                                              names_text() + " (give 'collective' to fit it as one of them)");
+  } else if (ratio.any && ratio.lo > 1 + 1e-9 && ratio.hi < 2) {
+    f->collective = "all_reduce";
+    f->collective_from = "busbw / algbw between 1 and 2 (all-reduce's factor alone)";
+  } else {
+    throw RequestError("missing_field", "field 'collective': " + name +
+                                            " does not say which collective it measured (no '# Collective test "
+                                            "starting:' line, no command line naming a test such as all_reduce_perf, "
+                                            "and its busbw / algbw does not single out all-reduce); give 'collective': one of " +
+                                            names_text());
+  }
+  const bool all_reduce = f->collective == "all_reduce";
+  const bool factor_one = f->collective == "broadcast" || f->collective == "reduce" || f->collective == "sendrecv";
+  long long first = 1, last = 0;
+  if (!factor_one) ranks_in(ratio, all_reduce, &first, &last);
+  // The rank count: the request's, the Rank lines', or the one whose factor busbw / algbw shows.
+  if (req.ranks > 0) {
+    f->ranks = req.ranks;
+    f->ranks_from = "request";
+  } else if (t.ranks > 0) {
+    f->ranks = t.ranks;
+    f->ranks_from = source_text(t.ranks_from);
+  } else if (factor_one) {
+    f->ranks = 0;
+    f->ranks_from = "not needed: factor 1 and one step whatever the rank count";
+  } else if (first == last && first <= kMaxDevices) {
+    f->ranks = static_cast<int>(std::min<long long>(first, 1 << 30));
+    const std::string lo = num(ratio.lo), hi = num(ratio.hi);
+    f->ranks_from = "busbw / algbw " + (lo == hi ? "= " + lo : lo + " to " + hi) + " (the factor of " +
+                    std::to_string(first) + " ranks, no other's)";
+  } else {
+    const std::string seen =
+        !ratio.any ? "its busbw and algbw are too small to tell" :
+        first > last ? "its busbw / algbw (" + num(ratio.lo) + " to " + num(ratio.hi) + ") is the factor of no rank count" :
+        "its busbw / algbw (" + num(ratio.lo) + " to " + num(ratio.hi) + ") fits " + std::to_string(first) + " to " +
+            (last >= 1000000 ? std::string("any larger number of") : std::to_string(last)) + " ranks";
+    throw RequestError("missing_field", "field 'ranks': " + name + " (" + f->collective +
+                                            ") does not say how many ranks ran it (no '#  Rank' lines; " + seen +
+                                            "); give 'ranks': an integer from 2 to " + std::to_string(kMaxDevices));
+  }
+  if (f->ranks == 1)
+    throw RequestError("invalid_value", "field 'log': " + name + " ran " + f->collective + " on 1 rank (" + f->ranks_from +
+                                            "): nothing crosses a link, so there is no alpha or beta to fit; allowed: 2 or more "
+                                            "ranks (or give 'ranks')");
+  if (!ring_shape(f->collective, std::max(f->ranks, 2), &f->shape)) f->shape = {1, 1.0};
+  if (factor_one) f->shape = {1, 1.0};
+  if (!factor_one && ratio.any && (f->shape.factor < ratio.lo - 1e-9 || f->shape.factor > ratio.hi + 1e-9))
+    f->notes.push_back("busbw / algbw in the log is " + num(ratio.lo) + " to " + num(ratio.hi) + ", not the factor " +
+                       num(f->shape.factor) + " of " + std::to_string(f->ranks) + " ranks (" + f->ranks_from +
+                       "): nccl-tests ran it on another rank count");
+  if (t.cpu_time) f->notes.push_back("time is CPU time (nccl-tests -C 1): fitted as printed, not checked against algbw");
+  if (req.in_place) f->notes.push_back("fitted to the in-place columns");
+
+  // The rows, and least squares on relative error over those with S > 0: minimise
+  // sum ((L + b y) / t - 1)^2, y = factor x S, L = steps x alpha, b = 1 / beta.
+  const double factor = f->shape.factor;
+  double suu = 0, suv = 0, svv = 0, su = 0, sv = 0, first_size = -1;
+  bool two_sizes = false;
+  for (const LogRow& row : t.rows) {
+    const LogGroup& g = req.in_place ? row.in_place : row.out_of_place;
+    const double time_s = g.time_us / 1e6;  // one rounding: "0.00020032", not 17 digits
+    FitRow r;
+    r.line = row.line;
+    r.bytes = row.bytes;
+    r.time_s = time_s;
+    r.busbw_Bps = factor * row.bytes / time_s;
+    f->rows.push_back(r);
+    if (row.bytes <= 0) continue;
+    ++f->fitted_rows;
+    if (first_size < 0) first_size = row.bytes;
+    two_sizes = two_sizes || row.bytes != first_size;
+    const double u = 1 / time_s, v = factor * row.bytes / time_s;
+    suu += u * u;
+    suv += u * v;
+    svv += v * v;
+    su += u;
+    sv += v;
+  }
+  if (!two_sizes)
+    throw RequestError("invalid_value", "field 'log': " + name + " has " + std::to_string(f->fitted_rows) +
+                                            (f->fitted_rows == 1 ? " size" : " sizes") +
+                                            " above 0 bytes; the fit of alpha and beta needs 2 or more (run nccl-tests with "
+                                            "-b and -e apart, e.g. -b 8 -e 1G -f 2)");
+  // Columns scaled to unit length, so the 2 x 2 system is well conditioned whatever the units.
+  const double p = std::sqrt(suu), q = std::sqrt(svv), rho = suv / (p * q), det = 1 - rho * rho;
+  double L = 0, b = 0;
+  if (det > 1e-14) {
+    L = (su / p - rho * sv / q) / det / p;
+    b = (sv / q - rho * su / p) / det / q;
+  }
+  if (!(det > 1e-14) || L < 0) {  // alpha is not negative: the best line through the origin
+    L = 0;
+    b = sv / svv;
+  }
+  if (!(b > 0))
+    throw RequestError("invalid_value", "field 'log': " + name +
+                                            ": its times do not grow with size, and T = steps x alpha + factor x S / beta "
+                                            "needs them to; allowed: a table of a size sweep");
+  f->latency_s = L;
+  f->alpha_s = L / f->shape.steps;
+  f->beta_Bps = 1 / b;
+  f->n_half_bytes = L / (factor * b);
+  double sum_sq = 0, best = 0;
+  bool in_collapse = false;
+  for (FitRow& r : f->rows) {
+    r.model_time_s = L + b * factor * r.bytes;
+    r.residual = (r.time_s - r.model_time_s) / r.time_s;
+    if (r.bytes <= 0) continue;
+    sum_sq += r.residual * r.residual;
+    // A collapse: below half the best bus bandwidth seen at a smaller size.
+    const bool low = best > 0 && r.busbw_Bps < 0.5 * best;
+    if (low) {
+      const double ratio_now = r.busbw_Bps / best;
+      if (!in_collapse) f->collapses.push_back({r.bytes, r.bytes, ratio_now});
+      f->collapses.back().to_bytes = r.bytes;
+      f->collapses.back().worst_ratio = std::min(f->collapses.back().worst_ratio, ratio_now);
+    }
+    in_collapse = low;
+    best = std::max(best, r.busbw_Bps);
+  }
+  f->best_busbw_Bps = best;
+  f->rel_rms = std::sqrt(sum_sq / f->fitted_rows);
+
+  // The catalogue link nearest to beta (by ratio, either way), and the one asked for.
+  double best_score = 1e300;
+  for (const LinkSpec& s : link_catalogue()) {
+    const Link eff = effective_link(s);
+    const double score = std::max(f->beta_Bps / eff.beta_Bps, eff.beta_Bps / f->beta_Bps);
+    if (score < best_score) {
+      best_score = score;
+      f->nearest = {&s, eff.alpha_s, eff.beta_Bps, f->beta_Bps / eff.beta_Bps};
+    }
+  }
+  if (req.link) {
+    const Link eff = effective_link(*req.link);
+    f->compared = {req.link, eff.alpha_s, eff.beta_Bps, f->beta_Bps / eff.beta_Bps};
+  }
+  const LinkSpec* against = req.link ? req.link : f->nearest.spec;
+  // The catalogue link's line beside the fitted one: the same ring (steps, factor), its alpha and
+  // effective bandwidth, so the picture shows the lecture's figure for this table's sizes.
+  const LinkComparison& line = req.link ? f->compared : f->nearest;
+  for (FitRow& r : f->rows) r.link_time_s = f->shape.steps * line.alpha_s + factor * r.bytes / line.beta_Bps;
+  f->exceeds_link = best > against->nominal_Bps;
+  if (f->exceeds_link)
+    f->notes.push_back("a measured bus bandwidth (" + num(best / 1e9) + " GB/s) is above " + against->label + "'s nominal " +
+                       num(against->nominal_Bps / 1e9) +
+                       " GB/s: no ring does that; in-switch reduction (NVLS, SHARP; P5 §5.4) or a tree over faster "
+                       "links does");
+}
+
+}  // namespace
+
+LogFit fit_nccl_log(std::string_view text, const FitRequest& req) {
+  LogFit out;
+  out.log = parse_nccl_log(text);
+  if (out.log.tables.empty()) {
+    std::string why = text.find_first_not_of(" \t\r\n") == std::string_view::npos
+                          ? "the text is empty"
+                          : "read " + std::to_string(out.log.lines) + (out.log.lines == 1 ? " line" : " lines");
+    if (out.log.rejected_rows > 0)
+      why += "; " + std::to_string(out.log.rejected_rows) + (out.log.rejected_rows == 1 ? " line began" : " lines began") +
+             " as a row and was not one (line " + std::to_string(out.log.first_rejected.line) + ": " +
+             out.log.first_rejected.reason + ")";
+    throw RequestError("invalid_value",
+                       "field 'log': no nccl-tests table found: expected rows of size, count, type, redop, root, time, "
+                       "algbw, busbw, #wrong (out-of-place, then in-place) as nccl-tests prints them; " + why);
+  }
+  out.tables.resize(out.log.tables.size());
+  for (size_t i = 0; i < out.log.tables.size(); ++i) {
+    out.tables[i].table = i;
+    fit_table(out.log.tables[i], i, req, &out.tables[i]);
+  }
+  return out;
+}
+
+}  // namespace commlab
