@@ -29,3 +29,17 @@ test('the build\'s answers to the first batch are the engine\'s', { skip: !exist
   assert.equal(sameFingerprints(kept.documents, fingerprints(docs.slice(1))), false);
   assert.notEqual(documentHash('a'), documentHash('b'));
 });
+
+test('the shared engine\'s name carries the fingerprint of the engine the build ships', { skip: !existsSync(file) && 'run ./lab build first' }, async () => {
+  // A frame opened after a release must not join the old engine still running on a course page
+  // (web/start.js: a SharedWorker is matched by its address and name).
+  const { createHash } = await import('node:crypto');
+  const { readdirSync } = await import('node:fs');
+  const engine = join(ROOT, 'dist/engine');
+  const scripts = readdirSync(engine).filter((f) => f.endsWith('.js')).sort();
+  const hash = createHash('sha256');
+  for (const f of ['commlab_wasm.wasm', 'commlab_wasm.mjs', ...scripts]) hash.update(readFileSync(join(engine, f)));
+  const start = readFileSync(join(ROOT, 'dist/start.js'), 'utf8');
+  assert.match(start, new RegExp(`name: 'commlab-engine-${hash.digest('hex').slice(0, 12)}'`));
+  assert.doesNotMatch(start, /name: 'commlab-engine'/);
+});
