@@ -57,8 +57,9 @@
       // no rule: the other prerendered cards show until the live card replaces them
     }
   }
-  // ?view=author (the authoring view) shows no lecture card: the prerendered ones never paint.
-  if (query.get('view') === 'author' && !query.has('exercise')) {
+  // ?view=author (the authoring view) and ?view=measured show no lecture card: the prerendered
+  // ones never paint.
+  if ((query.get('view') === 'author' || query.get('view') === 'measured') && !query.has('exercise')) {
     try {
       var authorSheet = new CSSStyleSheet();
       authorSheet.replaceSync('section.card[data-prerendered] { display: none; }');

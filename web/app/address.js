@@ -8,7 +8,7 @@ import { h } from '../util/dom.js';
 import { strings } from '../util/i18n.js';
 import { isRecord, own } from '../util/own.js';
 
-export const VIEWS = ['explore', 'author'];
+export const VIEWS = ['explore', 'author', 'measured'];
 export const REVEAL_MODES = ['never', 'after-attempt', 'after-solve'];
 const LANGS = ['en', 'zh'];
 const SWITCH = ['on', 'off'];

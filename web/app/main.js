@@ -10,10 +10,11 @@ import { Card } from '../card/card.js';
 import { h } from '../util/dom.js';
 import { ask, askMany, documentsInstalled, documentsServed, engineFailure, engineStarted, isEngineFailure, knownLinks, rememberSolve, setLinks, solveAll, useDocuments, useImporter, warmUp } from '../engine/door.js';
 import { sameFingerprints } from '../engine/documents.js';
-import { authorStrings, browserLanguage, pick, strings, viewStrings } from '../util/i18n.js';
+import { authorStrings, browserLanguage, measuredStrings, pick, strings, viewStrings } from '../util/i18n.js';
 import { createExplore, readSettings, settingsQuery } from '../views/explore.js';
 import { Store } from './store.js';
 import { createAuthor } from './author.js';
+import { createMeasured, readShared } from '../views/measured.js';
 import { exportText, parseExerciseState, parseProgressFile, restoreSaved } from './progress.js';
 import { fixedState, frameSnapshot, listenToHost, reportHeight, stateReporter, tellHost } from './frame.js';
 import { encodeCarry, exerciseProblem, pageOptions, showLinkProblems } from './address.js';
@@ -68,10 +69,14 @@ export async function start(importer, documents) {
   if (exploring) document.body.classList.add('exploring');
   const authoring = only === null && options.view === 'author';
   if (authoring) document.body.classList.add('authoring');
+  // ?view=measured: an nccl-tests log against the model (views/measured.js).
+  const measuring = only === null && options.view === 'measured';
+  if (measuring) document.body.classList.add('measuring');
   if (embedded) {
     // embedded: no link away
     document.querySelector('#explore-link')?.remove();
     document.querySelector('#author-link')?.remove();
+    document.querySelector('#measured-link')?.remove();
   }
 
   const cards = [];
@@ -199,6 +204,10 @@ export async function start(importer, documents) {
     write.textContent = authoring ? viewStrings(lang).backToExercises : authorStrings(lang).link;
     write.href = authoring ? '?' : '?view=author';
     if (authoring) document.title = authorStrings(lang).pageTitle;
+    const measuredLink = $('#measured-link') ?? {};
+    measuredLink.textContent = measuring ? viewStrings(lang).backToExercises : measuredStrings(lang).link;
+    measuredLink.href = measuring ? '?' : '?view=measured';
+    if (measuring) document.title = measuredStrings(lang).title;
     renderProgress();
   }
 
@@ -263,6 +272,7 @@ export async function start(importer, documents) {
     for (const c of cards) c.setLang(lang);
     if (exploring) showExplore();
     author?.setLang(lang);
+    measured?.setLang(lang);
     renderProgress();
   }
 
@@ -441,13 +451,23 @@ export async function start(importer, documents) {
     main.append(author.root);
   }
 
+  // The measured view replaces the cards; fitted figures may come in the address (a shared link).
+  let measured = null;
+  function showMeasured() {
+    const links = knownLinks();
+    linkProblems.push(...readShared(location.search, links.map((l) => l.id)).problems);
+    showLinkProblems($('#link-problems'), linkProblems, lang);
+    measured = createMeasured({ lang, links, storage: safeStorage(), search: location.search });
+    main.append(measured.root);
+  }
+
   let listing = null;
   let docs = null; // exercise id (string) -> the engine's document, for checking progress
   renderChrome();
   if (store.setAsideKeys.length) {
     const keys = [...store.setAsideKeys];
     say((t) => t.corruptStates(keys), 'error', { topic: 'restore' });
-  } else if (!store.available && !embedded && !authoring) say((t) => t.storageUnavailable);
+  } else if (!store.available && !embedded && !authoring && !measuring) say((t) => t.storageUnavailable);
   status.textContent = strings(lang).loading;
 
   // The cards prerendered into index.html, by exercise id; their ids let the first batch ask
@@ -474,7 +494,7 @@ export async function start(importer, documents) {
       el.dataset.state = 'engine-stopped';
     }
   });
-  const guessed = exploring || authoring ? [] : [...new Set(prerendered.keys())];
+  const guessed = exploring || authoring || measuring ? [] : [...new Set(prerendered.keys())];
   const requests = firstBatch(guessed);
   // The build's answers to this very batch (engine/first.json) let the cards come alive before
   // the engine has loaded; the page still says it is ready only once the engine answers (ping).
@@ -501,6 +521,13 @@ export async function start(importer, documents) {
     showExplore();
     document.documentElement.dataset.ready = 'true';
     warmUpWhenIdle();
+    return;
+  }
+  if (measuring) {
+    status.hidden = true;
+    for (const el of main.querySelectorAll('section.card[data-prerendered]')) el.remove();
+    showMeasured();
+    document.documentElement.dataset.ready = 'true';
     return;
   }
   if (authoring) {

@@ -19,7 +19,7 @@ import { simulateRequest } from './player.js';
 // Ten distinct colours (category10), one a series; a chart with more series than ten is split
 // rather than reusing a colour. Bands take their winner's colour, faint.
 export const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22'];
-const faint = (hex, a = 0.13) => `rgba(${parseInt(hex.slice(1, 3), 16)},${parseInt(hex.slice(3, 5), 16)},${parseInt(hex.slice(5, 7), 16)},${a})`;
+export const faint = (hex, a = 0.13) => `rgba(${parseInt(hex.slice(1, 3), 16)},${parseInt(hex.slice(3, 5), 16)},${parseInt(hex.slice(5, 7), 16)},${a})`;
 
 /** Sizes 1 B to 1 GB, `perDecade` points a decade (powers of ten exact). */
 export function sizes(perDecade = 4, from = 0, to = 9) {
@@ -61,7 +61,9 @@ function plot(box, spec, holder) {
     ],
     series: [
       { label: spec.xLabel, value: (u, v) => (v == null ? '–' : spec.xFormat(v)) },
-      ...spec.series.map((s, i) => ({ label: s.label, stroke: seriesColor(s, i), width: s.width ?? 2, dash: s.dash, points: { show: false }, value: (u, v) => (v == null ? '–' : spec.yFormat(v)) })),
+      // `points: true`: markers only, no line (measured values, views/measured.js).
+      ...spec.series.map((s, i) => ({ label: s.label, stroke: seriesColor(s, i), width: s.width ?? 2, dash: s.dash, value: (u, v) => (v == null ? '–' : spec.yFormat(v)),
+        ...(s.points ? { paths: () => null, points: { show: true, size: s.size ?? 7, width: 1.5, fill: s.fill ?? seriesColor(s, i) } } : { points: { show: false } }) })),
     ],
     cursor: { drag: { x: false, y: false } },
     hooks: {
@@ -133,7 +135,7 @@ function plot(box, spec, holder) {
 }
 
 // Same axes and series: new data into the existing chart (no rebuild while a slider moves).
-const shape = (spec) => JSON.stringify([spec.logY, spec.xLabel, spec.yLabel, spec.series.map((s) => [s.label, s.color])]);
+const shape = (spec) => JSON.stringify([spec.logY, spec.yRange, spec.xLabel, spec.yLabel, spec.series.map((s) => [s.label, s.color])]);
 
 // The values as a table, built when first opened (and rebuilt when open).
 function table(t, xs, series, xFormat, yFormat, rawKey, xLabel = t.size) {
@@ -149,7 +151,7 @@ function table(t, xs, series, xFormat, yFormat, rawKey, xLabel = t.size) {
   return details;
 }
 
-function chartShell(view, title, caption, lecture) {
+export function chartShell(view, title, caption, lecture) {
   const root = h('figure', { class: 'chart', dataset: { view, lecture } });
   const box = h('div', { class: 'chart-box' });
   const cap = h('figcaption', {}, [h('strong', { text: `${title}. ` }), caption]);

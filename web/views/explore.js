@@ -24,10 +24,10 @@ export const ALGORITHMS = table({
 });
 const TOPOLOGIES = ['switch', 'ring', 'two_level'];
 export const DEFAULTS = Object.freeze({ collective: 'allreduce', algorithm: 'ring', devices: 8, bytes: 1e6, link: 'nvlink4', topology: 'switch', gpus_per_node: 8, intra_link: 'nvlink4' });
-const MIN_DEVICES = 2;
-const MAX_DEVICES = 1024;
+export const MIN_DEVICES = 2;
+export const MAX_DEVICES = 1024;
 const MAX_GPUS_PER_NODE = 64;
-const MAX_BYTES = 1e9;
+export const MAX_BYTES = 1e9;
 
 /**
  * Settings from a query string: {settings, problems}. Each setting is checked against what is

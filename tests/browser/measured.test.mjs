@@ -1,0 +1,307 @@
+// The measured view (?view=measured, SPEC "Measured against the model") in headless Chromium:
+// a pasted nccl-tests log shows the engine's own fit (alpha, beta, relative RMS, asked of the
+// page's engine module here), out-of-place and in-place points, the model and link lines as the
+// engine's times converted; the collapse sample's band and sentence at 64-128 MiB; the NVLS
+// sample's exceeds note; garbage gives the engine's error and the page goes on; "Use in Explore"
+// carries the fit; the shared link restores the figures; a reload keeps the log; blocked storage
+// and a log too big to keep are said; axe-core; no sideways scroll at 390 px; screenshots.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { ROOT, engineEval, launch, openPage, screenshotDir, serve, settled } from './helpers.mjs';
+import { formatBytes, formatTime } from '../../web/util/units.js';
+import { busBandwidth, formatPercent, formatRate } from '../../web/views/measured.js';
+
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+const FIXTURES = join(ROOT, 'tests/fixtures/nccl');
+const fixture = (name) => readFileSync(join(FIXTURES, name), 'utf8');
+const CURRENT = fixture('synthetic_allreduce_current.txt');
+let server;
+let browser;
+const errors = [];
+
+const fresh = (viewport = DESKTOP, locale = 'en-US') => browser.newContext({ viewport, locale });
+const done = (page) => page.waitForSelector('[data-role="fit-status"][data-state="done"], [data-role="fit-status"][data-state="error"]', { timeout: 20000 });
+
+async function paste(page, text) {
+  await page.locator('#m-log').fill(text);
+  // The fit waits for the typing to stop ("Fitting…" meanwhile, set as the text changes).
+  assert.equal(await page.locator('[data-role="fit-status"]').getAttribute('data-state'), 'fitting');
+  await done(page);
+  await settled(page);
+}
+async function pickSample(page, file) {
+  await page.waitForSelector(`[data-role="sample"] option[value="${file}"]`, { state: 'attached' });
+  await page.locator('[data-role="sample"]').selectOption(file);
+  await done(page);
+  await settled(page);
+}
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  assert.deepEqual(errors, []);
+});
+
+describe('measured view', () => {
+  let shareHref = null;
+  let exploreHref = null;
+  let answerOut = null;
+
+  test('a pasted log: the engine\'s alpha, beta and relative RMS, in-place points, the lines as the engine\'s times; a reload keeps it', async () => {
+    const ctx = await fresh();
+    const start = await openPage(ctx, `${server.url}`, errors);
+    // The header links to the view; from it, back to the exercises.
+    assert.equal(await start.locator('#measured-link').getAttribute('href'), '?view=measured');
+    await start.locator('#measured-link').click();
+    await start.waitForSelector('html[data-ready="true"] [data-view="measured"][data-lecture="0.5"]');
+    const page = start;
+    assert.equal(await page.locator('#measured-link').getAttribute('href'), '?');
+    assert.match(await page.locator('#measured-link').textContent(), /Back to the exercises/);
+    await paste(page, CURRENT);
+
+    const out = await engineEval(page, { op: 'fit', log: CURRENT });
+    const inPlace = await engineEval(page, { op: 'fit', log: CURRENT, columns: 'in_place' });
+    answerOut = out;
+    assert.equal(out.tables.length, 1);
+    const tbl = out.tables[0];
+    const sec = page.locator('[data-role="table"]');
+    assert.equal(await sec.count(), 1);
+    const figs = sec.locator('[data-role="figures"]');
+    // The page's figures are the engine's numbers, and shown as the page formats them.
+    assert.equal(Number(await figs.getAttribute('data-alpha-s')), tbl.fit.alpha_s);
+    assert.equal(Number(await figs.getAttribute('data-beta-bps')), tbl.fit.beta_Bps);
+    assert.equal(Number(await figs.getAttribute('data-rel-rms')), tbl.fit.rel_rms);
+    assert.ok(Math.abs(tbl.fit.alpha_s - 2e-6) < 0.1e-6, `the fixture's alpha 2 us: ${tbl.fit.alpha_s}`);
+    assert.ok((await figs.locator('[data-role="alpha"]').textContent()).includes(formatTime(tbl.fit.alpha_s)));
+    assert.ok((await figs.locator('[data-role="alpha"]').textContent()).includes(formatTime(tbl.fit.latency_s)));
+    const betaText = await figs.locator('[data-role="beta"]').textContent();
+    assert.ok(betaText.includes(formatRate(tbl.fit.beta_Bps)), betaText);
+    // Above or below the link by the engine's ratio.
+    const lk = tbl.nearest_link;
+    const word = Math.abs(lk.ratio - 1) < 0.005 ? 'about that of' : `${Number((Math.abs(lk.ratio - 1) * 100).toPrecision(2))}% ${lk.ratio > 1 ? 'above' : 'below'}`;
+    assert.ok(betaText.includes(`${word} the lecture’s ${lk.label}`), `${word}: ${betaText}`);
+    assert.ok((await figs.locator('[data-role="rel-rms"]').textContent()).includes(formatPercent(tbl.fit.rel_rms)));
+    assert.ok((await figs.locator('[data-role="n-half"]').textContent()).includes(formatBytes(tbl.n_half_bytes)));
+    assert.match(await sec.locator('[data-role="sources"]').textContent(), /Collective test starting.*Rank lines/);
+
+    // Out-of-place and in-place points: every size of each answer; the table holds the engine's values.
+    const chart = sec.locator('[data-view="measured-chart"]');
+    await chart.locator('canvas').waitFor();
+    const positive = (rows) => rows.filter((r) => r.bytes > 0);
+    assert.equal(Number(await chart.getAttribute('data-points-out')), positive(tbl.rows).length);
+    assert.equal(Number(await chart.getAttribute('data-points-in')), positive(inPlace.tables[0].rows).length);
+    assert.ok(positive(inPlace.tables[0].rows).length > 10);
+    await chart.locator('[data-role="data-table"] summary').click();
+    const cells = await chart.locator('[data-role="data-table"] tbody tr').evaluateAll((trs) => trs.map((tr) => ({
+      bytes: Number(tr.dataset.bytes),
+      ...Object.fromEntries([...tr.querySelectorAll('td')].map((td) => [Object.keys(td.dataset)[0], td.dataset[Object.keys(td.dataset)[0]]])),
+    })));
+    assert.equal(cells.length, positive(tbl.rows).length);
+    for (const r of positive(tbl.rows)) {
+      const c = cells.find((x) => x.bytes === r.bytes);
+      const ip = inPlace.tables[0].rows.find((x) => x.bytes === r.bytes);
+      assert.equal(Number(c.busbwBps), r.busbw_Bps);
+      assert.equal(Number(c.inPlaceBusbwBps), ip.busbw_Bps);
+      assert.equal(Number(c.modelBusbwBps), busBandwidth(tbl.factor, r.bytes, r.model_time_s));
+      assert.equal(Number(c.linkBusbwBps), busBandwidth(tbl.factor, r.bytes, r.link_time_s));
+      assert.equal(Number(c.residual), r.residual);
+    }
+    // busbw as nccl-tests prints it: the engine's own measured busbw is factor x S / time.
+    const big = tbl.rows[tbl.rows.length - 1];
+    assert.ok(Math.abs(busBandwidth(tbl.factor, big.bytes, big.time_s) / big.busbw_Bps - 1) < 1e-12);
+    assert.equal(await sec.locator('[data-role="collapse"]').count(), 0);
+    assert.equal(await sec.locator('[data-role="exceeds"]').count(), 0);
+
+    exploreHref = await sec.locator('[data-role="use-in-explore"]').getAttribute('href');
+    shareHref = await sec.locator('[data-role="share-link"]').getAttribute('href');
+    assert.ok(!shareHref.includes('Rank'), 'the shared address carries no log');
+    await sec.locator('[data-action="copy-link"]').click();
+    await page.waitForFunction(() => document.querySelector('[data-role="copy-status"]')?.textContent.trim());
+    assert.match(await page.locator('[data-role="kept"]').textContent(), /kept in this browser/);
+
+    // A reload keeps the log (localStorage) and fits it again.
+    await page.reload();
+    await page.waitForSelector('html[data-ready="true"]');
+    await done(page);
+    assert.equal(await page.locator('#m-log').inputValue(), CURRENT);
+    assert.equal(Number(await page.locator('[data-role="figures"]').getAttribute('data-alpha-s')), tbl.fit.alpha_s);
+    await ctx.close();
+  });
+
+  test('"Use in Explore" opens Explore with the fitted alpha and beta as its custom link', async () => {
+    assert.ok(exploreHref, 'the first test found the link');
+    const tbl = answerOut.tables[0];
+    const ctx = await fresh();
+    const page = await openPage(ctx, `${server.url}${exploreHref}`, errors);
+    assert.equal(await page.locator('#x-collective').inputValue(), 'allreduce');
+    assert.equal(await page.locator('#x-algorithm').inputValue(), 'ring');
+    assert.equal(await page.locator('#x-devices').inputValue(), String(tbl.ranks));
+    assert.equal(await page.locator('#x-link').inputValue(), '', 'a custom link');
+    const alphaUs = Number(await page.locator('#x-alpha').inputValue());
+    const betaGBps = Number(await page.locator('#x-beta').inputValue());
+    assert.equal(alphaUs, Number((tbl.fit.alpha_s * 1e6).toPrecision(12)));
+    assert.equal(betaGBps, Number((tbl.fit.beta_Bps / 1e9).toPrecision(12)));
+    assert.ok(alphaUs > 1.9 && alphaUs < 2.1, `alpha ${alphaUs} us`);
+    assert.equal(await page.locator('#link-problems').isHidden(), true);
+    await ctx.close();
+  });
+
+  test('the copied link restores the figures, says the log stayed where it was pasted; a bad figure in it is named', async () => {
+    const tbl = answerOut.tables[0];
+    const ctx = await fresh();
+    const page = await openPage(ctx, `${server.url}${shareHref}`, errors);
+    const shared = page.locator('[data-role="shared"]');
+    await shared.waitFor();
+    const figs = shared.locator('[data-role="figures"]');
+    assert.equal(Number(await figs.getAttribute('data-alpha-s')), tbl.fit.alpha_s);
+    assert.equal(Number(await figs.getAttribute('data-beta-bps')), tbl.fit.beta_Bps);
+    assert.equal(Number(await figs.getAttribute('data-rel-rms')), tbl.fit.rel_rms);
+    assert.ok((await figs.locator('[data-role="beta"]').textContent()).includes(formatRate(tbl.fit.beta_Bps)));
+    assert.ok((await figs.locator('[data-role="beta"]').textContent()).includes(tbl.nearest_link.label));
+    assert.ok((await figs.locator('[data-role="rel-rms"]').textContent()).includes(formatPercent(tbl.fit.rel_rms)));
+    assert.match(await shared.locator('[data-role="shared-note"]').textContent(), /stays on the machine it was pasted on/);
+    assert.equal(await page.locator('#m-log').inputValue(), '', 'no log came with the link');
+    assert.ok(await shared.locator('[data-role="use-in-explore"]').count());
+    // A figure that is not a number: named, the others shown.
+    const bad = shareHref.replace(/rel_rms=[^&]*/, 'rel_rms=lots');
+    const again = await openPage(ctx, `${server.url}${bad}`, errors);
+    await again.locator('[data-role="shared"]').waitFor();
+    assert.match(await again.locator('#link-problems').textContent(), /rel_rms: "lots" is not allowed; allowed: a fraction/);
+    assert.equal(await again.locator('[data-role="shared"] [data-role="rel-rms"]').count(), 0);
+    await ctx.close();
+  });
+
+  test('the collapse sample: a band and a sentence at 64-128 MiB; the NVLS sample exceeds its link; garbage is the engine\'s error and the page goes on', async () => {
+    const ctx = await fresh();
+    const page = await openPage(ctx, `${server.url}?view=measured`, errors);
+    await pickSample(page, 'synthetic_collapse.txt');
+    assert.match(await page.locator('[data-role="sample-note"]').textContent(), /not a measurement.*Synthetic, not a measurement: made by/);
+    const collapse = page.locator('[data-role="collapse"]');
+    assert.equal(await collapse.count(), 1);
+    assert.equal(await collapse.getAttribute('data-from-bytes'), String(64 * 1024 ** 2));
+    assert.equal(await collapse.getAttribute('data-to-bytes'), String(128 * 1024 ** 2));
+    const res = await engineEval(page, { op: 'fit', log: fixture('synthetic_collapse.txt') });
+    const c = res.tables[0].collapses[0];
+    const words = await collapse.textContent();
+    assert.ok(words.includes('64 MiB') && words.includes('128 MiB') && words.includes(formatPercent(c.worst_ratio, 2)), words);
+    assert.match(words, /protocol or algorithm/);
+    assert.deepEqual(JSON.parse(await page.locator('[data-view="measured-chart"]').getAttribute('data-collapses')), [{ from_bytes: c.from_bytes, to_bytes: c.to_bytes }]);
+
+    await pickSample(page, 'synthetic_nvls.txt');
+    const nv = await engineEval(page, { op: 'fit', log: fixture('synthetic_nvls.txt') });
+    assert.equal(nv.tables[0].exceeds_link, true);
+    const exceeds = page.locator('[data-role="exceeds"]');
+    assert.equal(await exceeds.count(), 1);
+    assert.match(await exceeds.textContent(), /above NVLink 4’s nominal 450 GB\/s: no ring does that/);
+    assert.equal(await page.locator('[data-role="notes"] li').first().textContent(), nv.tables[0].notes[0]);
+    // Another link chosen: the request names it, the sentence says "the link chosen".
+    await page.locator('[data-role="link"]').selectOption('nvlink5');
+    await page.waitForFunction(() => /NVLink 5/.test(document.querySelector('[data-role="beta"]')?.textContent ?? ''));
+    assert.match(await page.locator('[data-role="beta"]').textContent(), /below the lecture’s NVLink 5.*the link chosen/);
+    assert.equal(await page.locator('[data-role="exceeds"]').count(), 0);
+    await page.locator('[data-role="link"]').selectOption('');
+
+    // Several tables: one section each.
+    await pickSample(page, 'synthetic_two_runs.txt');
+    assert.equal(await page.locator('[data-role="table"]').count(), 2);
+    assert.match(await page.locator('[data-role="table"]').nth(1).locator('[data-role="no-explore"]').textContent(), /Explore/);
+
+    // A chosen file and a dropped one are read into the box and fitted.
+    await page.locator('[data-role="file"]').setInputFiles(join(FIXTURES, 'real_mooncake_3484.txt'));
+    await page.waitForFunction(() => document.querySelector('#m-log').value.includes('Measured: reproduced'));
+    await done(page);
+    assert.equal(await page.locator('[data-role="table"]').count(), 1);
+    assert.equal(await page.locator('[data-role="sources"]').textContent().then((x) => /busbw \/ algbw/.test(x)), true);
+    await page.evaluate((text) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([text], 'reducescatter.txt', { type: 'text/plain' }));
+      document.querySelector('#m-log').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, fixture('synthetic_reducescatter_openmpi.txt'));
+    await page.waitForFunction(() => document.querySelector('#m-log').value.includes('reduce_scatter_perf'));
+    await done(page);
+    assert.equal(await page.locator('[data-role="figures"]').getAttribute('data-collective'), 'reduce_scatter');
+
+    await paste(page, 'hello\nworld\n');
+    const err = await engineEval(page, { op: 'fit', log: 'hello\nworld\n' });
+    assert.equal(await page.locator('[data-role="fit-error"]').isVisible(), true);
+    assert.equal(await page.locator('[data-role="error-message"]').textContent(), err.error.message);
+    assert.match(err.error.message, /field 'log': no nccl-tests table found/);
+    assert.equal(await page.locator('[data-role="table"]').count(), 0);
+    // Still working: a sample fits again.
+    await pickSample(page, 'synthetic_allreduce_current.txt');
+    assert.equal(await page.locator('[data-role="fit-error"]').isHidden(), true);
+    assert.equal(await page.locator('[data-role="table"]').count(), 1);
+    await ctx.close();
+  });
+
+  test('storage refused, and a log too big to keep: said, and the fit still shows', async () => {
+    const ctx = await fresh();
+    await ctx.addInitScript(() => {
+      Storage.prototype.setItem = function () { throw new DOMException('full', 'QuotaExceededError'); };
+    });
+    const page = await openPage(ctx, `${server.url}?view=measured`, errors);
+    await paste(page, CURRENT);
+    assert.equal(await page.locator('[data-role="table"]').count(), 1);
+    assert.equal(await page.locator('[data-role="kept"]').getAttribute('data-kept'), 'refused');
+    await ctx.close();
+    // Over a million characters (a long comment line the reader skips): fitted, not kept.
+    const ctx2 = await fresh();
+    const page2 = await openPage(ctx2, `${server.url}?view=measured`, errors);
+    await paste(page2, `${CURRENT}# ${'x'.repeat(1_100_000)}\n`);
+    assert.equal(await page2.locator('[data-role="table"]').count(), 1);
+    assert.equal(await page2.locator('[data-role="kept"]').getAttribute('data-kept'), 'too_big');
+    assert.match(await page2.locator('[data-role="kept"]').textContent(), /too big to keep/);
+    assert.equal(await page2.evaluate(() => localStorage.getItem('commlab.v2.measured')), null);
+    await ctx2.close();
+  });
+
+  test('axe-core finds nothing; no sideways scroll at 390 px; screenshots in English and Chinese', async () => {
+    const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+    const dir = screenshotDir();
+    for (const viewport of [DESKTOP, PHONE]) {
+      for (const lang of ['en', 'zh']) {
+        const ctx = await fresh(viewport);
+        const page = await openPage(ctx, `${server.url}?view=measured&lang=${lang}`, errors);
+        await pickSample(page, 'synthetic_collapse.txt');
+        await page.locator('[data-view="measured-chart"] canvas').waitFor();
+        await page.locator('[data-role="data-table"] summary').click();
+        if (lang === 'en') {
+          await page.evaluate(axeSource);
+          const result = await page.evaluate(() => globalThis.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'best-practice'] }));
+          const found = result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')})`);
+          assert.deepEqual(found, [], `at ${viewport.width}px`);
+        } else {
+          assert.equal(await page.locator('#measured-title').textContent(), '实测与模型对比：nccl-tests 日志');
+        }
+        await page.waitForTimeout(200);
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        assert.ok(width <= viewport.width, `${lang}: the page is ${width}px wide in a ${viewport.width}px viewport`);
+        await page.locator('[data-role="data-table"] summary').click();
+        await page.screenshot({ path: join(dir, `measured-${lang}-${viewport.width}.png`), fullPage: true });
+        await ctx.close();
+      }
+    }
+    // The language switch keeps the log and the figures.
+    const ctx = await fresh();
+    const page = await openPage(ctx, `${server.url}?view=measured`, errors);
+    await paste(page, CURRENT);
+    const alpha = await page.locator('[data-role="figures"]').getAttribute('data-alpha-s');
+    await page.locator('[data-action="language"]').click();
+    await page.waitForFunction(() => document.querySelector('#measured-title')?.textContent.startsWith('实测'));
+    assert.equal(await page.locator('[data-role="figures"]').getAttribute('data-alpha-s'), alpha);
+    assert.match(await page.locator('[data-role="beta"]').textContent(), /有效总线带宽/);
+    assert.equal(await page.locator('#m-log').inputValue(), CURRENT);
+    // An embedded exercise has no link to the view.
+    const framed = await openPage(ctx, `${server.url}?exercise=1&embed=1`, errors);
+    assert.equal(await framed.locator('#measured-link').count(), 0);
+    await ctx.close();
+  });
+});

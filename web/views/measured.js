@@ -1,0 +1,554 @@
+// Measured against the model (`?view=measured`, SPEC "Measured against the model"): an
+// nccl-tests log (pasted, dropped, chosen, or one of the bundled synthetic samples) is fitted by
+// the engine's `fit` op in its worker, out-of-place and in-place; each table is drawn as bus
+// bandwidth against size with the fitted line and the catalogue link's, its collapses shaded,
+// its figures said in words. The page computes no figure: it only converts the engine's times
+// to bus bandwidth (busBandwidth) to draw them beside the measured points.
+// The log stays in this browser (localStorage, STORAGE_KEY); "Copy link" carries the fitted
+// figures only (readShared), never the log.
+
+import { h } from '../util/dom.js';
+import { measuredStrings, viewStrings } from '../util/i18n.js';
+import { formatBytes, formatTime } from '../util/units.js';
+import { askMany } from '../engine/door.js';
+import { COLORS, chartShell, faint } from './chart.js';
+import { ALGORITHMS, MAX_BYTES, MAX_DEVICES, MIN_DEVICES } from './explore.js';
+
+/** Where the pasted log is kept: {log, link}. At most MAX_KEPT_CHARS of log (about 1 MB). */
+export const STORAGE_KEY = 'commlab.v2.measured';
+export const MAX_KEPT_CHARS = 1_000_000;
+// A file this large is not read into the text box (the engine's own limit, far lower, is named
+// by its answer for anything between).
+const MAX_FILE_BYTES = 64e6;
+const FIT_DELAY_MS = 350;
+
+/** The collectives `fit` knows, by nccl-tests' names (core/measured/fit.hpp fit_collectives). */
+export const FIT_COLLECTIVES = ['all_reduce', 'all_gather', 'reduce_scatter', 'alltoall', 'broadcast', 'reduce', 'sendrecv'];
+// nccl-tests' name -> Explore's collective and the algorithm whose cost is the one fitted:
+// the ring (P5 §5.1), and for all-to-all the pairwise exchange (k-1 steps of S/k, the same
+// cost). Broadcast and reduce: Explore has no one-step pipelined ring, so its first algorithm
+// (a different model, said beside the link). Send/receive: not in Explore.
+const IN_EXPLORE = {
+  all_reduce: ['allreduce', 'ring'], all_gather: ['allgather', 'ring'], reduce_scatter: ['reduce_scatter', 'ring'],
+  alltoall: ['alltoall', 'pairwise'], broadcast: ['broadcast', null], reduce: ['reduce', null],
+};
+const EXPLORE_NAME = { ...Object.fromEntries(Object.entries(IN_EXPLORE).map(([k, v]) => [k, v[0]])), sendrecv: 'sendrecv' };
+const MAX_RANKS = 1_048_576;
+
+/**
+ * Bus bandwidth of `bytes` moved in `time_s`, as nccl-tests prints busbw: algbw (S / t) times
+ * the collective's bus factor (the engine's `factor`; nccl-tests doc/PERFORMANCE.md, P5 §0.4).
+ * Only converts the engine's times (model_time_s, link_time_s) for the chart: no model here.
+ */
+export function busBandwidth(factor, bytes, time_s) {
+  return time_s > 0 ? (factor * bytes) / time_s : null;
+}
+
+/** GB/s as the view writes it ("331.5 GB/s"). Presentation only. */
+export function formatRate(Bps) {
+  return Number.isFinite(Bps) ? `${Number((Bps / 1e9).toPrecision(4))} GB/s` : '–';
+}
+/** A fraction as a percent ("17.4%"). Presentation only. */
+export function formatPercent(x, digits = 3) {
+  return Number.isFinite(x) ? `${Number((x * 100).toPrecision(digits))}%` : '–';
+}
+// Powers of two as nccl-tests sizes them: the binary reading beside the decimal one.
+function binaryBytes(b) {
+  for (const [f, u] of [[1024 ** 3, 'GiB'], [1024 ** 2, 'MiB'], [1024, 'KiB']]) if (b >= f && b % f === 0) return `${b / f} ${u}`;
+  return null;
+}
+const bytesBoth = (b) => (binaryBytes(b) ? `${formatBytes(b)} (${binaryBytes(b)})` : formatBytes(b));
+
+/**
+ * The fitted figures a shared address carries (`?view=measured&collective=..&ranks=..&alpha_s=
+ * ..&beta_Bps=..` and the optional steps, latency_s, n_half_bytes, rel_rms, sizes, link,
+ * link_ratio): {shared: {...} or null, problems: [{setting, value, allowed, fallback}]}. Each
+ * is checked; a bad optional one is left out and named, a bad required one shows no figures.
+ */
+export function readShared(search, linkIds = []) {
+  const q = new URLSearchParams(search);
+  const problems = [];
+  if (!['alpha_s', 'beta_Bps', 'collective', 'ranks'].some((k) => q.has(k))) return { shared: null, problems };
+  const leftOut = { word: 'measuredLeftOut' };
+  const bad = (setting, allowed) => problems.push({ setting, value: q.has(setting) ? q.get(setting) : null, allowed, fallback: leftOut });
+  const number = (k) => (q.has(k) && q.get(k).trim() !== '' && Number.isFinite(Number(q.get(k))) ? Number(q.get(k)) : null);
+  const take = (k, ok, allowed, required = false) => {
+    const v = number(k);
+    if (v != null && ok(v)) return v;
+    if (q.has(k) || required) bad(k, allowed);
+    return null;
+  };
+  const whole = (min, max) => (v) => Number.isInteger(v) && v >= min && v <= max;
+  const s = {};
+  if (FIT_COLLECTIVES.includes(q.get('collective'))) s.collective = q.get('collective');
+  else bad('collective', { list: FIT_COLLECTIVES });
+  s.ranks = take('ranks', whole(0, MAX_RANKS), { whole: [0, MAX_RANKS] }, true);
+  s.alpha_s = take('alpha_s', (v) => v >= 0, { seconds: 'beta_Bps' }, true);
+  s.beta_Bps = take('beta_Bps', (v) => v > 0, { rate: 'alpha_s' }, true);
+  s.steps = take('steps', whole(1, 2 * MAX_RANKS), { whole: [1, 2 * MAX_RANKS] });
+  s.latency_s = take('latency_s', (v) => v >= 0, { word: 'measuredSeconds' });
+  s.n_half_bytes = take('n_half_bytes', (v) => v >= 0, { word: 'measuredBytes' });
+  s.rel_rms = take('rel_rms', (v) => v >= 0, { word: 'measuredFraction' });
+  s.sizes = take('sizes', whole(2, 1e9), { whole: [2, 1e9] });
+  s.link = null;
+  if (q.has('link')) {
+    if (linkIds.includes(q.get('link'))) s.link = q.get('link');
+    else bad('link', { list: linkIds });
+  }
+  s.link_ratio = take('link_ratio', (v) => v > 0, { word: 'measuredRatio' });
+  const usable = s.collective && s.ranks != null && s.alpha_s != null && s.beta_Bps != null;
+  return { shared: usable ? s : null, problems };
+}
+
+/** The address that shares table `tbl`'s fitted figures (not the log). */
+export function sharedQuery(tbl) {
+  const q = new URLSearchParams({ view: 'measured', collective: tbl.collective, ranks: String(tbl.ranks) });
+  const f = tbl.fit;
+  for (const [k, v] of [['alpha_s', f.alpha_s], ['beta_Bps', f.beta_Bps], ['steps', f.steps], ['latency_s', f.latency_s],
+    ['n_half_bytes', tbl.n_half_bytes], ['rel_rms', f.rel_rms], ['sizes', f.rows]]) q.set(k, String(v));
+  const link = tbl.link ?? tbl.nearest_link;
+  if (link) {
+    q.set('link', link.id);
+    q.set('link_ratio', String(link.ratio));
+  }
+  return `?${q}`;
+}
+
+/**
+ * Explore with the fitted alpha and beta as a custom link (its readSettings names), or
+ * {why} when Explore has no counterpart: {href, note?} | {why}.
+ */
+export function exploreLink({ collective, ranks, alpha_s, beta_Bps, bytes }, t) {
+  const to = IN_EXPLORE[collective];
+  if (!to) return { why: t.noExplore(collective) };
+  if (!(ranks >= MIN_DEVICES && ranks <= MAX_DEVICES)) return { why: t.exploreDevices(ranks, MIN_DEVICES, MAX_DEVICES.toLocaleString('en')) };
+  const q = new URLSearchParams({ view: 'explore', collective: to[0] });
+  if (to[1] && ALGORITHMS[to[0]]?.includes(to[1])) q.set('algorithm', to[1]);
+  q.set('devices', String(ranks));
+  q.set('alpha_s', String(alpha_s));
+  q.set('beta_Bps', String(beta_Bps));
+  if (bytes >= 1 && bytes <= MAX_BYTES) q.set('bytes', String(bytes));
+  return { href: `?${q}`, note: to[1] ? null : t.exploreOtherModel(viewStrings(t.lang).algorithms[ALGORITHMS[to[0]][0]]) };
+}
+
+// localStorage, guarded: a blocked or full storage never breaks the view.
+function readKept(storage) {
+  try {
+    const raw = storage?.getItem(STORAGE_KEY);
+    if (!raw) return null;
+    const v = JSON.parse(raw);
+    return v && typeof v.log === 'string' ? { log: v.log, link: typeof v.link === 'string' ? v.link : '' } : null;
+  } catch {
+    return null;
+  }
+}
+/** Keeps {log, link}: 'kept', 'empty', 'too_big' (over MAX_KEPT_CHARS) or 'refused' (storage full or blocked). */
+function keep(storage, log, link) {
+  try {
+    if (!log || log.length > MAX_KEPT_CHARS) {
+      storage?.removeItem(STORAGE_KEY);
+      return log ? 'too_big' : 'empty';
+    }
+    if (!storage) return 'refused';
+    storage.setItem(STORAGE_KEY, JSON.stringify({ log, link }));
+    return 'kept';
+  } catch {
+    return log && log.length > MAX_KEPT_CHARS ? 'too_big' : 'refused';
+  }
+}
+
+/**
+ * The measured view. `links`: the engine's catalogue ({id, label, alpha_s, beta_Bps,
+ * nominal_Bps}); `storage`: localStorage or a stand-in; `search`: the address's query (shared
+ * figures, readShared). Returns {root, setLang}.
+ */
+export function createMeasured({ lang, links, storage, search = '' }) {
+  let t = measuredStrings(lang);
+  const root = h('section', { class: 'measured card', 'data-view': 'measured', 'data-lecture': '0.5', 'aria-labelledby': 'measured-title' });
+  const shared = readShared(search, links.map((l) => l.id)).shared;
+  const kept = shared ? null : readKept(storage);
+
+  // The controls live across language switches (what was typed stays).
+  const textarea = h('textarea', { id: 'm-log', rows: '10', spellcheck: 'false', autocomplete: 'off', 'data-role': 'log', dir: 'ltr', lang: 'en' });
+  textarea.value = kept?.log ?? '';
+  const fileInput = h('input', { type: 'file', id: 'm-file', accept: '.txt,.log,.out,text/plain', 'data-role': 'file' });
+  const sample = h('select', { id: 'm-sample', 'data-role': 'sample' });
+  const link = h('select', { id: 'm-link', 'data-role': 'link' });
+  const ids = links.map((l) => l.id);
+  let linkId = ids.includes(kept?.link) ? kept.link : '';
+  let samples = null; // [{file, description, text}] once fetched; [] when they cannot be had
+  let samplePicked = null;
+  let status = { state: 'idle' };
+  let keptState = kept ? 'kept' : null;
+  let answer = null; // {out, inPlace}
+  let copyNote = {}; // table index -> 'copied' | 'manual'
+
+  const statusBox = h('p', { class: 'measured-status', role: 'status', 'data-role': 'fit-status' });
+  const keptBox = h('p', { class: 'note', 'data-role': 'kept' });
+  const sampleNote = h('p', { class: 'note measured-sample-note', 'data-role': 'sample-note' });
+  const errorBox = h('div', { class: 'card-error measured-error', role: 'alert', 'data-role': 'fit-error', hidden: true });
+  const results = h('div', { class: 'measured-results', 'data-role': 'results' });
+  const heading = h('h2', { id: 'measured-title' });
+  const intro = h('p', { class: 'note' });
+  const samplesSaid = h('p', { class: 'note', 'data-role': 'samples-note' });
+  const labels = { log: h('label', { for: 'm-log' }), file: h('label', { for: 'm-file' }), sample: h('label', { for: 'm-sample' }), link: h('label', { for: 'm-link' }) };
+  const dropHint = h('p', { class: 'note', id: 'm-log-hint' });
+  textarea.setAttribute('aria-describedby', 'm-log-hint');
+
+  function fillSelects() {
+    const keepSample = sample.value;
+    sample.replaceChildren(h('option', { value: '', text: samples === null ? t.samplesLoading : samples.length ? t.samplePick : t.samplesNone }),
+      ...(samples ?? []).map((s) => h('option', { value: s.file, text: t.sampleName(s.file) })));
+    sample.value = samplePicked ? samplePicked.file : keepSample && samples?.some((s) => s.file === keepSample) ? keepSample : '';
+    sample.disabled = !samples?.length;
+    link.replaceChildren(h('option', { value: '', text: t.linkNearest }), ...links.map((l) => h('option', { value: l.id, text: l.label })));
+    link.value = linkId;
+  }
+
+  function renderChrome() {
+    heading.textContent = t.title;
+    intro.textContent = t.intro;
+    samplesSaid.textContent = t.samplesAre;
+    labels.log.textContent = t.logLabel;
+    labels.file.textContent = t.fileLabel;
+    labels.sample.textContent = t.sampleLabel;
+    labels.link.textContent = t.linkLabel;
+    dropHint.textContent = t.dropHint;
+    sampleNote.textContent = samplePicked ? t.sampleNote(samplePicked.description) : '';
+    sampleNote.hidden = !samplePicked;
+    fillSelects();
+  }
+
+  function renderStatus() {
+    statusBox.dataset.state = status.state;
+    if (status.state === 'fitting') root.setAttribute('aria-busy', 'true');
+    else root.removeAttribute('aria-busy');
+    statusBox.textContent = status.state === 'fitting' ? t.fitting
+      : status.state === 'done' ? t.fitted(status.lines, status.tables, status.skipped)
+        : status.state === 'error' ? t.notFitted
+          : textarea.value.trim() ? '' : t.waiting;
+    keptBox.dataset.kept = keptState ?? '';
+    keptBox.textContent = keptState === 'kept' ? t.keptHere : keptState === 'too_big' ? t.tooBigToKeep(formatBytes(status.chars ?? textarea.value.length), formatBytes(MAX_KEPT_CHARS))
+      : keptState === 'refused' ? t.notKept : '';
+    keptBox.hidden = !keptBox.textContent;
+  }
+
+  function renderError() {
+    const err = status.state === 'error' ? status.error : null;
+    errorBox.hidden = !err;
+    errorBox.replaceChildren(...(err ? [
+      h('p', { 'data-role': 'error-what', text: t.fitError }),
+      h('p', { 'data-role': 'error-message', 'data-code': err.code, lang: 'en', text: err.message }),
+      h('p', { text: t.stillWorks }),
+    ] : []));
+  }
+
+  // --- one table's figures, chart and lists ----------------------------------------------
+  function figures(f, box) {
+    // f: {collective, ranks, steps, factor, alpha_s, beta_Bps, latency_s, n_half_bytes, rel_rms, sizes, link: {id, label, alpha_s, beta_Bps, nominal_Bps, ratio} | null, chosen}
+    const collective = viewStrings(lang).collectives[EXPLORE_NAME[f.collective]] ?? f.collective;
+    Object.assign(box.dataset, { collective: f.collective, ranks: String(f.ranks), alphaS: String(f.alpha_s), betaBps: String(f.beta_Bps) });
+    if (f.rel_rms != null) box.dataset.relRms = String(f.rel_rms);
+    if (f.latency_s != null) box.dataset.latencyS = String(f.latency_s);
+    if (f.n_half_bytes != null) box.dataset.nHalfBytes = String(f.n_half_bytes);
+    const out = [];
+    const line = (role, text, data = {}) => out.push(h('p', { class: `measured-figure measured-${role}`, 'data-role': role, dataset: data, text }));
+    line('beta', f.link ? t.betaVsLink(formatRate(f.beta_Bps), f.link.ratio, f.link.label, formatRate(f.link.beta_Bps), formatRate(f.link.nominal_Bps), f.chosen)
+      : t.betaAlone(formatRate(f.beta_Bps)), { betaBps: String(f.beta_Bps), value: formatRate(f.beta_Bps) });
+    line('alpha', t.latency(collective, f.latency_s != null ? formatTime(f.latency_s) : null, f.steps, formatTime(f.alpha_s),
+      f.link ? { label: f.link.label, alpha: formatTime(f.link.alpha_s) } : null), { alphaS: String(f.alpha_s), value: formatTime(f.alpha_s) });
+    if (f.n_half_bytes != null) line('n-half', t.nHalf(formatBytes(f.n_half_bytes)), { nHalfBytes: String(f.n_half_bytes), value: formatBytes(f.n_half_bytes) });
+    // "Within a few percent" (README "Measured against the model"): 5% or less reads as a fit.
+    if (f.rel_rms != null) line('rel-rms', t.relRms(formatPercent(f.rel_rms), f.sizes, f.rel_rms <= 0.05), { relRms: String(f.rel_rms), value: formatPercent(f.rel_rms) });
+    return out;
+  }
+
+  function exploreLinkBox(args) {
+    const to = exploreLink(args, t);
+    if (to.why) return h('p', { class: 'note', 'data-role': 'no-explore', text: to.why });
+    return h('p', { class: 'measured-explore' }, [
+      h('a', { class: 'button', href: to.href, 'data-role': 'use-in-explore', text: t.useInExplore }),
+      ...(to.note ? [' ', h('span', { class: 'note', text: to.note })] : []),
+    ]);
+  }
+
+  function skippedBox(skipped) {
+    if (!skipped.length) return null;
+    const item = (s) => h('li', { dataset: { line: String(s.line) } }, [h('span', { class: 'measured-line', text: t.lineNo(s.line) }), ' ', h('span', { lang: 'en', text: s.reason })]);
+    // Many: folded, built when first opened (a log may have thousands).
+    if (skipped.length > 5) {
+      const d = h('details', { class: 'measured-skipped', 'data-role': 'skipped', dataset: { count: String(skipped.length) } }, [h('summary', { text: t.skipped(skipped.length) })]);
+      d.addEventListener('toggle', () => { if (d.open && !d.querySelector('ul')) d.append(h('ul', {}, skipped.map(item))); });
+      return d;
+    }
+    return h('div', { class: 'measured-skipped', 'data-role': 'skipped', dataset: { count: String(skipped.length) } }, [h('p', { text: t.skipped(skipped.length) }), h('ul', {}, skipped.map(item))]);
+  }
+
+  function dataTable(xs, byX, tbl) {
+    const d = h('details', { class: 'chart-table', 'data-role': 'data-table' }, [h('summary', { text: t.dataTable })]);
+    const build = () => d.append(h('table', {}, [
+      h('thead', {}, h('tr', {}, [t.colSize, t.colMeasured, t.colInPlace, t.colModel, t.colLink(tbl.linkLabel), t.colResidual].map((c) => h('th', { scope: 'col', text: c })))),
+      h('tbody', {}, xs.map((x) => {
+        const r = byX.get(x);
+        const cell = (key, v, text) => h('td', { dataset: { [key]: v == null ? '' : String(v) }, text: v == null ? '–' : text });
+        return h('tr', { dataset: { bytes: String(x) } }, [
+          h('th', { scope: 'row', text: formatBytes(x) }),
+          cell('busbwBps', r.out?.busbw_Bps, formatRate(r.out?.busbw_Bps)),
+          cell('inPlaceBusbwBps', r.in?.busbw_Bps, formatRate(r.in?.busbw_Bps)),
+          cell('modelBusbwBps', r.model, formatRate(r.model)),
+          cell('linkBusbwBps', r.link, formatRate(r.link)),
+          cell('residual', r.out?.residual, `${r.out?.residual > 0 ? '+' : ''}${formatPercent(r.out?.residual, 2)}`),
+        ]);
+      })),
+    ]));
+    d.addEventListener('toggle', () => { if (d.open && !d.querySelector('table')) build(); });
+    return d;
+  }
+
+  function chartOf(tbl, inTbl, i) {
+    const shell = chartShell('measured-chart', t.chartTitle, t.chartCaption, '0.5');
+    const lk = tbl.link ?? tbl.nearest_link;
+    // Every size either column measured (size 0 has no place on a log axis).
+    const byX = new Map();
+    const at = (x) => byX.get(x) ?? byX.set(x, {}).get(x);
+    for (const r of tbl.rows) if (r.bytes > 0) {
+      const e = at(r.bytes);
+      e.out = r;
+      e.model = busBandwidth(tbl.factor, r.bytes, r.model_time_s);
+      e.link = busBandwidth(tbl.factor, r.bytes, r.link_time_s);
+    }
+    for (const r of inTbl?.rows ?? []) if (r.bytes > 0) at(r.bytes).in = r;
+    const xs = [...byX.keys()].sort((a, b) => a - b);
+    const pick = (f) => xs.map((x) => f(byX.get(x)) ?? null);
+    const series = [
+      // Out-of-place filled, in-place a ring around it: both show where they coincide.
+      { id: 'out', label: t.seriesOut, values: pick((e) => e.out?.busbw_Bps), color: COLORS[0], points: true, size: 6 },
+      { id: 'in', label: t.seriesIn, values: pick((e) => e.in?.busbw_Bps), color: COLORS[1], points: true, size: 11, fill: 'rgba(0,0,0,0)' },
+      { id: 'model', label: t.seriesModel, values: pick((e) => e.model), color: COLORS[2], width: 2 },
+      ...(lk ? [{ id: 'link', label: t.seriesLink(lk.label), values: pick((e) => e.link), color: '#555555', width: 1.5, dash: [6, 4] }] : []),
+    ];
+    const top = Math.max(...series.flatMap((s) => s.values.filter((v) => v != null)));
+    // A collapse shaded over its sizes, out to halfway (on the log axis) to the sizes beside it.
+    const mid = (a, b) => Math.sqrt(a * b);
+    const bands = tbl.collapses.map((c) => {
+      const k0 = xs.indexOf(c.from_bytes);
+      const k1 = xs.indexOf(c.to_bytes);
+      return { from: k0 > 0 ? mid(xs[k0 - 1], xs[k0]) : c.from_bytes, to: k1 >= 0 && k1 < xs.length - 1 ? mid(xs[k1], xs[k1 + 1]) : c.to_bytes, color: faint(COLORS[1], 0.16) };
+    });
+    const marks = tbl.n_half_bytes > xs[0] && tbl.n_half_bytes < xs[xs.length - 1] ? [{ x: tbl.n_half_bytes, label: `n½ ${formatBytes(tbl.n_half_bytes)}`, kind: 'boundary' }] : [];
+    shell.draw({
+      xs, series, xLabel: t.axisSize, yLabel: t.axisBusbw, logY: false, yRange: [0, top > 0 ? top * 1.08 : 1],
+      xFormat: formatBytes, yFormat: (v) => `${Number((v / 1e9).toPrecision(4))}`, bands, marks,
+    });
+    Object.assign(shell.root.dataset, {
+      table: String(i), pointsOut: String(series[0].values.filter((v) => v != null).length), pointsIn: String(series[1].values.filter((v) => v != null).length),
+      collapses: JSON.stringify(tbl.collapses.map((c) => ({ from_bytes: c.from_bytes, to_bytes: c.to_bytes }))),
+    });
+    shell.extra.textContent = t.chartNote(tbl.fit.steps, tbl.factor);
+    shell.tbl.replaceChildren(dataTable(xs, byX, { linkLabel: lk?.label ?? '' }));
+    return shell.root;
+  }
+
+  function tableSection(tbl, inTbl, i, count, inError) {
+    const lk = tbl.link ?? tbl.nearest_link;
+    const sec = h('section', { class: 'measured-table', 'data-role': 'table', 'aria-labelledby': `m-table-${i}`, dataset: { table: String(i), exceeds: String(!!tbl.exceeds_link) } });
+    const collective = viewStrings(lang).collectives[EXPLORE_NAME[tbl.collective]] ?? tbl.collective;
+    sec.append(h('h3', { id: `m-table-${i}`, text: t.tableTitle(i + 1, count, tbl.first_line, tbl.last_line, collective, tbl.ranks, [tbl.type, tbl.redop].filter(Boolean).join(' ')) }));
+    sec.append(h('p', { class: 'measured-from', 'data-role': 'sources' }, [
+      h('span', { text: t.collectiveFrom }), ' ', h('span', { lang: 'en', text: tbl.collective_from }), t.sep,
+      h('span', { text: t.ranksFrom }), ' ', h('span', { lang: 'en', text: tbl.ranks_from }),
+    ]));
+    sec.append(h('p', { class: 'measured-model', 'data-role': 'model', text: t.model(tbl.fit.steps, tbl.factor) }));
+    const figs = h('div', { class: 'measured-figures', 'data-role': 'figures' });
+    figs.append(...figures({ collective: tbl.collective, ranks: tbl.ranks, steps: tbl.fit.steps, alpha_s: tbl.fit.alpha_s, beta_Bps: tbl.fit.beta_Bps,
+      latency_s: tbl.fit.latency_s, n_half_bytes: tbl.n_half_bytes, rel_rms: tbl.fit.rel_rms, sizes: tbl.fit.rows, link: lk, chosen: !!tbl.link }, figs));
+    sec.append(figs);
+    if (tbl.exceeds_link && lk) {
+      sec.append(h('div', { class: 'measured-exceeds', 'data-role': 'exceeds' }, [
+        h('p', { text: t.exceeds(formatRate(tbl.best_busbw_Bps), lk.label, formatRate(lk.nominal_Bps)) }),
+      ]));
+    }
+    if (tbl.notes?.length) {
+      sec.append(h('div', { class: 'measured-notes', 'data-role': 'notes' }, [h('p', { text: t.engineNotes }),
+        h('ul', {}, tbl.notes.map((n) => h('li', { lang: 'en', text: n })))]));
+    }
+    for (const c of tbl.collapses) {
+      sec.append(h('p', { class: 'measured-collapse', 'data-role': 'collapse', dataset: { fromBytes: String(c.from_bytes), toBytes: String(c.to_bytes), worstRatio: String(c.worst_ratio) },
+        text: t.collapse(bytesBoth(c.from_bytes), bytesBoth(c.to_bytes), c.from_bytes === c.to_bytes, formatPercent(c.worst_ratio, 2)) }));
+    }
+    if (!tbl.collapses.length) sec.append(h('p', { class: 'note', 'data-role': 'no-collapse', text: t.noCollapse }));
+    sec.append(chartOf(tbl, inTbl, i));
+    if (inError) sec.append(h('p', { class: 'note', 'data-role': 'in-place-error' }, [h('span', { text: t.inPlaceError }), ' ', h('span', { lang: 'en', text: inError.message })]));
+    // A size of the table for Explore: the largest it can take.
+    const sizes = tbl.rows.map((r) => r.bytes).filter((b) => b >= 1 && b <= MAX_BYTES);
+    sec.append(exploreLinkBox({ collective: tbl.collective, ranks: tbl.ranks, alpha_s: tbl.fit.alpha_s, beta_Bps: tbl.fit.beta_Bps, bytes: sizes.length ? Math.max(...sizes) : null }));
+    sec.append(shareBox(tbl, i));
+    const sk = skippedBox(tbl.skipped ?? []);
+    if (sk) sec.append(sk);
+    return sec;
+  }
+
+  function shareBox(tbl, i) {
+    const href = sharedQuery(tbl);
+    const note = h('span', { class: 'note', role: 'status', 'data-role': 'copy-status', text: copyNote[i] === 'copied' ? t.copied : copyNote[i] === 'manual' ? t.copyManual : '' });
+    const button = h('button', { type: 'button', 'data-action': 'copy-link', text: t.copyLink });
+    button.addEventListener('click', async () => {
+      const abs = new URL(href, location.href).href;
+      try {
+        await navigator.clipboard.writeText(abs);
+        copyNote[i] = 'copied';
+      } catch {
+        copyNote[i] = 'manual';
+      }
+      note.textContent = copyNote[i] === 'copied' ? t.copied : t.copyManual;
+    });
+    return h('div', { class: 'measured-share' }, [
+      h('p', {}, [button, ' ', h('a', { href, 'data-role': 'share-link', text: t.shareLink }), ' ', note]),
+      h('p', { class: 'note', text: t.shareSays }),
+    ]);
+  }
+
+  function sharedSection(s) {
+    const lk = s.link ? links.find((l) => l.id === s.link) : null;
+    const sec = h('section', { class: 'measured-table measured-shared', 'data-role': 'shared', 'aria-labelledby': 'm-shared-title' });
+    const collective = viewStrings(lang).collectives[EXPLORE_NAME[s.collective]] ?? s.collective;
+    sec.append(h('h3', { id: 'm-shared-title', text: t.sharedTitle(collective, s.ranks) }));
+    sec.append(h('p', { class: 'note', 'data-role': 'shared-note', text: t.sharedNote }));
+    const figs = h('div', { class: 'measured-figures', 'data-role': 'figures' });
+    // Whether the link was chosen or the nearest is not in the address: said of neither.
+    figs.append(...figures({ ...s, link: lk && s.link_ratio != null ? { ...lk, ratio: s.link_ratio } : null, chosen: null }, figs));
+    sec.append(figs);
+    sec.append(exploreLinkBox({ collective: s.collective, ranks: s.ranks, alpha_s: s.alpha_s, beta_Bps: s.beta_Bps, bytes: null }));
+    return sec;
+  }
+
+  function renderResults() {
+    const out = answer?.out;
+    if (!out || out.error) {
+      results.replaceChildren(...(shared && !textarea.value.trim() ? [sharedSection(shared)] : []));
+      return;
+    }
+    const inTables = answer.inPlace?.error ? [] : answer.inPlace?.tables ?? [];
+    const inOf = (tbl) => inTables.find((x) => x.first_line === tbl.first_line && x.last_line === tbl.last_line) ?? null;
+    results.replaceChildren(...out.tables.map((tbl, i) => tableSection(tbl, inOf(tbl), i, out.tables.length, answer.inPlace?.error ?? null)));
+  }
+
+  function render() {
+    renderChrome();
+    renderStatus();
+    renderError();
+    renderResults();
+  }
+
+  // --- fitting ------------------------------------------------------------------------------
+  let asked = 0;
+  let timer = 0;
+  async function fit() {
+    clearTimeout(timer);
+    timer = 0;
+    const log = textarea.value;
+    const mine = ++asked;
+    keptState = shared && !log ? null : keep(storage, log, linkId);
+    if (!log.trim()) {
+      answer = null;
+      status = { state: 'idle' };
+      render();
+      return;
+    }
+    status = { state: 'fitting', chars: log.length };
+    renderStatus();
+    const req = { op: 'fit', log, ...(linkId ? { link: linkId } : {}) };
+    const out = await askMany([req, { ...req, columns: 'in_place' }], 'measured-fit');
+    if (!out || mine !== asked) return;
+    answer = { out: out[0], inPlace: out[1] };
+    status = out[0].error ? { state: 'error', error: out[0].error, chars: log.length }
+      : { state: 'done', lines: out[0].lines, tables: out[0].tables.length, skipped: out[0].skipped_lines, chars: log.length };
+    // Answers parsed, then drawn in a frame of their own.
+    await new Promise((r) => requestAnimationFrame(r));
+    if (mine !== asked) return;
+    render();
+  }
+  function fitSoon() {
+    clearTimeout(timer);
+    status = { state: 'fitting' };
+    renderStatus();
+    timer = setTimeout(fit, FIT_DELAY_MS);
+  }
+
+  textarea.addEventListener('input', () => {
+    if (samplePicked && textarea.value !== samplePicked.text) {
+      samplePicked = null;
+      renderChrome();
+    }
+    fitSoon();
+  });
+  async function readFile(file) {
+    if (!file) return;
+    if (file.size > MAX_FILE_BYTES) {
+      answer = null;
+      status = { state: 'error', error: { code: 'too_large', message: t.fileTooLarge(file.name, formatBytes(file.size), formatBytes(MAX_FILE_BYTES)) } };
+      render();
+      return;
+    }
+    status = { state: 'fitting' };
+    renderStatus();
+    textarea.value = await file.text();
+    samplePicked = null;
+    renderChrome();
+    fit();
+  }
+  fileInput.addEventListener('change', () => {
+    const file = fileInput.files?.[0];
+    fileInput.value = '';
+    readFile(file);
+  });
+  // A file dropped on the text box is read; dropped text is the browser's own insert (an input).
+  textarea.addEventListener('dragover', (e) => { if (e.dataTransfer?.types?.includes('Files')) e.preventDefault(); });
+  textarea.addEventListener('drop', (e) => {
+    const file = e.dataTransfer?.files?.[0];
+    if (!file) return;
+    e.preventDefault();
+    readFile(file);
+  });
+  sample.addEventListener('change', () => {
+    samplePicked = samples?.find((s) => s.file === sample.value) ?? null;
+    if (samplePicked) textarea.value = samplePicked.text;
+    renderChrome();
+    if (samplePicked) fit();
+  });
+  link.addEventListener('change', () => {
+    linkId = link.value;
+    if (textarea.value.trim()) fit();
+  });
+
+  // The bundled samples (web/tools/samples.mjs): none when they cannot be fetched (file://).
+  fetch(new URL('measured/samples.json', location.href)).then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
+    .then((d) => { samples = Array.isArray(d?.samples) ? d.samples.filter((s) => typeof s?.file === 'string' && typeof s?.text === 'string') : []; })
+    .catch(() => { samples = []; })
+    .then(() => renderChrome());
+
+  root.append(
+    heading, intro,
+    h('div', { class: 'measured-input' }, [
+      labels.log, textarea, dropHint,
+      h('div', { class: 'measured-pick' }, [
+        h('div', { class: 'param' }, [labels.file, fileInput]),
+        h('div', { class: 'param' }, [labels.sample, sample]),
+        h('div', { class: 'param' }, [labels.link, link]),
+      ]),
+      sampleNote, samplesSaid, statusBox, keptBox,
+    ]),
+    errorBox, results,
+  );
+  render();
+  if (textarea.value.trim()) fit();
+
+  return {
+    root,
+    setLang(to) {
+      lang = to;
+      t = measuredStrings(lang);
+      render();
+    },
+  };
+}
