@@ -22,6 +22,9 @@ import { showWorksheet } from './worksheet.js';
 import { scormStart } from './scorm.js';
 import { applyLook } from './theme.js';
 import { LECTURE, fullParams, studentSeed, variantKey } from '../card/variant.js';
+// Topics and its section views (views/topics.js).
+import { createSectionView, SECTION_VIEWS } from '../views/sections.js';
+import { topicStrings } from '../util/i18n.js';
 
 function safeStorage() {
   try {
@@ -68,10 +71,14 @@ export async function start(importer, documents) {
   if (exploring) document.body.classList.add('exploring');
   const authoring = only === null && options.view === 'author';
   if (authoring) document.body.classList.add('authoring');
+  // Topics and the section views replace the cards, like Explore (views/sections.js).
+  const sectionView = only === null && SECTION_VIEWS.includes(options.view) ? options.view : null;
+  if (sectionView) document.body.classList.add('sections');
   if (embedded) {
     // embedded: no link away
     document.querySelector('#explore-link')?.remove();
     document.querySelector('#author-link')?.remove();
+    document.querySelector('#topics-link')?.remove();
   }
 
   const cards = [];
@@ -199,6 +206,13 @@ export async function start(importer, documents) {
     write.textContent = authoring ? viewStrings(lang).backToExercises : authorStrings(lang).link;
     write.href = authoring ? '?' : '?view=author';
     if (authoring) document.title = authorStrings(lang).pageTitle;
+    // Topics: beside Explore; the page it names says so (aria-current).
+    const topics = $('#topics-link');
+    if (topics) {
+      topics.textContent = topicStrings(lang).button;
+      if (sectionView === 'topics') topics.setAttribute('aria-current', 'page');
+      if (sectionView) document.title = topicStrings(lang).pageTitle;
+    }
     renderProgress();
   }
 
@@ -262,6 +276,7 @@ export async function start(importer, documents) {
     if (listing) renderToc(listing);
     for (const c of cards) c.setLang(lang);
     if (exploring) showExplore();
+    if (sectionView && exerciseList) showSection();
     author?.setLang(lang);
     renderProgress();
   }
@@ -434,6 +449,18 @@ export async function start(importer, documents) {
     main.append(explorer.root);
   }
 
+  // Topics or a section view in place of the cards, in the page's language; a `#s-6.3` in the
+  // address scrolls to its section once drawn.
+  let exerciseList = null;
+  let section = null;
+  function showSection() {
+    section?.destroy?.();
+    section = createSectionView(sectionView, lang, { exercises: exerciseList, links: knownLinks() });
+    main.querySelector('[data-role="section-view"]')?.remove();
+    section.root.setAttribute('data-role', 'section-view');
+    main.append(section.root);
+  }
+
   // The authoring view replaces the cards (app/author.js); its draft has a key of its own.
   let author = null;
   function showAuthor(builtIns) {
@@ -474,7 +501,7 @@ export async function start(importer, documents) {
       el.dataset.state = 'engine-stopped';
     }
   });
-  const guessed = exploring || authoring ? [] : [...new Set(prerendered.keys())];
+  const guessed = exploring || authoring || sectionView ? [] : [...new Set(prerendered.keys())];
   const requests = firstBatch(guessed);
   // The build's answers to this very batch (engine/first.json) let the cards come alive before
   // the engine has loaded; the page still says it is ready only once the engine answers (ping).
@@ -501,6 +528,20 @@ export async function start(importer, documents) {
     showExplore();
     document.documentElement.dataset.ready = 'true';
     warmUpWhenIdle();
+    return;
+  }
+  if (sectionView) {
+    status.hidden = true;
+    for (const el of main.querySelectorAll('section.card[data-prerendered]')) el.remove();
+    exerciseList = list.exercises;
+    showSection();
+    await section.ready;
+    document.documentElement.dataset.ready = 'true';
+    const aim = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+    if (aim) {
+      aim.dataset.aimed = 'true'; // drawn after the load, so :target does not apply
+      aim.scrollIntoView();
+    }
     return;
   }
   if (authoring) {

@@ -802,3 +802,77 @@ const SCORM_STRINGS = {
 export function scormStrings(lang) {
   return own(SCORM_STRINGS, lang) ?? SCORM_STRINGS.en;
 }
+
+// Topics (`?view=topics`, views/topics.js): the page's words and its links' labels, and the
+// small link on each exercise card to its section.
+const TOPIC_STRINGS = {
+  en: {
+    button: 'Topics',
+    pageTitle: 'commlab · P5 topics',
+    title: 'Topics: the lecture section by section',
+    intro: 'Every section of P5 in the lecture’s order, with the views and exercises that draw it from the engine. A section without a view yet says so.',
+    none: 'No view for this section yet.',
+    exerciseLink: (n, title) => `Exercise ${n}: ${title}`,
+    cardLink: (section) => `Lecture §${section} on Topics`,
+    links: {
+      measured: 'Measured against the model: nccl-tests logs fitted to α and β',
+      ladder: 'The bandwidth ladder: HBM to NVMe, each level’s bandwidth and α',
+      ladderNode: 'Inside a node against outside it (on the bandwidth ladder)',
+      broadcast: 'Explore: broadcast (binomial tree), 8 GPUs',
+      reduce: 'Explore: reduce (binomial tree), 8 GPUs',
+      reduceScatter: 'Explore: reduce-scatter (ring), 8 GPUs',
+      allgather: 'Explore: all-gather (ring), 8 GPUs',
+      alltoall: 'Explore: all-to-all (pairwise), 8 GPUs',
+      ring: 'Explore: ring all-reduce, 8 GPUs on NVLink 4',
+      recursiveDoubling: 'Explore: recursive doubling, 8 GPUs',
+      rabenseifner: 'Explore: Rabenseifner, 8 GPUs',
+      tree: 'Explore: binary tree, 8 GPUs, 1 KB',
+      doubleTree: 'Explore: double binary tree (NCCL), 8 GPUs',
+      crossover64: 'Explore: 64 GPUs on InfiniBand, the algorithms’ crossovers',
+      inSwitch: 'Explore: in-switch reduction (NVLS, SHARP)',
+      hierarchical: 'Explore: hierarchical all-reduce, 4 nodes × 8 GPUs',
+      nccl: 'NCCL: protocols LL, LL128 and Simple, NVLS, and the tuner’s choice',
+      ncclExplore: 'Explore: NCCL’s (algorithm, protocol) chart beside the player',
+      chunked: 'Explore: chunked overlap timeline',
+      twoBatch: 'Explore: two-batch overlap timeline',
+      author: 'Write an exercise of your own',
+    },
+  },
+  zh: {
+    button: '章节',
+    pageTitle: 'commlab · P5 章节',
+    title: '章节：按讲义逐节浏览',
+    intro: '按讲义顺序列出 P5 的每一节，以及由引擎绘制该节内容的视图和练习。尚无视图的小节会注明。',
+    none: '本节暂无视图。',
+    exerciseLink: (n, title) => `练习 ${n}：${title}`,
+    cardLink: (section) => `讲义 §${section}（章节页）`,
+    links: {
+      measured: '实测与模型对照：把 nccl-tests 日志拟合成 α 和 β',
+      ladder: '带宽阶梯：从 HBM 到 NVMe，各层的带宽和 α',
+      ladderNode: '节点内与节点外的带宽对比（在带宽阶梯页）',
+      broadcast: '探索：广播（二项树），8 块 GPU',
+      reduce: '探索：归约（二项树），8 块 GPU',
+      reduceScatter: '探索：归约分散（ring），8 块 GPU',
+      allgather: '探索：全收集（ring），8 块 GPU',
+      alltoall: '探索：全交换（成对），8 块 GPU',
+      ring: '探索：ring all-reduce，8 块 GPU，NVLink 4',
+      recursiveDoubling: '探索：递归加倍，8 块 GPU',
+      rabenseifner: '探索：Rabenseifner，8 块 GPU',
+      tree: '探索：二叉树，8 块 GPU，1 KB',
+      doubleTree: '探索：双二叉树（NCCL），8 块 GPU',
+      crossover64: '探索：64 块 GPU 走 InfiniBand，各算法的交叉点',
+      inSwitch: '探索：交换机内归约（NVLS、SHARP）',
+      hierarchical: '探索：分层 all-reduce，4 个节点 × 8 块 GPU',
+      nccl: 'NCCL：LL、LL128、Simple 三种协议，NVLS，以及调优器的选择',
+      ncclExplore: '探索：播放器旁的 NCCL（算法，协议）图',
+      chunked: '探索：切块流水的时间线',
+      twoBatch: '探索：两批交错的时间线',
+      author: '自己编写一道练习',
+    },
+  },
+};
+
+/** The Topics page's words in `lang`. */
+export function topicStrings(lang) {
+  return own(TOPIC_STRINGS, lang) ?? TOPIC_STRINGS.en;
+}

@@ -1,0 +1,13 @@
+// The views Topics owns, by the address's `view` (app/address.js VIEWS): `topics` the list of the
+// lecture's sections (views/topics.js). Each is {root, ready}: `ready` resolves once it has
+// drawn from the engine's answers (the page then says it is ready).
+
+import { createTopics } from './topics.js';
+
+export const SECTION_VIEWS = ['topics'];
+
+/** The view `name` in `lang`; `exercises` is the engine's exercise list, `links` its catalogue. */
+export function createSectionView(name, lang, { exercises = [] } = {}) {
+  if (name === 'topics') return { ...createTopics(lang, exercises), ready: Promise.resolve() };
+  throw new Error(`no section view ${name}`);
+}
