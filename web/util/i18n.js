@@ -876,3 +876,54 @@ const TOPIC_STRINGS = {
 export function topicStrings(lang) {
   return own(TOPIC_STRINGS, lang) ?? TOPIC_STRINGS.en;
 }
+
+// The bandwidth ladder (`?view=ladder`, views/ladder.js, P5 §2.1 and §2.3).
+const LADDER_STRINGS = {
+  en: {
+    title: 'The bandwidth ladder (§2.1)',
+    intro: 'Every link of the lecture on its level of the hierarchy, from HBM inside a GPU to an NVMe SSD: its effective bandwidth per GPU and direction (nominal × efficiency) and its assumed α, both on log scales. Each sentence below is the engine’s comparison of the two numbers.',
+    efficiency: 'Efficiency (effective ÷ nominal)',
+    efficiencyRange: (v) => `Efficiency: ${v === '' ? 'nothing typed' : `${v} is outside the allowed range`}; allowed 0.01 to 1. Nothing is drawn meanwhile.`,
+    caption: 'Bandwidth (left) and α (right) of each link, grouped by level, log scales.',
+    pictureLabel: 'The links’ bandwidth and α on log scales; the same figures are in the table below.',
+    betaAxis: 'effective bandwidth (log)', alphaAxis: 'α (log)',
+    levels: { gpu: 'Inside a GPU', nvlink_domain: 'In an NVLink domain', node: 'In a node (PCIe)', network: 'Between nodes', storage: 'Storage' },
+    claimsTitle: 'What the lecture says, as the engine finds it',
+    faster: (a, b, r, x, y) => `${a} is ${r}× faster than ${b}: ${x} against ${y}.`,
+    same: (a, b, x) => `${a} and ${b} are equally fast: ${x} each.`,
+    compareA: 'Compare', compareB: 'with',
+    nodeTitle: 'Inside a node against outside it (§2.3)',
+    node: 'Node',
+    nodeNote: (n) => `${n.label}: ${n.gpus} GPUs × ${n.intra} give ${n.inside} per direction inside the node (${n.insideEff} effective); ${n.nics} NICs × ${n.nic} give ${n.outside} (${n.outsideEff}) to the outside: `
+      + (n.equal ? 'the same inside and out.' : n.faster === 'inside' ? `inside is ${n.ratio}× outside.` : `outside is ${n.ratio}× inside.`),
+    table: 'The links as a table',
+    colLink: 'Link', colLevel: 'Level', colNominal: 'Nominal', colEffective: 'Effective', colAlpha: 'α', colHalf: 'n½',
+    failed: 'The engine could not answer for these settings: change a setting.',
+  },
+  zh: {
+    title: '带宽阶梯（§2.1）',
+    intro: '讲义里的每种链路按互连层次排列，从 GPU 内部的 HBM 到 NVMe SSD：每块 GPU 每方向的有效带宽（标称 × 效率）和假设的 α，都用对数刻度。下面每句话都是引擎对两个数的比较。',
+    efficiency: '效率（有效 ÷ 标称）',
+    efficiencyRange: (v) => `效率：${v === '' ? '没有输入' : `${v} 超出允许范围`}；允许 0.01 到 1。在此之前不绘图。`,
+    caption: '各链路的带宽（左）和 α（右），按层次分组，对数刻度。',
+    pictureLabel: '各链路的带宽和 α（对数刻度）；同样的数字见下方表格。',
+    betaAxis: '有效带宽（对数）', alphaAxis: 'α（对数）',
+    levels: { gpu: 'GPU 内部', nvlink_domain: 'NVLink 域内', node: '节点内（PCIe）', network: '节点之间', storage: '存储' },
+    claimsTitle: '讲义的说法，由引擎算出',
+    faster: (a, b, r, x, y) => `${a} 比 ${b} 快 ${r} 倍：${x} 对 ${y}。`,
+    same: (a, b, x) => `${a} 和 ${b} 一样快：各 ${x}。`,
+    compareA: '比较', compareB: '和',
+    nodeTitle: '节点内与节点外（§2.3）',
+    node: '节点',
+    nodeNote: (n) => `${n.label}：${n.gpus} 块 GPU × ${n.intra}，节点内每方向合计 ${n.inside}（有效 ${n.insideEff}）；${n.nics} 张网卡 × ${n.nic}，对外合计 ${n.outside}（有效 ${n.outsideEff}）：`
+      + (n.equal ? '内外一样。' : n.faster === 'inside' ? `节点内是节点外的 ${n.ratio} 倍。` : `节点外是节点内的 ${n.ratio} 倍。`),
+    table: '链路数据表',
+    colLink: '链路', colLevel: '层次', colNominal: '标称', colEffective: '有效', colAlpha: 'α', colHalf: 'n½',
+    failed: '引擎无法按这些设置作答：请修改设置。',
+  },
+};
+
+/** The bandwidth ladder's words in `lang`. */
+export function ladderStrings(lang) {
+  return own(LADDER_STRINGS, lang) ?? LADDER_STRINGS.en;
+}
