@@ -830,6 +830,7 @@ const TOPIC_STRINGS = {
       doubleTree: 'Explore: double binary tree (NCCL), 8 GPUs',
       crossover64: 'Explore: 64 GPUs on InfiniBand, the algorithms’ crossovers',
       inSwitch: 'Explore: in-switch reduction (NVLS, SHARP)',
+      nvls: 'NVLS beside the ring (on the NCCL page)',
       hierarchical: 'Explore: hierarchical all-reduce, 4 nodes × 8 GPUs',
       nccl: 'NCCL: protocols LL, LL128 and Simple, NVLS, and the tuner’s choice',
       ncclExplore: 'Explore: NCCL’s (algorithm, protocol) chart beside the player',
@@ -862,6 +863,7 @@ const TOPIC_STRINGS = {
       doubleTree: '探索：双二叉树（NCCL），8 块 GPU',
       crossover64: '探索：64 块 GPU 走 InfiniBand，各算法的交叉点',
       inSwitch: '探索：交换机内归约（NVLS、SHARP）',
+      nvls: 'NVLS 与 ring 对比（在 NCCL 页）',
       hierarchical: '探索：分层 all-reduce，4 个节点 × 8 块 GPU',
       nccl: 'NCCL：LL、LL128、Simple 三种协议，NVLS，以及调优器的选择',
       ncclExplore: '探索：播放器旁的 NCCL（算法，协议）图',
@@ -926,4 +928,59 @@ const LADDER_STRINGS = {
 /** The bandwidth ladder's words in `lang`. */
 export function ladderStrings(lang) {
   return own(LADDER_STRINGS, lang) ?? LADDER_STRINGS.en;
+}
+
+// NCCL (`?view=nccl`, views/nccl.js, P5 §5.6): the ring's protocols, NVLS, the tuner's choice.
+const NCCL_STRINGS = {
+  en: {
+    title: 'NCCL: protocols, NVLS and the tuner’s choice (§5.6)',
+    intro: 'One algorithm, three ways of handing data to the next GPU. LL and LL128 put a flag into the data itself, so the receiver knows at once that it has arrived (low latency) but part of every store is flag (less bandwidth); Simple writes plain data and signals with a flag after a memory fence (full bandwidth, more latency a hop). Which is cheapest depends on the message size, as for the algorithms of §5.3.',
+    devices: 'GPUs', bytes: 'Message size (bytes)', link: 'Link',
+    devicesRange: (v) => `GPUs: ${v === '' ? 'nothing typed' : `${v} is not allowed`}; allowed a whole number from 2 to 1,024. Nothing is drawn meanwhile.`,
+    bytesRange: (v) => `Message size: ${v === '' ? 'nothing typed' : `${v} B is outside the allowed range`}; allowed 1 B to 1 GB. Nothing is drawn meanwhile.`,
+    badSetting: (p) => `The address’s ${p.setting}=${p.value} cannot be used (${{ devices: 'a whole number from 2 to 1,024', bytes: '1 B to 1 GB', link: 'a link of the catalogue' }[p.setting]}); the lecture’s value is shown.`,
+    chartTitle: 'Ring all-reduce: time against message size for each protocol',
+    chartCaption: 'The engine’s NCCL model of the ring alone, log-log; the shaded bands and the lines are the exact sizes where the cheapest protocol changes (the `crossover` op).',
+    protocolsTitle: 'What each protocol is',
+    flagged: (p) => `each ${p.unit} unit it writes carries ${p.payload} of data and a ${p.flag} flag, so ${p.share} of the link’s ${p.beta} carries payload (${p.bw}); the receiver reads the flag with the data, so a hop costs ${p.hop} (${p.base} a call).`,
+    fenced: (p) => `plain data at ${p.share} of the link’s ${p.beta} (${p.bw}); the receiver learns that it arrived from a flag written after a memory fence, once a chunk, so a hop costs ${p.hop} (${p.base} a call).`,
+    protocolTable: 'The protocols as a table',
+    colProtocol: 'Protocol', colUnit: 'Unit', colPayload: 'Data', colFlag: 'Flag', colShare: 'Payload share', colBandwidth: 'Bandwidth', colHop: 'Latency a hop', colBase: 'Latency a call',
+    fence: 'fence + flag a chunk',
+    nvlsTitle: 'NVLS: reduction in the switch (§5.4)',
+    nvlsNote: 'NVLS (NVLink SHARP) is NCCL’s in-switch reduction: each GPU sends its data to the NVSwitch once and receives the sum once. Below, the engine’s in-switch all-reduce beside the ring, the point marked at the size picked above.',
+    choiceTitle: 'NCCL’s choice at this size',
+    choiceNote: (size, k, pair, time, ringProtocol, ringTime) => `At ${size} on ${k} GPUs NCCL’s tuner picks ${pair}: ${time}. Among the ring’s protocols alone the cheapest is ${ringProtocol}: ${ringTime}.`,
+    choiceCaption: 'Every (algorithm, protocol) pair the tuner weighs, as the engine models it',
+    colPair: 'Algorithm · protocol', colTime: 'Time', colLatency: 'Latency',
+    failed: 'The engine could not answer for these settings: change a setting.',
+  },
+  zh: {
+    title: 'NCCL：协议、NVLS 与调优器的选择（§5.6）',
+    intro: '同一个算法，把数据交给下一块 GPU 有三种方式。LL 和 LL128 把标志位放进数据本身，接收方一读就知道数据到了（延迟低），但每次写入都有一部分是标志（带宽打折）；Simple 写普通数据，在内存屏障之后再用一个标志通知（带宽满，每一跳延迟更高）。哪种最便宜取决于消息大小，和 §5.3 选算法是同一个道理。',
+    devices: 'GPU 数', bytes: '消息大小（字节）', link: '链路',
+    devicesRange: (v) => `GPU 数：${v === '' ? '没有输入' : `${v} 不允许`}；允许 2 到 1,024 的整数。在此之前不绘图。`,
+    bytesRange: (v) => `消息大小：${v === '' ? '没有输入' : `${v} B 超出允许范围`}；允许 1 B 到 1 GB。在此之前不绘图。`,
+    badSetting: (p) => `地址中的 ${p.setting}=${p.value} 无法使用（${{ devices: '2 到 1,024 的整数', bytes: '1 B 到 1 GB', link: '链路目录中的链路' }[p.setting]}）；显示的是讲义的值。`,
+    chartTitle: 'ring all-reduce：各协议的时间与消息大小',
+    chartCaption: '引擎的 NCCL 模型（只看 ring），双对数坐标；色带和竖线是最便宜的协议发生变化的精确大小（crossover 操作）。',
+    protocolsTitle: '每种协议是什么',
+    flagged: (p) => `每个 ${p.unit} 的写入单元里有 ${p.payload} 数据和 ${p.flag} 标志，所以链路 ${p.beta} 中只有 ${p.share} 用来传数据（${p.bw}）；接收方连同数据一起读到标志，所以每一跳 ${p.hop}（每次调用 ${p.base}）。`,
+    fenced: (p) => `写普通数据，用到链路 ${p.beta} 的 ${p.share}（${p.bw}）；接收方靠内存屏障之后写入的标志得知数据已到，每块一次，所以每一跳 ${p.hop}（每次调用 ${p.base}）。`,
+    protocolTable: '协议数据表',
+    colProtocol: '协议', colUnit: '单元', colPayload: '数据', colFlag: '标志', colShare: '数据占比', colBandwidth: '带宽', colHop: '每跳延迟', colBase: '每次调用延迟',
+    fence: '屏障 + 每块一个标志',
+    nvlsTitle: 'NVLS：在交换机里归约（§5.4）',
+    nvlsNote: 'NVLS（NVLink SHARP）是 NCCL 的交换机内归约：每块 GPU 把数据发给 NVSwitch 一次、再收一次结果。下图是引擎算出的交换机内 all-reduce 与 ring 的对比，标出的点是上面所选大小下的交换机内归约。',
+    choiceTitle: '这个大小下 NCCL 的选择',
+    choiceNote: (size, k, pair, time, ringProtocol, ringTime) => `${size}、${k} 块 GPU 时，NCCL 调优器选择 ${pair}：${time}。只看 ring 的三种协议，最便宜的是 ${ringProtocol}：${ringTime}。`,
+    choiceCaption: '调优器权衡的每个（算法，协议）组合，按引擎的模型',
+    colPair: '算法 · 协议', colTime: '时间', colLatency: '延迟',
+    failed: '引擎无法按这些设置作答：请修改设置。',
+  },
+};
+
+/** The NCCL view's words in `lang`. */
+export function ncclStrings(lang) {
+  return own(NCCL_STRINGS, lang) ?? NCCL_STRINGS.en;
 }

@@ -57,12 +57,12 @@ export const SECTIONS = [
   { id: '5.3', zh: '消息大小决定算法', en: 'Message size decides the algorithm', links: [
     { href: explore({ algorithm: 'recursive_doubling', devices: 64, link: 'ib_ndr' }), label: 'crossover64' }, { exercise: 3 },
   ] },
-  { id: '5.4', zh: '交换机内归约', en: 'In-switch reduction', links: [{ href: explore({ algorithm: 'in_switch' }), label: 'inSwitch' }] },
+  { id: '5.4', zh: '交换机内归约', en: 'In-switch reduction', links: [{ href: explore({ algorithm: 'in_switch' }), label: 'inSwitch' }, { href: '?view=nccl#nccl-nvls', label: 'nvls' }] },
   { id: '5.5', zh: '分层 all-reduce', en: 'Hierarchical all-reduce', links: [
     { href: explore({ algorithm: 'hierarchical', topology: 'two_level', devices: 32, gpus_per_node: 8, link: 'ib_ndr', intra_link: 'nvlink4' }), label: 'hierarchical' },
     { exercise: 4 },
   ] },
-  { id: '5.6', zh: 'NCCL', en: 'NCCL', links: [{ href: explore({ algorithm: 'ring' }), label: 'ncclExplore' }] },
+  { id: '5.6', zh: 'NCCL', en: 'NCCL', links: [{ href: '?view=nccl', label: 'nccl' }, { href: explore({ algorithm: 'ring' }), label: 'ncclExplore' }] },
   { id: '5.7', zh: '推理里的小消息', en: 'Small messages in inference' },
   { id: '6', zh: '并行方式的通信模式', en: 'Communication patterns of parallelism' },
   { id: '6.1', zh: '数据并行（副本）', en: 'Data parallelism (replicas)' },
