@@ -940,7 +940,7 @@ const NCCL_STRINGS = {
     bytesRange: (v) => `Message size: ${v === '' ? 'nothing typed' : `${v} B is outside the allowed range`}; allowed 1 B to 1 GB. Nothing is drawn meanwhile.`,
     badSetting: (p) => `The address’s ${p.setting}=${p.value} cannot be used (${{ devices: 'a whole number from 2 to 1,024', bytes: '1 B to 1 GB', link: 'a link of the catalogue' }[p.setting]}); the lecture’s value is shown.`,
     chartTitle: 'Ring all-reduce: time against message size for each protocol',
-    chartCaption: 'The engine’s NCCL model of the ring alone, log-log; the shaded bands and the lines are the exact sizes where the cheapest protocol changes (the `crossover` op).',
+    chartCaption: 'The engine’s NCCL model of the ring alone, log-log; the shaded bands and the lines are the exact sizes where the cheapest protocol changes (the engine’s crossover op).',
     protocolsTitle: 'What each protocol is',
     flagged: (p) => `each ${p.unit} unit it writes carries ${p.payload} of data and a ${p.flag} flag, so ${p.share} of the link’s ${p.beta} carries payload (${p.bw}); the receiver reads the flag with the data, so a hop costs ${p.hop} (${p.base} a call).`,
     fenced: (p) => `plain data at ${p.share} of the link’s ${p.beta} (${p.bw}); the receiver learns that it arrived from a flag written after a memory fence, once a chunk, so a hop costs ${p.hop} (${p.base} a call).`,
