@@ -18,10 +18,12 @@ std::vector<OpInfo>& ops() {
   static std::vector<OpInfo> table = {
       {"ops", ops_list, "this list"},
       {"links", op_links, "the link catalogue of P5 §2.1 (nominal and effective bandwidth, alpha)"},
+      {"ladder", nullptr, "the bandwidth ladder of P5 §2.1: each level's links, pairs compared (faster, by how much), a node inside vs outside (§2.3)", op_ladder},
       {"transfer", nullptr, "one message on one link: alpha-beta time, n_1/2, bandwidth fraction (§3)", op_transfer},
       {"allreduce", nullptr, "all-reduce by algorithm, including hierarchical and auto (§5)", op_allreduce},
       {"collective", nullptr, "cost of any of the six collectives or send/recv (§4)", op_collective},
       {"nccl", nullptr, "NCCL protocols LL / LL128 / Simple and its (algorithm, protocol) choice (§5.6)", op_nccl},
+      {"nccl.protocols", nullptr, "what NCCL's protocols are: latencies, the unit carrying a flag, the payload share of the bandwidth (§5.6)", op_nccl_protocols},
       {"crossover", nullptr, "exact sizes where the cheapest all-reduce algorithm or NCCL pair changes (§5.3, §5.6)", op_crossover},
       {"simulate", op_simulate, "the collective-step engine: explicit schedule run on buffers, verified, timed (§4-5)"},
       {"presets", op_presets, "models, GPUs and nodes; any field can be overridden in a request (§1-2)"},

@@ -31,6 +31,7 @@ void op_transfer(Request& r, JsonWriter& w);
 void op_allreduce(Request& r, JsonWriter& w);
 void op_collective(Request& r, JsonWriter& w);
 void op_nccl(Request& r, JsonWriter& w);
+void op_nccl_protocols(Request& r, JsonWriter& w);
 void op_crossover(Request& r, JsonWriter& w);
 // ops_simulate.cpp: the collective-step engine (schedule, executor, topology).
 json op_simulate(Request& r);
@@ -45,6 +46,8 @@ json op_ring_attention(Request& r);
 json op_ring_attention_check(Request& r);
 json op_overlap(Request& r);
 json op_kv_transfer(Request& r);
+// The bandwidth ladder of P5 §2.1 with its ratios (links and a node preset).
+void op_ladder(Request& r, JsonWriter& w);
 // ops_exercise.cpp: the exercises of P5 §11 (list, get, solve, check, variant).
 json op_exercise_list(Request& r);
 json op_exercise_get(Request& r);

@@ -228,6 +228,40 @@ void op_nccl(Request& r, JsonWriter& w) {
   w.member("devices", devices).member("transport", transport_name(transport));
 }
 
+// What each NCCL protocol is (P5 §5.6): its latencies on this link's transport, the unit that
+// carries a flag (LL: 8 B store, 4 B of data; LL128: 128 B line, 120 B of data; Simple: none,
+// a fence) and so the share of the link's bandwidth that carries payload.
+void op_nccl_protocols(Request& r, JsonWriter& w) {
+  const Link link = read_link(r, "link");
+  NcclTransport transport = transport_of(link);
+  static const std::vector<std::string> transports = {"nvlink", "pci", "net"};
+  parse_transport(r.name_or("transport", transport_name(transport), transports), &transport);
+  static const std::vector<std::string> algos = {"ring", "tree"};
+  const NcclAlgorithm algorithm = r.name_or("algorithm", "ring", algos) == "ring" ? NcclAlgorithm::ring : NcclAlgorithm::tree;
+  r.finish();
+  w.member("algorithm", nccl_algorithm_name(algorithm));
+  write_link(w, "link", link);
+  w.key("protocols");
+  w.begin_array();
+  for (NcclProtocol p : {NcclProtocol::LL, NcclProtocol::LL128, NcclProtocol::Simple}) {
+    const ProtocolModel m = protocol_model(algorithm, p, transport);
+    const ProtocolUnit u = protocol_unit(p);
+    w.begin_object();
+    w.member("bandwidth_Bps", link.beta_Bps * m.bandwidth_factor)
+        .member("base_latency_s", m.base_latency_s)
+        .member("flag_bytes", u.flag_bytes)
+        .member("flag_in_data", u.flag_in_data)
+        .member("payload_bytes", u.payload_bytes)
+        .member("payload_share", m.bandwidth_factor)
+        .member("protocol", protocol_name(p))
+        .member("step_latency_s", m.step_latency_s)
+        .member("unit_bytes", u.unit_bytes);
+    w.end_object();
+  }
+  w.end_array();
+  w.member("transport", transport_name(transport));
+}
+
 namespace {
 // A list field of names: a non-empty array of distinct names from `allowed`, returned in the
 // order of `allowed` (the lecture's order, which also breaks ties).

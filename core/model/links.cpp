@@ -56,6 +56,26 @@ std::string link_ids() {
   return out;
 }
 
+const std::vector<std::string>& link_levels() {
+  static const std::vector<std::string> levels = {"gpu", "nvlink_domain", "node", "network", "storage"};
+  return levels;
+}
+
+std::string link_level(const LinkSpec& spec) {
+  // The catalogue's scopes, one per level of the §2.1 picture.
+  if (spec.scope == "inside one GPU") return "gpu";
+  if (spec.scope == "in an NVLink domain") return "nvlink_domain";
+  if (spec.scope == "in a node") return "node";
+  if (spec.scope == "between nodes") return "network";
+  return "storage";
+}
+
+BandwidthComparison compare_bandwidth(double a_Bps, double b_Bps) {
+  const int faster = b_Bps > a_Bps ? 1 : 0;
+  const double hi = faster ? b_Bps : a_Bps, lo = faster ? a_Bps : b_Bps;
+  return {faster, hi / lo, hi - lo <= 1e-12 * hi};
+}
+
 Link effective_link(const LinkSpec& spec, double efficiency) {
   return Link{spec.alpha_s, spec.nominal_Bps * efficiency, spec.id};
 }

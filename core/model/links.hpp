@@ -38,6 +38,21 @@ Link effective_link(const LinkSpec& spec, double efficiency = kDefaultEfficiency
 Link catalogue_link(std::string_view id, const std::string& field = "link",
                     double efficiency = kDefaultEfficiency);
 
+/// The level of P5 §2.1's hierarchy a catalogue link sits on, from its scope: "gpu",
+/// "nvlink_domain", "node", "network" or "storage" (fastest level first).
+std::string link_level(const LinkSpec& spec);
+/// The levels in the order of §2.1's picture, top (inside a GPU) to bottom (storage).
+const std::vector<std::string>& link_levels();
+
+/// Two bandwidths compared (P5 §2.1: "NVLink is nearly 10x slower than HBM"): which is faster
+/// and by how much (ratio >= 1; `equal` when they are the same to 1e-12).
+struct BandwidthComparison {
+  int faster;  // 0 or 1: the index of the faster of the two given
+  double ratio;
+  bool equal;
+};
+BandwidthComparison compare_bandwidth(double a_Bps, double b_Bps);
+
 /// T(n) = alpha + n / beta (P5 §3).
 inline double transfer_time_s(const Link& link, double bytes) {
   return link.alpha_s + bytes / link.beta_Bps;

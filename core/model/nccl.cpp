@@ -46,8 +46,8 @@ NcclTransport transport_of(const Link& link) {
 
 // Latencies from NCCL's src/graph/tuning.cc (baseLat and hwLat, in us; order LL, LL128,
 // Simple). Bandwidth factors are the protocols' payload shares as "Demystifying NCCL"
-// (Hu et al. 2025) describes them: LL moves 4 B of data per 8 B flag-carrying store (50%),
-// LL128 120 B per 128 B line (93.75%), Simple the full link. (tuning.cc discounts LL further,
+// (Hu et al. 2025) describes them (protocol_unit): LL moves 4 B of data per 8 B flag-carrying
+// store (50%), LL128 120 B per 128 B line (93.75%), Simple the full link. (tuning.cc discounts LL further,
 // to 1/4 for a ring all-reduce, to fit measured kernels; the lecture quotes the 50%.)
 ProtocolModel protocol_model(NcclAlgorithm a, NcclProtocol p, NcclTransport t) {
   static const double base_us[2][3] = {{3.6, 10.0, 8.4}, {4.4, 4.4, 0.0}};  // ring, tree
@@ -56,11 +56,21 @@ ProtocolModel protocol_model(NcclAlgorithm a, NcclProtocol p, NcclTransport t) {
       {{1.0, 2.5, 5.7}, {1.0, 1.9, 28.0}},    // PCI
       {{2.7, 4.0, 9.6}, {5.0, 8.5, 50.0}},    // network
   };
-  static const double factor[3] = {0.5, 120.0 / 128.0, 1.0};
   const int ai = a == NcclAlgorithm::ring ? 0 : 1;
   const int pi = static_cast<int>(p);
   const int ti = static_cast<int>(t);
-  return {base_us[ai][pi] * us, hw_us[ti][ai][pi] * us, factor[pi]};
+  const ProtocolUnit u = protocol_unit(p);
+  const double factor = u.flag_in_data ? u.payload_bytes / u.unit_bytes : 1.0;
+  return {base_us[ai][pi] * us, hw_us[ti][ai][pi] * us, factor};
+}
+
+ProtocolUnit protocol_unit(NcclProtocol p) {
+  switch (p) {
+    case NcclProtocol::LL: return {8, 4, 4, true};          // 4 B of data + 4 B flag, one 8-byte store
+    case NcclProtocol::LL128: return {128, 120, 8, true};   // 120 B of data + 8 B flag per 128-byte line
+    case NcclProtocol::Simple: return {0, 0, 0, false};     // plain data, a fence, a flag per chunk
+  }
+  return {0, 0, 0, false};
 }
 
 NcclEstimate nccl_allreduce_estimate(NcclAlgorithm a, NcclProtocol p, int k, double D,

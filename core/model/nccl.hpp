@@ -20,8 +20,19 @@ bool parse_transport(const std::string& name, NcclTransport* out);
 /// The transport a catalogue link uses: NVLink, PCIe, or the network.
 NcclTransport transport_of(const Link& link);
 
+/// How a protocol's receiver knows data has arrived (P5 §5.6, "Demystifying NCCL"): LL and
+/// LL128 put a flag into every store or line, so the receiver polls the data itself (one hop, no
+/// fence); Simple writes plain data, then a memory fence and one flag per chunk.
+struct ProtocolUnit {
+  double unit_bytes;     // one store (LL: 8 B) or line (LL128: 128 B) with its flag; 0 for Simple
+  double payload_bytes;  // data in that unit (LL: 4 B, LL128: 120 B); 0 for Simple
+  double flag_bytes;     // flag in that unit (LL: 4 B, LL128: 8 B); 0 for Simple
+  bool flag_in_data;     // false: a fence, then a flag per chunk (Simple)
+};
+ProtocolUnit protocol_unit(NcclProtocol p);
+
 /// What a protocol costs: a fixed latency per call, a latency per pipeline step, and the
-/// share of the link bandwidth that carries payload.
+/// share of the link bandwidth that carries payload (payload / unit bytes; 1 for Simple).
 struct ProtocolModel {
   double base_latency_s;
   double step_latency_s;

@@ -8,7 +8,9 @@ import { h } from '../util/dom.js';
 import { strings } from '../util/i18n.js';
 import { isRecord, own } from '../util/own.js';
 
-export const VIEWS = ['explore', 'author', 'measured'];
+// measured: an nccl-tests log against the model (views/measured.js).
+// topics, ladder, nccl: Topics and its section views (views/topics.js).
+export const VIEWS = ['explore', 'author', 'measured', 'topics', 'ladder', 'nccl'];
 export const REVEAL_MODES = ['never', 'after-attempt', 'after-solve'];
 const LANGS = ['en', 'zh'];
 const SWITCH = ['on', 'off'];

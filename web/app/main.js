@@ -23,6 +23,9 @@ import { showWorksheet } from './worksheet.js';
 import { scormStart } from './scorm.js';
 import { applyLook } from './theme.js';
 import { LECTURE, fullParams, studentSeed, variantKey } from '../card/variant.js';
+// Topics and its section views (views/topics.js).
+import { createSectionView, SECTION_VIEWS } from '../views/sections.js';
+import { topicStrings } from '../util/i18n.js';
 
 function safeStorage() {
   try {
@@ -72,11 +75,15 @@ export async function start(importer, documents) {
   // ?view=measured: an nccl-tests log against the model (views/measured.js).
   const measuring = only === null && options.view === 'measured';
   if (measuring) document.body.classList.add('measuring');
+  // Topics and the section views replace the cards, like Explore (views/sections.js).
+  const sectionView = only === null && SECTION_VIEWS.includes(options.view) ? options.view : null;
+  if (sectionView) document.body.classList.add('sections');
   if (embedded) {
     // embedded: no link away
     document.querySelector('#explore-link')?.remove();
     document.querySelector('#author-link')?.remove();
     document.querySelector('#measured-link')?.remove();
+    document.querySelector('#topics-link')?.remove();
   }
 
   const cards = [];
@@ -208,6 +215,13 @@ export async function start(importer, documents) {
     measuredLink.textContent = measuring ? viewStrings(lang).backToExercises : measuredStrings(lang).link;
     measuredLink.href = measuring ? '?' : '?view=measured';
     if (measuring) document.title = measuredStrings(lang).title;
+    // Topics: beside Explore; the page it names says so (aria-current).
+    const topics = $('#topics-link');
+    if (topics) {
+      topics.textContent = topicStrings(lang).button;
+      if (sectionView === 'topics') topics.setAttribute('aria-current', 'page');
+      if (sectionView) document.title = topicStrings(lang).pageTitle;
+    }
     renderProgress();
   }
 
@@ -271,6 +285,7 @@ export async function start(importer, documents) {
     if (listing) renderToc(listing);
     for (const c of cards) c.setLang(lang);
     if (exploring) showExplore();
+    if (sectionView && exerciseList) showSection();
     author?.setLang(lang);
     measured?.setLang(lang);
     renderProgress();
@@ -444,6 +459,18 @@ export async function start(importer, documents) {
     main.append(explorer.root);
   }
 
+  // Topics or a section view in place of the cards, in the page's language; a `#s-6.3` in the
+  // address scrolls to its section once drawn.
+  let exerciseList = null;
+  let section = null;
+  function showSection() {
+    section?.destroy?.();
+    section = createSectionView(sectionView, lang, { exercises: exerciseList, links: knownLinks() });
+    main.querySelector('[data-role="section-view"]')?.remove();
+    section.root.setAttribute('data-role', 'section-view');
+    main.append(section.root);
+  }
+
   // The authoring view replaces the cards (app/author.js); its draft has a key of its own.
   let author = null;
   function showAuthor(builtIns) {
@@ -494,7 +521,7 @@ export async function start(importer, documents) {
       el.dataset.state = 'engine-stopped';
     }
   });
-  const guessed = exploring || authoring || measuring ? [] : [...new Set(prerendered.keys())];
+  const guessed = exploring || authoring || measuring || sectionView ? [] : [...new Set(prerendered.keys())];
   const requests = firstBatch(guessed);
   // The build's answers to this very batch (engine/first.json) let the cards come alive before
   // the engine has loaded; the page still says it is ready only once the engine answers (ping).
@@ -528,6 +555,18 @@ export async function start(importer, documents) {
     for (const el of main.querySelectorAll('section.card[data-prerendered]')) el.remove();
     showMeasured();
     document.documentElement.dataset.ready = 'true';
+  } else if (sectionView) {
+    status.hidden = true;
+    for (const el of main.querySelectorAll('section.card[data-prerendered]')) el.remove();
+    exerciseList = list.exercises;
+    showSection();
+    await section.ready;
+    document.documentElement.dataset.ready = 'true';
+    const aim = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+    if (aim) {
+      aim.dataset.aimed = 'true'; // drawn after the load, so :target does not apply
+      aim.scrollIntoView();
+    }
     return;
   }
   if (authoring) {

@@ -16,6 +16,8 @@ import { calculatorMixin } from './calculator.js';
 import { errorText } from './common.js';
 import { LECTURE, fullParams, variantKey } from './variant.js';
 import { fillGiven } from './worksheet.js';
+import { EXERCISE_LECTURE, topicHref } from '../views/topics.js';
+import { topicStrings } from '../util/i18n.js';
 
 // What an exercise with no saved record shows: nothing typed, nothing solved.
 const NOTHING = Object.freeze({
@@ -51,6 +53,9 @@ export class Card {
       class: 'card', id: `ex${this.id}`, 'aria-labelledby': `ex${this.id}-title`,
       dataset: { exercise: String(this.id) },
     });
+    // The lecture section it illustrates (SPEC "Views"), for a built-in exercise.
+    this.lecture = EXERCISE_LECTURE[this.id] ?? null;
+    if (this.lecture) this.root.dataset.lecture = this.lecture;
   }
 
   /** The exercise.solve requests render() draws from: the shown variant's and the lecture's. */
@@ -189,7 +194,9 @@ export class Card {
       h('span', { class: 'name', text: pick(this.doc.title, lang) }),
     ]);
     this.status = h('p', { class: 'status', 'data-role': 'status' });
-    const head = h('header', { class: 'card-head' }, [title, this.status]);
+    // Its section on Topics (hidden in an embed: nothing navigates the frame away).
+    const topic = this.lecture ? h('a', { class: 'card-topic', href: topicHref(this.lecture), text: topicStrings(lang).cardLink(this.lecture) }) : null;
+    const head = h('header', { class: 'card-head' }, [title, this.status, topic]);
 
     this.statement = h('div', { class: 'statement', 'data-role': 'statement' });
     // A worksheet's list of the parameters (card/worksheet.js), filled with the statement.

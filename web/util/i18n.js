@@ -959,3 +959,185 @@ Object.assign(FALLBACK_WORDS.zh, {
 export function measuredStrings(lang) {
   return own(MEASURED_STRINGS, lang) ?? MEASURED_STRINGS.en;
 }
+
+// Topics (`?view=topics`, views/topics.js): the page's words and its links' labels, and the
+// small link on each exercise card to its section.
+const TOPIC_STRINGS = {
+  en: {
+    button: 'Topics',
+    pageTitle: 'commlab · P5 topics',
+    title: 'Topics: the lecture section by section',
+    intro: 'Every section of P5 in the lecture’s order, with the views and exercises that draw it from the engine. A section without a view yet says so.',
+    none: 'No view for this section yet.',
+    exerciseLink: (n, title) => `Exercise ${n}: ${title}`,
+    cardLink: (section) => `Lecture §${section} on Topics`,
+    links: {
+      measured: 'Measured against the model: nccl-tests logs fitted to α and β',
+      ladder: 'The bandwidth ladder: HBM to NVMe, each level’s bandwidth and α',
+      ladderNode: 'Inside a node against outside it (on the bandwidth ladder)',
+      broadcast: 'Explore: broadcast (binomial tree), 8 GPUs',
+      reduce: 'Explore: reduce (binomial tree), 8 GPUs',
+      reduceScatter: 'Explore: reduce-scatter (ring), 8 GPUs',
+      allgather: 'Explore: all-gather (ring), 8 GPUs',
+      alltoall: 'Explore: all-to-all (pairwise), 8 GPUs',
+      ring: 'Explore: ring all-reduce, 8 GPUs on NVLink 4',
+      recursiveDoubling: 'Explore: recursive doubling, 8 GPUs',
+      rabenseifner: 'Explore: Rabenseifner, 8 GPUs',
+      tree: 'Explore: binary tree, 8 GPUs, 1 KB',
+      doubleTree: 'Explore: double binary tree (NCCL), 8 GPUs',
+      crossover64: 'Explore: 64 GPUs on InfiniBand, the algorithms’ crossovers',
+      inSwitch: 'Explore: in-switch reduction (NVLS, SHARP)',
+      nvls: 'NVLS beside the ring (on the NCCL page)',
+      hierarchical: 'Explore: hierarchical all-reduce, 4 nodes × 8 GPUs',
+      nccl: 'NCCL: protocols LL, LL128 and Simple, NVLS, and the tuner’s choice',
+      ncclExplore: 'Explore: NCCL’s (algorithm, protocol) chart beside the player',
+      chunked: 'Explore: chunked overlap timeline',
+      twoBatch: 'Explore: two-batch overlap timeline',
+      author: 'Write an exercise of your own',
+    },
+  },
+  zh: {
+    button: '章节',
+    pageTitle: 'commlab · P5 章节',
+    title: '章节：按讲义逐节浏览',
+    intro: '按讲义顺序列出 P5 的每一节，以及由引擎绘制该节内容的视图和练习。尚无视图的小节会注明。',
+    none: '本节暂无视图。',
+    exerciseLink: (n, title) => `练习 ${n}：${title}`,
+    cardLink: (section) => `讲义 §${section}（章节页）`,
+    links: {
+      measured: '实测与模型对照：把 nccl-tests 日志拟合成 α 和 β',
+      ladder: '带宽阶梯：从 HBM 到 NVMe，各层的带宽和 α',
+      ladderNode: '节点内与节点外的带宽对比（在带宽阶梯页）',
+      broadcast: '探索：广播（二项树），8 块 GPU',
+      reduce: '探索：归约（二项树），8 块 GPU',
+      reduceScatter: '探索：归约分散（ring），8 块 GPU',
+      allgather: '探索：全收集（ring），8 块 GPU',
+      alltoall: '探索：全交换（成对），8 块 GPU',
+      ring: '探索：ring all-reduce，8 块 GPU，NVLink 4',
+      recursiveDoubling: '探索：递归加倍，8 块 GPU',
+      rabenseifner: '探索：Rabenseifner，8 块 GPU',
+      tree: '探索：二叉树，8 块 GPU，1 KB',
+      doubleTree: '探索：双二叉树（NCCL），8 块 GPU',
+      crossover64: '探索：64 块 GPU 走 InfiniBand，各算法的交叉点',
+      inSwitch: '探索：交换机内归约（NVLS、SHARP）',
+      nvls: 'NVLS 与 ring 对比（在 NCCL 页）',
+      hierarchical: '探索：分层 all-reduce，4 个节点 × 8 块 GPU',
+      nccl: 'NCCL：LL、LL128、Simple 三种协议，NVLS，以及调优器的选择',
+      ncclExplore: '探索：播放器旁的 NCCL（算法，协议）图',
+      chunked: '探索：切块流水的时间线',
+      twoBatch: '探索：两批交错的时间线',
+      author: '自己编写一道练习',
+    },
+  },
+};
+
+/** The Topics page's words in `lang`. */
+export function topicStrings(lang) {
+  return own(TOPIC_STRINGS, lang) ?? TOPIC_STRINGS.en;
+}
+
+// The bandwidth ladder (`?view=ladder`, views/ladder.js, P5 §2.1 and §2.3).
+const LADDER_STRINGS = {
+  en: {
+    title: 'The bandwidth ladder (§2.1)',
+    intro: 'Every link of the lecture on its level of the hierarchy, from HBM inside a GPU to an NVMe SSD: its effective bandwidth per GPU and direction (nominal × efficiency) and its assumed α, both on log scales. Each sentence below is the engine’s comparison of the two numbers.',
+    efficiency: 'Efficiency (effective ÷ nominal)',
+    efficiencyRange: (v) => `Efficiency: ${v === '' ? 'nothing typed' : `${v} is outside the allowed range`}; allowed 0.01 to 1. Nothing is drawn meanwhile.`,
+    caption: 'Bandwidth (left) and α (right) of each link, grouped by level, log scales.',
+    pictureLabel: 'The links’ bandwidth and α on log scales; the same figures are in the table below.',
+    betaAxis: 'effective bandwidth (log)', alphaAxis: 'α (log)',
+    levels: { gpu: 'Inside a GPU', nvlink_domain: 'In an NVLink domain', node: 'In a node (PCIe)', network: 'Between nodes', storage: 'Storage' },
+    claimsTitle: 'What the lecture says, as the engine finds it',
+    faster: (a, b, r, x, y) => `${a} is ${r}× faster than ${b}: ${x} against ${y}.`,
+    same: (a, b, x) => `${a} and ${b} are equally fast: ${x} each.`,
+    compareA: 'Compare', compareB: 'with',
+    nodeTitle: 'Inside a node against outside it (§2.3)',
+    node: 'Node',
+    nodeNote: (n) => `${n.label}: ${n.gpus} GPUs × ${n.intra} give ${n.inside} per direction inside the node (${n.insideEff} effective); ${n.nics} NICs × ${n.nic} give ${n.outside} (${n.outsideEff}) to the outside: `
+      + (n.equal ? 'the same inside and out.' : n.faster === 'inside' ? `inside is ${n.ratio}× outside.` : `outside is ${n.ratio}× inside.`),
+    table: 'The links as a table',
+    colLink: 'Link', colLevel: 'Level', colNominal: 'Nominal', colEffective: 'Effective', colAlpha: 'α', colHalf: 'n½',
+    failed: 'The engine could not answer for these settings: change a setting.',
+  },
+  zh: {
+    title: '带宽阶梯（§2.1）',
+    intro: '讲义里的每种链路按互连层次排列，从 GPU 内部的 HBM 到 NVMe SSD：每块 GPU 每方向的有效带宽（标称 × 效率）和假设的 α，都用对数刻度。下面每句话都是引擎对两个数的比较。',
+    efficiency: '效率（有效 ÷ 标称）',
+    efficiencyRange: (v) => `效率：${v === '' ? '没有输入' : `${v} 超出允许范围`}；允许 0.01 到 1。在此之前不绘图。`,
+    caption: '各链路的带宽（左）和 α（右），按层次分组，对数刻度。',
+    pictureLabel: '各链路的带宽和 α（对数刻度）；同样的数字见下方表格。',
+    betaAxis: '有效带宽（对数）', alphaAxis: 'α（对数）',
+    levels: { gpu: 'GPU 内部', nvlink_domain: 'NVLink 域内', node: '节点内（PCIe）', network: '节点之间', storage: '存储' },
+    claimsTitle: '讲义的说法，由引擎算出',
+    faster: (a, b, r, x, y) => `${a} 比 ${b} 快 ${r} 倍：${x} 对 ${y}。`,
+    same: (a, b, x) => `${a} 和 ${b} 一样快：各 ${x}。`,
+    compareA: '比较', compareB: '和',
+    nodeTitle: '节点内与节点外（§2.3）',
+    node: '节点',
+    nodeNote: (n) => `${n.label}：${n.gpus} 块 GPU × ${n.intra}，节点内每方向合计 ${n.inside}（有效 ${n.insideEff}）；${n.nics} 张网卡 × ${n.nic}，对外合计 ${n.outside}（有效 ${n.outsideEff}）：`
+      + (n.equal ? '内外一样。' : n.faster === 'inside' ? `节点内是节点外的 ${n.ratio} 倍。` : `节点外是节点内的 ${n.ratio} 倍。`),
+    table: '链路数据表',
+    colLink: '链路', colLevel: '层次', colNominal: '标称', colEffective: '有效', colAlpha: 'α', colHalf: 'n½',
+    failed: '引擎无法按这些设置作答：请修改设置。',
+  },
+};
+
+/** The bandwidth ladder's words in `lang`. */
+export function ladderStrings(lang) {
+  return own(LADDER_STRINGS, lang) ?? LADDER_STRINGS.en;
+}
+
+// NCCL (`?view=nccl`, views/nccl.js, P5 §5.6): the ring's protocols, NVLS, the tuner's choice.
+const NCCL_STRINGS = {
+  en: {
+    title: 'NCCL: protocols, NVLS and the tuner’s choice (§5.6)',
+    intro: 'One algorithm, three ways of handing data to the next GPU. LL and LL128 put a flag into the data itself, so the receiver knows at once that it has arrived (low latency) but part of every store is flag (less bandwidth); Simple writes plain data and signals with a flag after a memory fence (full bandwidth, more latency a hop). Which is cheapest depends on the message size, as for the algorithms of §5.3.',
+    devices: 'GPUs', bytes: 'Message size (bytes)', link: 'Link',
+    devicesRange: (v) => `GPUs: ${v === '' ? 'nothing typed' : `${v} is not allowed`}; allowed a whole number from 2 to 1,024. Nothing is drawn meanwhile.`,
+    bytesRange: (v) => `Message size: ${v === '' ? 'nothing typed' : `${v} B is outside the allowed range`}; allowed 1 B to 1 GB. Nothing is drawn meanwhile.`,
+    badSetting: (p) => `The address’s ${p.setting}=${p.value} cannot be used (${{ devices: 'a whole number from 2 to 1,024', bytes: '1 B to 1 GB', link: 'a link of the catalogue' }[p.setting]}); the lecture’s value is shown.`,
+    chartTitle: 'Ring all-reduce: time against message size for each protocol',
+    chartCaption: 'The engine’s NCCL model of the ring alone, log-log; the shaded bands and the lines are the exact sizes where the cheapest protocol changes (the engine’s crossover op).',
+    protocolsTitle: 'What each protocol is',
+    flagged: (p) => `each ${p.unit} unit it writes carries ${p.payload} of data and a ${p.flag} flag, so ${p.share} of the link’s ${p.beta} carries payload (${p.bw}); the receiver reads the flag with the data, so a hop costs ${p.hop} (${p.base} a call).`,
+    fenced: (p) => `plain data at ${p.share} of the link’s ${p.beta} (${p.bw}); the receiver learns that it arrived from a flag written after a memory fence, once a chunk, so a hop costs ${p.hop} (${p.base} a call).`,
+    protocolTable: 'The protocols as a table',
+    colProtocol: 'Protocol', colUnit: 'Unit', colPayload: 'Data', colFlag: 'Flag', colShare: 'Payload share', colBandwidth: 'Bandwidth', colHop: 'Latency a hop', colBase: 'Latency a call',
+    fence: 'fence + flag a chunk',
+    nvlsTitle: 'NVLS: reduction in the switch (§5.4)',
+    nvlsNote: 'NVLS (NVLink SHARP) is NCCL’s in-switch reduction: each GPU sends its data to the NVSwitch once and receives the sum once. Below, the engine’s in-switch all-reduce beside the ring, the point marked at the size picked above.',
+    choiceTitle: 'NCCL’s choice at this size',
+    choiceNote: (size, k, pair, time, ringProtocol, ringTime) => `At ${size} on ${k} GPUs NCCL’s tuner picks ${pair}: ${time}. Among the ring’s protocols alone the cheapest is ${ringProtocol}: ${ringTime}.`,
+    choiceCaption: 'Every (algorithm, protocol) pair the tuner weighs, as the engine models it',
+    colPair: 'Algorithm · protocol', colTime: 'Time', colLatency: 'Latency',
+    failed: 'The engine could not answer for these settings: change a setting.',
+  },
+  zh: {
+    title: 'NCCL：协议、NVLS 与调优器的选择（§5.6）',
+    intro: '同一个算法，把数据交给下一块 GPU 有三种方式。LL 和 LL128 把标志位放进数据本身，接收方一读就知道数据到了（延迟低），但每次写入都有一部分是标志（带宽打折）；Simple 写普通数据，在内存屏障之后再用一个标志通知（带宽满，每一跳延迟更高）。哪种最便宜取决于消息大小，和 §5.3 选算法是同一个道理。',
+    devices: 'GPU 数', bytes: '消息大小（字节）', link: '链路',
+    devicesRange: (v) => `GPU 数：${v === '' ? '没有输入' : `${v} 不允许`}；允许 2 到 1,024 的整数。在此之前不绘图。`,
+    bytesRange: (v) => `消息大小：${v === '' ? '没有输入' : `${v} B 超出允许范围`}；允许 1 B 到 1 GB。在此之前不绘图。`,
+    badSetting: (p) => `地址中的 ${p.setting}=${p.value} 无法使用（${{ devices: '2 到 1,024 的整数', bytes: '1 B 到 1 GB', link: '链路目录中的链路' }[p.setting]}）；显示的是讲义的值。`,
+    chartTitle: 'ring all-reduce：各协议的时间与消息大小',
+    chartCaption: '引擎的 NCCL 模型（只看 ring），双对数坐标；色带和竖线是最便宜的协议发生变化的精确大小（crossover 操作）。',
+    protocolsTitle: '每种协议是什么',
+    flagged: (p) => `每个 ${p.unit} 的写入单元里有 ${p.payload} 数据和 ${p.flag} 标志，所以链路 ${p.beta} 中只有 ${p.share} 用来传数据（${p.bw}）；接收方连同数据一起读到标志，所以每一跳 ${p.hop}（每次调用 ${p.base}）。`,
+    fenced: (p) => `写普通数据，用到链路 ${p.beta} 的 ${p.share}（${p.bw}）；接收方靠内存屏障之后写入的标志得知数据已到，每块一次，所以每一跳 ${p.hop}（每次调用 ${p.base}）。`,
+    protocolTable: '协议数据表',
+    colProtocol: '协议', colUnit: '单元', colPayload: '数据', colFlag: '标志', colShare: '数据占比', colBandwidth: '带宽', colHop: '每跳延迟', colBase: '每次调用延迟',
+    fence: '屏障 + 每块一个标志',
+    nvlsTitle: 'NVLS：在交换机里归约（§5.4）',
+    nvlsNote: 'NVLS（NVLink SHARP）是 NCCL 的交换机内归约：每块 GPU 把数据发给 NVSwitch 一次、再收一次结果。下图是引擎算出的交换机内 all-reduce 与 ring 的对比，标出的点是上面所选大小下的交换机内归约。',
+    choiceTitle: '这个大小下 NCCL 的选择',
+    choiceNote: (size, k, pair, time, ringProtocol, ringTime) => `${size}、${k} 块 GPU 时，NCCL 调优器选择 ${pair}：${time}。只看 ring 的三种协议，最便宜的是 ${ringProtocol}：${ringTime}。`,
+    choiceCaption: '调优器权衡的每个（算法，协议）组合，按引擎的模型',
+    colPair: '算法 · 协议', colTime: '时间', colLatency: '延迟',
+    failed: '引擎无法按这些设置作答：请修改设置。',
+  },
+};
+
+/** The NCCL view's words in `lang`. */
+export function ncclStrings(lang) {
+  return own(NCCL_STRINGS, lang) ?? NCCL_STRINGS.en;
+}

@@ -373,16 +373,18 @@ export function createBandwidth(lang, key = 'bandwidth') {
  * (one request a size answers every pair); the pair its tuner picks shaded between the exact
  * boundaries of the `crossover` op; `bytes` marked.
  */
-export function createNccl(lang, key = 'nccl') {
+export function createNccl(lang, key = 'nccl', { algorithms = null, title = null, caption = null } = {}) {
   const t = viewStrings(lang);
-  const shell = chartShell('nccl', t.nccl, t.ncclCaption, '5.6');
+  // `algorithms` (['ring']: the protocols of one algorithm, ?view=nccl) narrows the pairs.
+  const shell = chartShell('nccl', title ?? t.nccl, caption ?? t.ncclCaption, '5.6');
   const ds = shell.root.dataset;
+  const only = algorithms ? { algorithms } : {};
   return {
     root: shell.root,
     async update({ devices, link, bytes }) {
       const xs = sizes(4);
-      const reqs = xs.map((x) => ({ op: 'nccl', devices, bytes: x, link }));
-      reqs.push({ op: 'crossover', kind: 'nccl', devices, link, ...(bytes ? { bytes } : {}) });
+      const reqs = xs.map((x) => ({ op: 'nccl', devices, bytes: x, link, ...only }));
+      reqs.push({ op: 'crossover', kind: 'nccl', devices, link, ...only, ...(bytes ? { bytes } : {}) });
       const out = await shell.answers(reqs, key);
       if (!out || shell.showError(out)) return false;
       const cross = out[xs.length];

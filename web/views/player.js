@@ -35,12 +35,12 @@ const pop = (x) => {
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 };
 
-/** The lecture section a schedule illustrates (P5 §4.1-4.3, §5.1-5.5). */
+/** The lecture section a schedule illustrates (P5 §4.1-4.3, §5.1-5.5; the trees are §5.2's). */
 export function lectureSection(res) {
   if (res.algorithm === 'hierarchical' || res.topology?.kind === 'two_level') return '5.5';
   if (res.collective === 'alltoall') return '4.3';
   if (res.collective !== 'allreduce') return '4.1';
-  return { ring: '5.1', recursive_doubling: '5.2', rabenseifner: '5.2', binary_tree: '5.3', double_binary_tree: '5.3', in_switch: '5.4' }[res.algorithm] ?? '5.1';
+  return { ring: '5.1', recursive_doubling: '5.2', rabenseifner: '5.2', binary_tree: '5.2', double_binary_tree: '5.2', in_switch: '5.4' }[res.algorithm] ?? '5.1';
 }
 
 /** The simulate request for player settings (link: a catalogue id or {alpha_s, beta_Bps}). */
