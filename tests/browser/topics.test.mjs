@@ -258,10 +258,11 @@ describe('topics', () => {
         for (const view of ['topics', 'ladder', 'nccl']) {
           const page = await openPage(ctx, `${server.url}?view=${view}&lang=${lang}`, errors);
           if (view === 'nccl') await page.waitForSelector('[data-view="nccl-view"]:not([aria-busy]) [data-role="choice"][data-time-s] ~ * , [data-view="nccl-view"]:not([aria-busy]) [data-view="nccl"] canvas', { timeout: 20000 });
+          const table = page.locator('details.chart-table summary');
+          if (await table.count()) await table.first().click(); // the table open, for axe and the width too
+          await page.waitForTimeout(100);
           const width = await page.evaluate(() => document.documentElement.scrollWidth);
           assert.ok(width <= viewport.width, `${view} ${lang}: ${width}px wide in ${viewport.width}px`);
-          const table = page.locator('details.chart-table summary');
-          if (await table.count()) await table.first().click(); // the table open, for axe too
           if (lang === 'en') await axeClean(page, `${view} at ${viewport.width}px`); // the same markup in Chinese
           await page.screenshot({ path: join(dir, `${view}-${lang}-${viewport.width}.png`), fullPage: view !== 'topics' || viewport.width > 400 });
           await page.close();
