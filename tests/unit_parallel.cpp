@@ -124,6 +124,24 @@ TEST(ExpertParallel, HotExpertSkew) {
   EXPECT_THROW(ep_cost(llama(), 8, 64, 1, catalogue_link("nvlink4")), std::exception);
 }
 
+TEST(ExpertParallel, ReceiveBytesPerGpu) {
+  // One entry a GPU; the hot GPU first and the busiest; the entries average to the mean.
+  const EpCost hot = ep_cost(*find_model("mixtral_8x7b"), 8, 64, 4, catalogue_link("nvlink4"));
+  ASSERT_EQ(hot.recv_bytes_per_gpu_layer.size(), 8u);
+  EXPECT_DOUBLE_EQ(hot.recv_bytes_per_gpu_layer[0], hot.busiest_recv_bytes_layer);
+  double sum = 0;
+  for (double b : hot.recv_bytes_per_gpu_layer) sum += b;
+  EXPECT_NEAR(sum / 8, hot.mean_recv_bytes_layer, 1e-9 * hot.mean_recv_bytes_layer);
+  EXPECT_LT(hot.recv_bytes_per_gpu_layer[1], hot.mean_recv_bytes_layer);
+  EXPECT_NEAR(hot.recv_bytes_per_gpu_layer[0] / hot.mean_recv_bytes_layer, hot.skew, 1e-12);
+  // Uniform routing: every GPU the same; ep = 1 receives nothing.
+  const EpCost flat = ep_cost(*find_model("deepseek_v3"), 32, 256, 1, catalogue_link("nvlink5"));
+  for (double b : flat.recv_bytes_per_gpu_layer) EXPECT_NEAR(b, flat.mean_recv_bytes_layer, 1e-9 * b);
+  const EpCost one = ep_cost(*find_model("mixtral_8x7b"), 1, 64, 4, catalogue_link("nvlink4"));
+  ASSERT_EQ(one.recv_bytes_per_gpu_layer.size(), 1u);
+  EXPECT_DOUBLE_EQ(one.recv_bytes_per_gpu_layer[0], 0);
+}
+
 TEST(Ops, TpMoeShardingAndPresets) {
   auto tp = evaluate(nlohmann::json{{"op", "tp"}, {"phase", "prefill"}, {"tokens", 4096}});
   ASSERT_FALSE(tp.contains("error")) << tp.dump();

@@ -358,7 +358,8 @@ json op_moe(Request& r) {
           {"combine_bytes_per_gpu_layer", c.dispatch_bytes_per_gpu_layer},
           {"bytes_per_gpu_step", c.bytes_per_gpu_step}, {"hot_probability", c.hot_probability},
           {"busiest_recv_bytes_layer", c.busiest_recv_bytes_layer},
-          {"mean_recv_bytes_layer", c.mean_recv_bytes_layer}, {"skew", c.skew},
+          {"mean_recv_bytes_layer", c.mean_recv_bytes_layer},
+          {"recv_bytes_per_gpu_layer", c.recv_bytes_per_gpu_layer}, {"skew", c.skew},
           {"alltoall_time_s", c.alltoall_time_s}, {"alltoall_alpha_time_s", c.alltoall_alpha_time_s},
           {"alltoalls_per_step", 2 * m.layers}, {"step_time_s", c.step_time_s}};
 }

@@ -74,6 +74,9 @@ EpCost ep_cost(const ModelPreset& m, int ep, double B, double hot, const Link& l
   const double picks_hot_gpu = c.hot_probability + (per_gpu - 1) * other;
   c.busiest_recv_bytes_layer = B * picks_hot_gpu * c.remote_fraction * token_bytes;
   c.mean_recv_bytes_layer = c.dispatch_bytes_per_gpu_layer;
+  // Each other GPU holds per_gpu cold experts; the picks over all GPUs sum to top_k (P5 §4.3).
+  c.recv_bytes_per_gpu_layer.assign(ep, B * per_gpu * other * c.remote_fraction * token_bytes);
+  c.recv_bytes_per_gpu_layer[0] = c.busiest_recv_bytes_layer;
   // As picks, not bytes: with ep = 1 nothing is received and bytes would give 0/0; the hot
   // GPU's share of picks over the mean share is the same ratio and defined for every ep.
   c.skew = picks_hot_gpu * ep / m.top_k;

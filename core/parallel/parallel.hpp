@@ -2,8 +2,10 @@
 // Tensor, sequence and expert parallelism (P5 §6.2, §6.4; code 04 demos 1 and 3): what each
 // split communicates, how long it takes, and a numerical check that the Megatron split is exact.
 #pragma once
+
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "model/collectives.hpp"
 #include "model/links.hpp"
@@ -83,6 +85,7 @@ struct EpCost {
   double hot_probability = 0;               // chance a token picks the hot expert
   double busiest_recv_bytes_layer = 0;      // dispatch bytes the hot expert's GPU receives
   double mean_recv_bytes_layer = 0;
+  std::vector<double> recv_bytes_per_gpu_layer;  // dispatch bytes each GPU receives; [0] holds the hot expert
   double skew = 1;                          // busiest / mean
   double alltoall_time_s = 0;               // one dispatch, paced by the busiest GPU
   double alltoall_alpha_time_s = 0;
