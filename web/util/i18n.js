@@ -990,6 +990,8 @@ const TOPIC_STRINGS = {
       nvls: 'NVLS beside the ring (on the NCCL page)',
       hierarchical: 'Explore: hierarchical all-reduce, 4 nodes × 8 GPUs',
       nccl: 'NCCL: protocols LL, LL128 and Simple, NVLS, and the tuner’s choice',
+      moe: 'Experts: MoE dispatch and combine, a hot expert, decode against prefill',
+      moeSkew: 'A hot expert’s GPU receives more (on the experts page)',
       ncclExplore: 'Explore: NCCL’s (algorithm, protocol) chart beside the player',
       chunked: 'Explore: chunked overlap timeline',
       twoBatch: 'Explore: two-batch overlap timeline',
@@ -1023,6 +1025,8 @@ const TOPIC_STRINGS = {
       nvls: 'NVLS 与 ring 对比（在 NCCL 页）',
       hierarchical: '探索：分层 all-reduce，4 个节点 × 8 块 GPU',
       nccl: 'NCCL：LL、LL128、Simple 三种协议，NVLS，以及调优器的选择',
+      moe: '专家并行：MoE 的 dispatch 与 combine、热门专家、decode 对 prefill',
+      moeSkew: '热门专家所在的卡收得更多（在专家并行页）',
       ncclExplore: '探索：播放器旁的 NCCL（算法，协议）图',
       chunked: '探索：切块流水的时间线',
       twoBatch: '探索：两批交错的时间线',
@@ -1140,4 +1144,86 @@ const NCCL_STRINGS = {
 /** The NCCL view's words in `lang`. */
 export function ncclStrings(lang) {
   return own(NCCL_STRINGS, lang) ?? NCCL_STRINGS.en;
+}
+
+// Experts (`?view=moe`, views/moe.js, P5 §6.4 and §4.3): MoE dispatch and combine all-to-alls.
+const MOE_STRINGS = {
+  en: {
+    title: 'Experts: MoE dispatch and combine all-to-alls (§6.4, §4.3)',
+    intro: 'Expert parallelism puts an MoE layer’s experts on different GPUs. Every token is sent to the GPUs of its top-k experts (dispatch) and the results come back (combine): two all-to-alls a layer. A hot expert makes its GPU receive more, and every GPU waits for it. Decode sends few tokens, so the α of talking to every other GPU dominates; prefill sends many.',
+    model: 'Model', ep: 'GPUs (expert parallel)', tokens: 'Tokens a step', hot: 'Hot expert: times as likely as each other',
+    modelOption: (label, experts, k) => `${label} (${experts} experts, top-${k})`,
+    phasesLabel: 'Decode or prefill',
+    phase: { decode: (n) => `Decode: ${n} tokens`, prefill: (n) => `Prefill: ${n.toLocaleString('en')} tokens` },
+    tokensRange: (v) => `Tokens a step: ${v === '' ? 'nothing typed' : `${v} is not allowed`}; allowed a whole number from 1 to 100,000,000. Nothing is drawn meanwhile.`,
+    hotRange: (v) => `Hot expert: ${v === '' ? 'nothing typed' : `${v} is outside the allowed range`}; allowed 0 to 1,000 (1: no hot expert). Nothing is drawn meanwhile.`,
+    failed: 'The engine could not answer for these settings; nothing is drawn.',
+    routing: {
+      hot: (w) => `The hot expert’s GPU receives ${w.skew}× the mean (${w.busiest} against ${w.mean} a layer), and every GPU waits for it;`,
+      even: (w) => `Routing is even: each of the ${w.ep} GPUs receives ${w.mean} a layer;`,
+      cold: (w) => `The cold expert’s GPU receives ${w.skew}× the mean (${w.busiest} against ${w.mean} a layer);`,
+      local: () => 'One GPU holds every expert: nothing crosses to another GPU',
+    },
+    bound: {
+      latency: (w) => `latency-bound: α is ${w.share} of the all-to-all (${w.time}).`,
+      bandwidth: (w) => `bandwidth-bound: the bytes are ${w.bytesShare} of the all-to-all (${w.time}).`,
+      none: () => '(no all-to-all).',
+    },
+    recvCaption: 'Dispatch bytes each GPU receives in one MoE layer (the busiest in orange)',
+    recvLabel: (w) => `Bars of the bytes each of ${w.ep} GPUs receives a layer; the busiest receives ${w.busiest}, the mean is ${w.mean}.`,
+    gpuBar: (i, b) => `GPU ${i}: ${b}`,
+    splitCaption: 'One all-to-all: α, the rounds (orange), against the bytes over the link (blue)',
+    splitLabel: (w) => `α is ${w.share} of one all-to-all, the bytes ${w.bytesShare}.`,
+    splitNote: (w) => `One all-to-all takes ${w.time}: α ${w.alpha} (${w.share}), bytes ${w.bytes}. A step has ${w.count} of them (dispatch and combine in every MoE layer): ${w.step}.`,
+    factTokens: (n) => `Tokens on each GPU: ${n}.`,
+    factDispatch: (d, c, r) => `Each GPU sends ${d} a layer in dispatch and ${c} in combine; ${r} of a token’s experts sit on other GPUs.`,
+    factStep: (b) => `Bytes each GPU sends a step (all MoE layers, both all-to-alls): ${b}.`,
+    factHot: (p, k) => `Chance a token picks the hot expert among its top-${k}: ${p}.`,
+    table: 'Data table',
+    tableCaption: 'Dispatch bytes each GPU receives in one MoE layer',
+    colGpu: 'GPU', colRecv: 'Receives a layer', colVsMean: 'Against the mean',
+    gpu: (i) => `GPU ${i}`,
+    gpuBusiest: (i) => `GPU ${i} (busiest)`,
+  },
+  zh: {
+    title: '专家并行：MoE 的 dispatch 与 combine all-to-all（§6.4、§4.3）',
+    intro: '专家并行把 MoE 层的专家分到不同的卡上。每个 token 被发到它的 top-k 专家所在的卡（dispatch），算完再发回来（combine）：每层两次 all-to-all。热门专家所在的卡要收的数据更多，所有卡都要等它。decode 时 token 少，和其他每块卡各交换一次的 α 占主导；prefill 时 token 多。',
+    model: '模型', ep: 'GPU 数（专家并行）', tokens: '每步 token 数', hot: '热门专家：被选概率是其他专家的几倍',
+    modelOption: (label, experts, k) => `${label}（${experts} 个专家，top-${k}）`,
+    phasesLabel: 'decode 或 prefill',
+    phase: { decode: (n) => `decode：${n} 个 token`, prefill: (n) => `prefill：${n.toLocaleString('en')} 个 token` },
+    tokensRange: (v) => `每步 token 数：${v === '' ? '未填写' : `${v} 不允许`}；允许 1 到 100,000,000 的整数。在此期间不绘制。`,
+    hotRange: (v) => `热门专家：${v === '' ? '未填写' : `${v} 超出允许范围`}；允许 0 到 1,000（1 表示没有热门专家）。在此期间不绘制。`,
+    failed: '引擎无法回答这些设置；不绘制。',
+    routing: {
+      hot: (w) => `热门专家所在的卡收到平均的 ${w.skew} 倍（每层 ${w.busiest} 对 ${w.mean}），所有卡都要等它；`,
+      even: (w) => `路由均匀：${w.ep} 块卡每层各收 ${w.mean}；`,
+      cold: (w) => `冷门专家所在的卡收到平均的 ${w.skew} 倍（每层 ${w.busiest} 对 ${w.mean}）；`,
+      local: () => '一块卡放下全部专家：没有数据发往其他卡',
+    },
+    bound: {
+      latency: (w) => `受延迟限制：α 占 all-to-all（${w.time}）的 ${w.share}。`,
+      bandwidth: (w) => `受带宽限制：字节占 all-to-all（${w.time}）的 ${w.bytesShare}。`,
+      none: () => '（没有 all-to-all）。',
+    },
+    recvCaption: '一个 MoE 层里每块卡收到的 dispatch 字节（最忙的为橙色）',
+    recvLabel: (w) => `${w.ep} 块卡每层收到的字节柱状图；最忙的收 ${w.busiest}，平均 ${w.mean}。`,
+    gpuBar: (i, b) => `GPU ${i}：${b}`,
+    splitCaption: '一次 all-to-all：α 即轮数（橙色）对链路上的字节（蓝色）',
+    splitLabel: (w) => `α 占一次 all-to-all 的 ${w.share}，字节占 ${w.bytesShare}。`,
+    splitNote: (w) => `一次 all-to-all 用时 ${w.time}：α ${w.alpha}（${w.share}），字节 ${w.bytes}。每步有 ${w.count} 次（每个 MoE 层的 dispatch 与 combine）：${w.step}。`,
+    factTokens: (n) => `每块卡上的 token：${n}。`,
+    factDispatch: (d, c, r) => `每块卡每层 dispatch 发送 ${d}，combine 发送 ${c}；一个 token 的专家有 ${r} 在其他卡上。`,
+    factStep: (b) => `每块卡每步发送的字节（全部 MoE 层、两次 all-to-all）：${b}。`,
+    factHot: (p, k) => `一个 token 的 top-${k} 里有热门专家的概率：${p}。`,
+    table: '数据表',
+    tableCaption: '一个 MoE 层里每块卡收到的 dispatch 字节',
+    colGpu: 'GPU', colRecv: '每层收到', colVsMean: '与平均相比',
+    gpu: (i) => `GPU ${i}`,
+    gpuBusiest: (i) => `GPU ${i}（最忙）`,
+  },
+};
+
+export function moeStrings(lang) {
+  return own(MOE_STRINGS, lang) ?? MOE_STRINGS.en;
 }

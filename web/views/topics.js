@@ -43,7 +43,7 @@ export const SECTIONS = [
     { href: explore({ collective: 'allgather', algorithm: 'ring' }), label: 'allgather' },
   ] },
   { id: '4.2', zh: '每个设备至少要传多少', en: 'The least each device must send' },
-  { id: '4.3', zh: 'all-to-all 与 MoE', en: 'All-to-all and MoE', links: [{ href: explore({ collective: 'alltoall', algorithm: 'pairwise' }), label: 'alltoall' }] },
+  { id: '4.3', zh: 'all-to-all 与 MoE', en: 'All-to-all and MoE', links: [{ href: explore({ collective: 'alltoall', algorithm: 'pairwise' }), label: 'alltoall' }, { href: '?view=moe#moe-skew', label: 'moeSkew' }] },
   { id: '5', zh: 'all-reduce 的算法', en: 'All-reduce algorithms' },
   { id: '5.1', zh: 'ring：带宽最优，步数线性', en: 'Ring: bandwidth-optimal, linear in steps', links: [
     { href: explore({ algorithm: 'ring' }), label: 'ring' }, { exercise: 2 },
@@ -68,7 +68,7 @@ export const SECTIONS = [
   { id: '6.1', zh: '数据并行（副本）', en: 'Data parallelism (replicas)' },
   { id: '6.2', zh: '张量并行与序列并行', en: 'Tensor and sequence parallelism' },
   { id: '6.3', zh: '流水线并行', en: 'Pipeline parallelism', links: [{ exercise: 6 }] },
-  { id: '6.4', zh: '专家并行', en: 'Expert parallelism' },
+  { id: '6.4', zh: '专家并行', en: 'Expert parallelism', links: [{ href: '?view=moe', label: 'moe' }] },
   { id: '6.5', zh: '上下文并行与 ring attention', en: 'Context parallelism and ring attention', links: [{ exercise: 7 }] },
   { id: '6.6', zh: '一张对照表', en: 'A comparison table' },
   { id: '7', zh: '计算与通信的重叠', en: 'Overlapping computation and communication' },
