@@ -1156,7 +1156,7 @@ const MOE_STRINGS = {
     phasesLabel: 'Decode or prefill',
     phase: { decode: (n) => `Decode: ${n} tokens`, prefill: (n) => `Prefill: ${n.toLocaleString('en')} tokens` },
     tokensRange: (v) => `Tokens a step: ${v === '' ? 'nothing typed' : `${v} is not allowed`}; allowed a whole number from 1 to 100,000,000. Nothing is drawn meanwhile.`,
-    hotRange: (v) => `Hot expert: ${v === '' ? 'nothing typed' : `${v} is outside the allowed range`}; allowed 0 to 1,000 (1: no hot expert). Nothing is drawn meanwhile.`,
+    hotRange: (v) => `Hot expert: ${v === '' ? 'nothing typed' : `${v} is outside the allowed range`}; allowed 0.1 to 1,000 (1: no hot expert). Nothing is drawn meanwhile.`,
     failed: 'The engine could not answer for these settings; nothing is drawn.',
     routing: {
       hot: (w) => `The hot expert’s GPU receives ${w.skew}× the mean (${w.busiest} against ${w.mean} a layer), and every GPU waits for it;`,
@@ -1193,7 +1193,7 @@ const MOE_STRINGS = {
     phasesLabel: 'decode 或 prefill',
     phase: { decode: (n) => `decode：${n} 个 token`, prefill: (n) => `prefill：${n.toLocaleString('en')} 个 token` },
     tokensRange: (v) => `每步 token 数：${v === '' ? '未填写' : `${v} 不允许`}；允许 1 到 100,000,000 的整数。在此期间不绘制。`,
-    hotRange: (v) => `热门专家：${v === '' ? '未填写' : `${v} 超出允许范围`}；允许 0 到 1,000（1 表示没有热门专家）。在此期间不绘制。`,
+    hotRange: (v) => `热门专家：${v === '' ? '未填写' : `${v} 超出允许范围`}；允许 0.1 到 1,000（1 表示没有热门专家）。在此期间不绘制。`,
     failed: '引擎无法回答这些设置；不绘制。',
     routing: {
       hot: (w) => `热门专家所在的卡收到平均的 ${w.skew} 倍（每层 ${w.busiest} 对 ${w.mean}），所有卡都要等它；`,

@@ -9,9 +9,9 @@ import { moeStrings } from '../util/i18n.js';
 import { formatBytes, formatTime } from '../util/units.js';
 import { askMany } from '../engine/door.js';
 
-// The settings' ranges (the engine's moe op accepts batch_tokens 1 to 1e8, hot_factor 0 to 1e6;
+// The settings' ranges (the engine's moe op accepts batch_tokens 1 to 1e8, hot_factor above 0 to 1e6;
 // the page offers the part a student needs).
-export const MOE_RANGES = Object.freeze({ tokens: { min: 1, max: 100000000 }, hot: { min: 0, max: 1000 } });
+export const MOE_RANGES = Object.freeze({ tokens: { min: 1, max: 100000000 }, hot: { min: 0.1, max: 1000 } });
 // The two phases of §6.4 as token counts of one step (the engine's default batch is decode's).
 const PHASES = Object.freeze({ decode: 64, prefill: 32768 });
 const MODELS = ['mixtral_8x7b', 'deepseek_v3'];

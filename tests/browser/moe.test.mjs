@@ -1,0 +1,154 @@
+// Experts (?view=moe, P5 §6.4 and §4.3) in headless Chromium: the receive bytes per GPU, the
+// all-to-all's α share and the step time are the engine's (the native CLI); the controls redraw
+// at their extremes without console errors; the sentence flips with the numbers (hot against
+// even, latency against bandwidth); Topics links to it; axe-core; no sideways scroll at 390 px
+// with the table open; screenshots in English and Chinese at 1280 and 390 px.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { ROOT, launch, openPage, screenshotDir, serve } from './helpers.mjs';
+import { formatBytes, formatTime } from '../../web/util/units.js';
+
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+let server;
+let browser;
+const errors = [];
+const fresh = (viewport = DESKTOP) => browser.newContext({ viewport, locale: 'en-US' });
+const engine = (request) => JSON.parse(execFileSync(join(ROOT, 'build', 'commlab'), ['eval', JSON.stringify(request)]).toString());
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+// The view once it has drawn these settings.
+const settled = (page, { model, ep, tokens, hot }) => page.waitForSelector(
+  `[data-view="moe"][data-model="${model}"][data-ep="${ep}"][data-tokens="${tokens}"][data-hot="${hot}"]:not([aria-busy]) [data-role="drawn"]:not([hidden])`, { timeout: 20000 });
+
+/** The figures the page shows, from its data-* attributes, against the engine's answer. */
+async function checkAgainstEngine(page, settings) {
+  await settled(page, settings);
+  const want = engine({ op: 'moe', model: settings.model, ep: settings.ep, batch_tokens: settings.tokens, hot_factor: settings.hot });
+  const view = page.locator('[data-view="moe"]');
+  const got = await view.evaluate((el) => ({ ...el.dataset }));
+  assert.equal(Number(got.alltoallTimeS), want.alltoall_time_s);
+  assert.equal(Number(got.alltoallAlphaTimeS), want.alltoall_alpha_time_s);
+  assert.equal(Number(got.stepTimeS), want.step_time_s);
+  assert.equal(Number(got.skew), want.skew);
+  assert.equal(Number(got.busiestRecvBytes), want.busiest_recv_bytes_layer);
+  assert.equal(Number(got.meanRecvBytes), want.mean_recv_bytes_layer);
+  const bars = await page.locator('.moe-bar').evaluateAll((els) => els.map((e) => Number(e.dataset.recvBytes)));
+  assert.deepEqual(bars, want.recv_bytes_per_gpu_layer, 'one bar a GPU, the engine\'s bytes');
+  assert.equal(bars.length, want.ep);
+  const cells = await page.locator('details.chart-table td[data-recv-bytes]').evaluateAll((els) => els.map((e) => Number(e.dataset.recvBytes)));
+  assert.deepEqual(cells, want.recv_bytes_per_gpu_layer, 'the table has the same bytes');
+  return { want, got };
+}
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('moe view', () => {
+  test('figures are the engine\'s; the sentence flips hot/even and latency/bandwidth; extremes redraw', async () => {
+    const ctx = await fresh();
+    const page = await openPage(ctx, `${server.url}?view=moe`, errors);
+    const view = page.locator('[data-view="moe"]');
+    assert.equal(await view.getAttribute('data-lecture'), '6.4');
+    assert.equal(await page.locator('#moe-skew').getAttribute('data-lecture'), '4.3');
+    // The lecture's case: Mixtral EP8, decode, one expert 4x hot (P5 §4.3: about 2.5x the mean).
+    const lecture = await checkAgainstEngine(page, { model: 'mixtral_8x7b', ep: 8, tokens: 64, hot: 4 });
+    assert.ok(lecture.want.skew > 2.4 && lecture.want.skew < 2.6, `skew ${lecture.want.skew}`);
+    const sentence = page.locator('[data-role="sentence"]');
+    assert.equal(await sentence.getAttribute('data-routing'), 'hot');
+    assert.equal(await sentence.getAttribute('data-bound'), 'latency');
+    const share = lecture.want.alltoall_alpha_time_s / lecture.want.alltoall_time_s;
+    assert.equal(await sentence.textContent(), `The hot expert’s GPU receives ${Number(lecture.want.skew.toPrecision(3))}× the mean (${formatBytes(lecture.want.busiest_recv_bytes_layer)} against ${formatBytes(lecture.want.mean_recv_bytes_layer)} a layer), and every GPU waits for it; latency-bound: α is ${Math.round(share * 100)}% of the all-to-all (${formatTime(lecture.want.alltoall_time_s)}).`);
+    assert.equal(await page.locator('.moe-bar.moe-busiest').getAttribute('data-gpu'), '0', 'the hot expert\'s GPU highlighted');
+    // Even routing: no busiest; prefill: bandwidth-bound. The sentence flips with the numbers.
+    await page.locator('#moe-hot').fill('1');
+    await checkAgainstEngine(page, { model: 'mixtral_8x7b', ep: 8, tokens: 64, hot: 1 });
+    assert.equal(await sentence.getAttribute('data-routing'), 'even');
+    assert.equal(await page.locator('.moe-bar.moe-busiest').count(), 0);
+    assert.match(await sentence.textContent(), /^Routing is even: each of the 8 GPUs receives /);
+    await page.locator('.moe-phase[data-phase="prefill"]').click();
+    const prefill = await checkAgainstEngine(page, { model: 'mixtral_8x7b', ep: 8, tokens: 32768, hot: 1 });
+    assert.ok(prefill.want.alltoall_alpha_time_s / prefill.want.alltoall_time_s < 0.5);
+    assert.equal(await sentence.getAttribute('data-bound'), 'bandwidth');
+    assert.match(await sentence.textContent(), /bandwidth-bound: the bytes are \d+% of the all-to-all/);
+    // Extremes: 1 token and 100,000,000 tokens, hot 0.1 (a cold expert) and 1,000; ep 1 and 256.
+    await page.locator('#moe-tokens').fill('1');
+    await page.locator('#moe-hot').fill('0.1');
+    await checkAgainstEngine(page, { model: 'mixtral_8x7b', ep: 8, tokens: 1, hot: 0.1 });
+    assert.equal(await sentence.getAttribute('data-routing'), 'cold');
+    await page.locator('#moe-tokens').fill('100000000');
+    await page.locator('#moe-hot').fill('1000');
+    await checkAgainstEngine(page, { model: 'mixtral_8x7b', ep: 8, tokens: 100000000, hot: 1000 });
+    await page.locator('#moe-ep').selectOption('1');
+    await checkAgainstEngine(page, { model: 'mixtral_8x7b', ep: 1, tokens: 100000000, hot: 1000 });
+    assert.equal(await sentence.getAttribute('data-routing'), 'local');
+    await page.locator('#moe-model').selectOption('deepseek_v3');
+    await page.locator('#moe-ep').selectOption('256');
+    await page.locator('.moe-phase[data-phase="decode"]').click();
+    const ds = await checkAgainstEngine(page, { model: 'deepseek_v3', ep: 256, tokens: 64, hot: 1000 });
+    assert.equal(await sentence.getAttribute('data-bound'), ds.want.alltoall_alpha_time_s / ds.want.alltoall_time_s >= 0.5 ? 'latency' : 'bandwidth');
+    const epOptions = await page.locator('#moe-ep option').evaluateAll((els) => els.map((e) => Number(e.value)));
+    assert.deepEqual(epOptions, [1, 2, 4, 8, 16, 32, 64, 128, 256], 'divisors of DeepSeek-V3\'s 256 experts');
+    // Outside the range: said in words naming the control; nothing drawn meanwhile.
+    await page.locator('#moe-tokens').fill('0');
+    assert.equal(await view.locator('[data-role="settings-error"]').textContent(), 'Tokens a step: 0 is not allowed; allowed a whole number from 1 to 100,000,000. Nothing is drawn meanwhile.');
+    assert.equal(await view.locator('[data-role="drawn"]').isHidden(), true);
+    await page.locator('#moe-tokens').fill('64');
+    await page.locator('#moe-hot').fill('1001');
+    assert.match(await view.locator('[data-role="settings-error"]').textContent(), /^Hot expert: 1001 is outside the allowed range; allowed 0\.1 to 1,000/);
+    await page.locator('#moe-hot').fill('4');
+    await checkAgainstEngine(page, { model: 'deepseek_v3', ep: 256, tokens: 64, hot: 4 });
+    // In Chinese.
+    const zh = await openPage(ctx, `${server.url}?view=moe&lang=zh`, errors);
+    await settled(zh, { model: 'mixtral_8x7b', ep: 8, tokens: 64, hot: 4 });
+    assert.match(await zh.locator('[data-role="sentence"]').textContent(), /^热门专家所在的卡收到平均的 2\.\d+ 倍.*受延迟限制：α 占 all-to-all/);
+    await ctx.close();
+  });
+
+  test('Topics links to it under §6.4 and §4.3', async () => {
+    const ctx = await fresh();
+    const page = await openPage(ctx, `${server.url}?view=topics`, errors);
+    assert.equal(await page.locator('[data-section="6.4"] a[href="?view=moe"]').count(), 1);
+    assert.equal(await page.locator('[data-section="4.3"] a[href="?view=moe#moe-skew"]').count(), 1);
+    await page.locator('[data-section="6.4"] a[href="?view=moe"]').click();
+    await page.waitForSelector('[data-view="moe"][data-lecture="6.4"]:not([aria-busy]) .moe-bar');
+    await ctx.close();
+  });
+
+  test('axe-core clean, no sideways scroll at 390 px with the table open, screenshots', async () => {
+    const dir = screenshotDir();
+    for (const viewport of [DESKTOP, PHONE]) {
+      const ctx = await fresh(viewport);
+      for (const lang of ['en', 'zh']) {
+        const page = await openPage(ctx, `${server.url}?view=moe&lang=${lang}`, errors);
+        await settled(page, { model: 'mixtral_8x7b', ep: 8, tokens: 64, hot: 4 });
+        await page.locator('details.chart-table summary').click();
+        await page.waitForTimeout(100);
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        assert.ok(width <= viewport.width, `moe ${lang}: ${width}px wide in ${viewport.width}px`);
+        if (lang === 'en') {
+          await page.evaluate(axeSource);
+          const result = await page.evaluate(() => globalThis.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'best-practice'] }));
+          assert.deepEqual(result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')})`), []);
+        }
+        await page.screenshot({ path: join(dir, `moe-${lang}-${viewport.width}.png`), fullPage: true });
+        await page.close();
+      }
+      await ctx.close();
+    }
+  });
+
+  test('no console errors on any page above', () => {
+    assert.deepEqual(errors, []);
+  });
+});
