@@ -137,6 +137,13 @@ TEST(ExpertParallel, ReceiveBytesPerGpu) {
   // Uniform routing: every GPU the same; ep = 1 receives nothing.
   const EpCost flat = ep_cost(*find_model("deepseek_v3"), 32, 256, 1, catalogue_link("nvlink5"));
   for (double b : flat.recv_bytes_per_gpu_layer) EXPECT_NEAR(b, flat.mean_recv_bytes_layer, 1e-9 * b);
+  // A cold expert (hot < 1): another GPU is the busiest, and it paces the all-to-all.
+  const Link nv4 = catalogue_link("nvlink4");
+  const EpCost cold = ep_cost(*find_model("mixtral_8x7b"), 8, 64, 0.25, nv4);
+  EXPECT_LT(cold.recv_bytes_per_gpu_layer[0], cold.mean_recv_bytes_layer);
+  EXPECT_DOUBLE_EQ(cold.busiest_recv_bytes_layer, cold.recv_bytes_per_gpu_layer[1]);
+  EXPECT_GT(cold.busiest_recv_bytes_layer, cold.mean_recv_bytes_layer);
+  EXPECT_DOUBLE_EQ(cold.alltoall_time_s, 7 * nv4.alpha_s + cold.busiest_recv_bytes_layer / nv4.beta_Bps);
   const EpCost one = ep_cost(*find_model("mixtral_8x7b"), 1, 64, 4, catalogue_link("nvlink4"));
   ASSERT_EQ(one.recv_bytes_per_gpu_layer.size(), 1u);
   EXPECT_DOUBLE_EQ(one.recv_bytes_per_gpu_layer[0], 0);

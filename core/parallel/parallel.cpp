@@ -72,18 +72,19 @@ EpCost ep_cost(const ModelPreset& m, int ep, double B, double hot, const Link& l
   c.hot_probability = hot_expert_probability(E, m.top_k, hot);
   const double other = E > 1 ? (m.top_k - c.hot_probability) / (E - 1.0) : 0;
   const double picks_hot_gpu = c.hot_probability + (per_gpu - 1) * other;
-  c.busiest_recv_bytes_layer = B * picks_hot_gpu * c.remote_fraction * token_bytes;
   c.mean_recv_bytes_layer = c.dispatch_bytes_per_gpu_layer;
   // Each other GPU holds per_gpu cold experts; the picks over all GPUs sum to top_k (P5 §4.3).
   c.recv_bytes_per_gpu_layer.assign(ep, B * per_gpu * other * c.remote_fraction * token_bytes);
-  c.recv_bytes_per_gpu_layer[0] = c.busiest_recv_bytes_layer;
+  c.recv_bytes_per_gpu_layer[0] = B * picks_hot_gpu * c.remote_fraction * token_bytes;
+  // The busiest receiver: the hot expert's GPU, or, when that expert is colder than the rest
+  // (hot < 1), any other GPU.
+  c.busiest_recv_bytes_layer = *std::max_element(c.recv_bytes_per_gpu_layer.begin(), c.recv_bytes_per_gpu_layer.end());
   // As picks, not bytes: with ep = 1 nothing is received and bytes would give 0/0; the hot
   // GPU's share of picks over the mean share is the same ratio and defined for every ep.
   c.skew = picks_hot_gpu * ep / m.top_k;
   // Pairwise all-to-all: ep-1 rounds of alpha; the busiest receiver sets the byte time.
   c.alltoall_alpha_time_s = (ep - 1) * link.alpha_s;
-  const double busiest = std::max(c.busiest_recv_bytes_layer, c.mean_recv_bytes_layer);
-  c.alltoall_time_s = c.alltoall_alpha_time_s + busiest / link.beta_Bps;
+  c.alltoall_time_s = c.alltoall_alpha_time_s + c.busiest_recv_bytes_layer / link.beta_Bps;
   c.step_time_s = 2 * m.layers * c.alltoall_time_s;
   return c;
 }

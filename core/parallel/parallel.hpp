@@ -83,10 +83,10 @@ struct EpCost {
   double dispatch_bytes_per_gpu_layer = 0;  // uniform routing, sent by each GPU
   double bytes_per_gpu_step = 0;            // dispatch + combine, all MoE layers
   double hot_probability = 0;               // chance a token picks the hot expert
-  double busiest_recv_bytes_layer = 0;      // dispatch bytes the hot expert's GPU receives
+  double busiest_recv_bytes_layer = 0;      // dispatch bytes the busiest GPU receives (the hot expert's unless hot < 1)
   double mean_recv_bytes_layer = 0;
   std::vector<double> recv_bytes_per_gpu_layer;  // dispatch bytes each GPU receives; [0] holds the hot expert
-  double skew = 1;                          // busiest / mean
+  double skew = 1;                          // the hot expert's GPU / mean
   double alltoall_time_s = 0;               // one dispatch, paced by the busiest GPU
   double alltoall_alpha_time_s = 0;
   double step_time_s = 0;                   // 2 all-to-alls x layers
