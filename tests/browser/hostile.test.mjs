@@ -105,7 +105,7 @@ describe('hostile links', () => {
     {
       // A view that is none falls back to the exercises, all eight of them.
       const { page, said } = await open('?view=__proto__');
-      assert.deepEqual(said, { view: 'view: "__proto__" is not allowed; allowed: explore, author, measured, topics, ladder, nccl. Shown instead: the exercises.' });
+      assert.deepEqual(said, { view: 'view: "__proto__" is not allowed; allowed: explore, author, measured, topics, ladder, nccl, decode. Shown instead: the exercises.' });
       assert.equal(await page.locator('section.card[data-exercise]').count(), 8);
       assert.equal(await page.locator('[data-view="explore"]').count(), 0);
       await page.close();
