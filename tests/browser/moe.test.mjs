@@ -84,8 +84,12 @@ describe('moe view', () => {
     // Extremes: 1 token and 100,000,000 tokens, hot 0.1 (a cold expert) and 1,000; ep 1 and 256.
     await page.locator('#moe-tokens').fill('1');
     await page.locator('#moe-hot').fill('0.1');
-    await checkAgainstEngine(page, { model: 'mixtral_8x7b', ep: 8, tokens: 1, hot: 0.1 });
+    const cold = await checkAgainstEngine(page, { model: 'mixtral_8x7b', ep: 8, tokens: 1, hot: 0.1 });
     assert.equal(await sentence.getAttribute('data-routing'), 'cold');
+    // A cold expert: its GPU receives less than the mean, each other GPU more, and they pace the all-to-all.
+    assert.ok(cold.want.recv_bytes_per_gpu_layer[0] < cold.want.mean_recv_bytes_layer);
+    assert.equal(cold.want.busiest_recv_bytes_layer, cold.want.recv_bytes_per_gpu_layer[1]);
+    assert.match(await sentence.textContent(), /The cold expert’s GPU receives .* each other GPU receives .*, and every GPU waits for them/);
     await page.locator('#moe-tokens').fill('100000000');
     await page.locator('#moe-hot').fill('1000');
     await checkAgainstEngine(page, { model: 'mixtral_8x7b', ep: 8, tokens: 100000000, hot: 1000 });

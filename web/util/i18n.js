@@ -996,6 +996,9 @@ const TOPIC_STRINGS = {
       chunked: 'Explore: chunked overlap timeline',
       twoBatch: 'Explore: two-batch overlap timeline',
       author: 'Write an exercise of your own',
+      // the decode view (views/decode.js)
+      decode: 'A decode step’s small all-reduces: α against β, beside the weight read',
+      decodeTransfers: 'Tensor-parallel all-reduces in decode and prefill (the decode page)',
     },
   },
   zh: {
@@ -1031,6 +1034,9 @@ const TOPIC_STRINGS = {
       chunked: '探索：切块流水的时间线',
       twoBatch: '探索：两批交错的时间线',
       author: '自己编写一道练习',
+      // the decode view (views/decode.js)
+      decode: '一个 decode 步里的小 all-reduce：α 与 β，对比读权重',
+      decodeTransfers: 'decode 与 prefill 中张量并行的 all-reduce（在 decode 页）',
     },
   },
 };
@@ -1161,7 +1167,7 @@ const MOE_STRINGS = {
     routing: {
       hot: (w) => `The hot expert’s GPU receives ${w.skew}× the mean (${w.busiest} against ${w.mean} a layer), and every GPU waits for it;`,
       even: (w) => `Routing is even: each of the ${w.ep} GPUs receives ${w.mean} a layer;`,
-      cold: (w) => `The cold expert’s GPU receives ${w.skew}× the mean (${w.busiest} against ${w.mean} a layer);`,
+      cold: (w) => `The cold expert’s GPU receives ${w.skew}× the mean (${w.expertGpu} against ${w.mean} a layer); each other GPU receives ${w.busiest}, and every GPU waits for them;`,
       local: () => 'One GPU holds every expert: nothing crosses to another GPU',
     },
     bound: {
@@ -1198,7 +1204,7 @@ const MOE_STRINGS = {
     routing: {
       hot: (w) => `热门专家所在的卡收到平均的 ${w.skew} 倍（每层 ${w.busiest} 对 ${w.mean}），所有卡都要等它；`,
       even: (w) => `路由均匀：${w.ep} 块卡每层各收 ${w.mean}；`,
-      cold: (w) => `冷门专家所在的卡收到平均的 ${w.skew} 倍（每层 ${w.busiest} 对 ${w.mean}）；`,
+      cold: (w) => `冷门专家所在的卡收到平均的 ${w.skew} 倍（每层 ${w.expertGpu} 对 ${w.mean}）；其余每张卡收到 ${w.busiest}，所有卡都要等它们；`,
       local: () => '一块卡放下全部专家：没有数据发往其他卡',
     },
     bound: {
@@ -1226,4 +1232,53 @@ const MOE_STRINGS = {
 
 export function moeStrings(lang) {
   return own(MOE_STRINGS, lang) ?? MOE_STRINGS.en;
+}
+
+// Small messages in inference (`?view=decode`, views/decode.js, P5 §5.7, §2.5, §6.2).
+const DECODE_STRINGS = {
+  en: {
+    title: 'Small messages in inference: a decode step’s all-reduces (§5.7)',
+    intro: 'With tensor parallelism every layer ends in two all-reduces of the activations: B × hidden × 2 bytes, a few KB in decode. Each costs the algorithm’s steps × α however small it is, so in decode the step’s communication is nearly all latency, set against the time to read the weights from HBM. Below, every all-reduce algorithm side by side, as the engine’s tp op computes it; in prefill the messages are large and the β part takes over (§2.5, §6.2).',
+    model: 'Model', gpu: 'GPU', tp: 'Tensor-parallel GPUs (tp)', link: 'Link', phase: 'Phase', tokens: 'Tokens (batch in decode, prompt in prefill)',
+    phases: { decode: 'decode', prefill: 'prefill' },
+    range: {
+      tp: (v) => `Tensor-parallel GPUs: ${v === '' ? 'nothing typed' : `${v} is not allowed`}; allowed a whole number from 1 to 4,096. Nothing is drawn meanwhile.`,
+      tokens: (v) => `Tokens: ${v === '' ? 'nothing typed' : `${v} is not allowed`}; allowed a whole number from 1 to 100,000,000. Nothing is drawn meanwhile.`,
+    },
+    weightRead: 'weight read', compute: 'compute', colon: ': ',
+    summary: (s) => `${s.model} on ${s.tp} GPUs, ${s.phase}, ${s.tokens} token(s): ${s.allreduces} all-reduces a step, each ${s.bytes}; the ${s.against} takes ${s.againstTime}.`,
+    caption: 'Per algorithm: the step’s communication (α part, then β part) above the time it is set against, on one linear axis.',
+    pictureLabel: 'Each algorithm’s communication a step, split into α and β, beside the weight read or compute; the same figures are in the table below.',
+    comm: 'communication', alphaLegend: 'α part (steps × α, every all-reduce)', betaLegend: 'β part (bytes ÷ β)',
+    sentence: (x) => (x.bound === 'none' ? 'one GPU: no all-reduce, no communication.'
+      : `communication is ${x.ratio >= 10 ? `${x.times}×` : x.ratioText} of the ${x.against}; α is ${x.share} of each all-reduce (${x.steps} steps): ${x.bound === 'latency' ? 'latency-bound' : 'bandwidth-bound'}.`),
+    table: 'The step as a table',
+    colAlgorithm: 'Algorithm', colSteps: 'Steps', colAllreduce: 'One all-reduce', colAlpha: 'its α part', colBeta: 'its β part', colComm: 'Communication a step', colRatio: 'Communication ÷ compute side', colShare: 'α share',
+    failed: 'The engine could not answer for these settings: change a setting.',
+  },
+  zh: {
+    title: '推理里的小消息：一个 decode 步的 all-reduce（§5.7）',
+    intro: '张量并行时每层末尾有两次激活值的 all-reduce：B × hidden × 2 字节，decode 时只有几 KB。无论消息多小，每次都要付出算法的步数 × α，所以 decode 时一步的通信几乎全是延迟，与从 HBM 读权重的时间相比。下面把每种 all-reduce 算法并排列出，数字来自引擎的 tp 操作；prefill 时消息很大，β 部分占主导（§2.5、§6.2）。',
+    model: '模型', gpu: 'GPU', tp: '张量并行 GPU 数（tp）', link: '链路', phase: '阶段', tokens: 'token 数（decode 为批大小，prefill 为提示长度）',
+    phases: { decode: 'decode', prefill: 'prefill' },
+    range: {
+      tp: (v) => `张量并行 GPU 数：${v === '' ? '没有输入' : `${v} 不允许`}；允许 1 到 4,096 的整数。在此之前不绘图。`,
+      tokens: (v) => `token 数：${v === '' ? '没有输入' : `${v} 不允许`}；允许 1 到 100,000,000 的整数。在此之前不绘图。`,
+    },
+    weightRead: '读权重', compute: '计算', colon: '：',
+    summary: (s) => `${s.model}，${s.tp} 块 GPU，${s.phase}，${s.tokens} 个 token：每步 ${s.allreduces} 次 all-reduce，每次 ${s.bytes}；${s.against}需要 ${s.againstTime}。`,
+    caption: '每种算法：一步的通信（先 α 部分，后 β 部分），下方是与之相比的时间，同一线性坐标。',
+    pictureLabel: '每种算法一步的通信，分成 α 和 β，旁边是读权重或计算的时间；同样的数字见下方表格。',
+    comm: '通信', alphaLegend: 'α 部分（步数 × α，所有 all-reduce）', betaLegend: 'β 部分（字节 ÷ β）',
+    sentence: (x) => (x.bound === 'none' ? '单块 GPU：没有 all-reduce，没有通信。'
+      : `通信是${x.against}的 ${x.ratio >= 10 ? `${x.times} 倍` : x.ratioText}；α 占每次 all-reduce 的 ${x.share}（${x.steps} 步）：${x.bound === 'latency' ? '受延迟限制' : '受带宽限制'}。`),
+    table: '一步的数据表',
+    colAlgorithm: '算法', colSteps: '步数', colAllreduce: '一次 all-reduce', colAlpha: '其中 α', colBeta: '其中 β', colComm: '每步通信', colRatio: '通信 ÷ 对比时间', colShare: 'α 占比',
+    failed: '引擎无法按这些设置作答：请修改设置。',
+  },
+};
+
+/** The decode view's words in `lang`. */
+export function decodeStrings(lang) {
+  return own(DECODE_STRINGS, lang) ?? DECODE_STRINGS.en;
 }

@@ -118,6 +118,7 @@ export function createMoe(lang) {
     });
     const words = {
       ep: out.ep, skew: ratio(out.skew), busiest: formatBytes(out.busiest_recv_bytes_layer), mean: formatBytes(out.mean_recv_bytes_layer),
+      expertGpu: formatBytes(recv[0]), // the hot (or cold) expert's GPU: the engine lists it first
       share: percent(alphaShare), bytesShare: percent(1 - alphaShare), time: formatTime(out.alltoall_time_s),
     };
     sentence.dataset.routing = routing;

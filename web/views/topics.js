@@ -33,7 +33,7 @@ export const SECTIONS = [
   { id: '2.2', zh: '节点内：NVLink 与 NVSwitch', en: 'Inside a node: NVLink and NVSwitch' },
   { id: '2.3', zh: '节点之间：网卡、InfiniBand 与 RoCE', en: 'Between nodes: NICs, InfiniBand and RoCE', links: [{ href: '?view=ladder#ladder-node', label: 'ladderNode' }] },
   { id: '2.4', zh: 'RDMA 与 GPUDirect', en: 'RDMA and GPUDirect' },
-  { id: '2.5', zh: '推理里的具体传输', en: 'Transfers in inference' },
+  { id: '2.5', zh: '推理里的具体传输', en: 'Transfers in inference', links: [{ href: '?view=decode#decode-summary', label: 'decodeTransfers' }] },
   { id: '3', zh: 'α–β 模型', en: 'The α–β model', links: [{ exercise: 1 }] },
   { id: '4', zh: '集合通信', en: 'Collective communication' },
   { id: '4.1', zh: '六种操作', en: 'The six operations', links: [
@@ -63,7 +63,7 @@ export const SECTIONS = [
     { exercise: 4 },
   ] },
   { id: '5.6', zh: 'NCCL', en: 'NCCL', links: [{ href: '?view=nccl', label: 'nccl' }, { href: explore({ algorithm: 'ring' }), label: 'ncclExplore' }] },
-  { id: '5.7', zh: '推理里的小消息', en: 'Small messages in inference' },
+  { id: '5.7', zh: '推理里的小消息', en: 'Small messages in inference', links: [{ href: '?view=decode', label: 'decode' }] },
   { id: '6', zh: '并行方式的通信模式', en: 'Communication patterns of parallelism' },
   { id: '6.1', zh: '数据并行（副本）', en: 'Data parallelism (replicas)' },
   { id: '6.2', zh: '张量并行与序列并行', en: 'Tensor and sequence parallelism' },

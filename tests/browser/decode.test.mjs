@@ -1,0 +1,162 @@
+// The decode view (?view=decode, P5 §5.7, §2.5) in headless Chromium: every algorithm's step is
+// the engine's `tp` answer (the native CLI), the sentence follows the numbers (latency-bound in
+// decode, bandwidth-bound in prefill), the controls at their extremes redraw without console
+// errors, a bad value is said, Topics links here, axe-core, no sideways scroll at 390 px with
+// the table open, screenshots in English and Chinese at 1280 and 390 px.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { ROOT, launch, openPage, screenshotDir, serve } from './helpers.mjs';
+
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+const ALGORITHMS = ['ring', 'recursive_doubling', 'rabenseifner', 'binary_tree', 'double_binary_tree', 'in_switch'];
+let server;
+let browser;
+const errors = [];
+const fresh = (viewport = DESKTOP) => browser.newContext({ viewport });
+const engine = (request) => JSON.parse(execFileSync(join(ROOT, 'build', 'commlab'), ['eval', JSON.stringify(request)]).toString());
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+// Waits for the view drawn at these settings.
+const settled = (page, s) => page.waitForSelector(`[data-view="decode"]${Object.entries(s).map(([k, v]) => `[data-${k}="${v}"]`).join('')}:not([aria-busy]) .decode-row`, { timeout: 20000 });
+
+/** The rows drawn, read from their data-* attributes. */
+const rows = (page) => page.locator('.decode-row').evaluateAll((els) => els.map((e) => ({
+  algorithm: e.dataset.algorithm, comm: Number(e.dataset.commTimeS), compute: Number(e.dataset.computeTimeS), ratio: Number(e.dataset.commToCompute),
+  alpha: Number(e.dataset.alphaTimeS), beta: Number(e.dataset.betaTimeS), time: Number(e.dataset.allreduceTimeS), steps: Number(e.dataset.steps), bound: e.dataset.bound,
+})));
+
+/** Every row equals the engine's answer for these settings; returns the engine's answers. */
+async function matchesEngine(page, settings) {
+  const want = ALGORITHMS.map((algorithm) => engine({ op: 'tp', ...settings, algorithm }));
+  const got = await rows(page);
+  assert.deepEqual(got.map(({ bound, ...r }) => r), want.map((w) => ({
+    algorithm: w.per_allreduce.algorithm, comm: w.comm_time_s, compute: w.compute_time_s, ratio: w.comm_to_compute,
+    alpha: w.per_allreduce.alpha_time_s, beta: w.per_allreduce.beta_time_s, time: w.per_allreduce.time_s, steps: w.per_allreduce.steps,
+  })), JSON.stringify(settings));
+  return { want, got };
+}
+
+describe('decode', () => {
+  test('the lecture\'s case: Llama-3-70B on TP8 over NVLink 4, 160 all-reduces, each algorithm the engine\'s; the ring latency-bound at 68% of the weight read', async () => {
+    const ctx = await fresh();
+    const mine = [];
+    const page = await openPage(ctx, `${server.url}?view=decode`, mine);
+    await settled(page, { model: 'llama3_70b', gpu: 'h100', tp: 8, link: 'nvlink4', phase: 'decode', tokens: 1 });
+    const view = page.locator('[data-view="decode"]');
+    assert.equal(await view.getAttribute('data-lecture'), '5.7');
+    const { want } = await matchesEngine(page, { model: 'llama3_70b', gpu: 'h100', tp: 8, link: 'nvlink4', phase: 'decode', tokens: 1 });
+    assert.equal(want[0].allreduces, 160, 'P5 §5.7: 80 layers × 2');
+    assert.equal(await page.locator('[data-role="summary"]').textContent(), 'Llama-3-70B on 8 GPUs, decode, 1 token(s): 160 all-reduces a step, each 16.38 KB; the weight read takes 6.576 ms.');
+    assert.equal(await page.locator('[data-role="sentences"] li[data-algorithm="ring"]').textContent(), 'ring: communication is 68.3% of the weight read; α is 99.7% of each all-reduce (14 steps): latency-bound.');
+    for (const b of await page.locator('[data-role="sentences"] li').evaluateAll((els) => els.map((e) => e.dataset.bound))) assert.equal(b, 'latency');
+    // Fewer steps, less time: in-switch beats the ring in decode (§5.4, §5.7).
+    const inSwitch = (await rows(page)).find((r) => r.algorithm === 'in_switch');
+    assert.ok(inSwitch.comm < want[0].comm_time_s / 4);
+    // The table has a row per algorithm.
+    assert.deepEqual(await page.locator('details.chart-table tbody tr').evaluateAll((els) => els.map((e) => e.dataset.algorithm)), ALGORITHMS);
+    assert.deepEqual(mine, []);
+    await ctx.close();
+  });
+
+  test('prefill flips the sentence to bandwidth-bound; InfiniBand, other models and GPUs, the extremes of tp and tokens redraw as the engine says; a bad value is said', async () => {
+    const ctx = await fresh();
+    const mine = [];
+    const page = await openPage(ctx, `${server.url}?view=decode`, mine);
+    await settled(page, { tp: 8, phase: 'decode' });
+    // Prefill: the engine's prompt length is asked for and shown; the β part takes over.
+    await page.locator('#decode-phase').selectOption('prefill');
+    const prefill = engine({ op: 'tp', model: 'llama3_70b', tp: 8, phase: 'prefill' });
+    await settled(page, { phase: 'prefill', tokens: prefill.tokens });
+    assert.equal(await page.locator('#decode-tokens').inputValue(), String(prefill.tokens));
+    await matchesEngine(page, { model: 'llama3_70b', gpu: 'h100', tp: 8, link: 'nvlink4', phase: 'prefill', tokens: prefill.tokens });
+    assert.equal(await page.locator('[data-role="sentences"] li[data-algorithm="ring"]').getAttribute('data-bound'), 'bandwidth');
+    assert.match(await page.locator('[data-role="sentences"] li[data-algorithm="ring"]').textContent(), /of the compute; α is \d.*bandwidth-bound\.$/);
+    // Back to decode on InfiniBand (§6.2): communication outgrows the weight read.
+    await page.locator('#decode-phase').selectOption('decode');
+    await settled(page, { phase: 'decode', tokens: 1 });
+    await page.locator('#decode-link').selectOption('ib_ndr');
+    await settled(page, { phase: 'decode', link: 'ib_ndr' });
+    const { want: ib } = await matchesEngine(page, { model: 'llama3_70b', gpu: 'h100', tp: 8, link: 'ib_ndr', phase: 'decode', tokens: 1 });
+    assert.ok(ib[0].comm_to_compute > 1);
+    assert.match(await page.locator('[data-role="sentences"] li[data-algorithm="ring"]').textContent(), /communication is 172% of the weight read.*latency-bound\.$/);
+    // Another model and GPU; the extremes of tp and tokens.
+    await page.locator('#decode-model').selectOption('deepseek_v3');
+    await page.locator('#decode-gpu').selectOption('b200');
+    const cases = [[1, 1], [4096, 1], [8, 100000000], [2, 1]];
+    for (const [k, b] of cases) {
+      await page.locator('#decode-tp').fill(String(k));
+      await page.locator('#decode-tokens').fill(String(b));
+      await settled(page, { model: 'deepseek_v3', gpu: 'b200', tp: k, tokens: b });
+      const { got } = await matchesEngine(page, { model: 'deepseek_v3', gpu: 'b200', tp: k, link: 'ib_ndr', phase: 'decode', tokens: b });
+      if (k === 1) {
+        assert.ok(got.every((r) => r.bound === 'none' && r.comm === 0), 'one GPU: no communication');
+        assert.equal(await page.locator('[data-role="sentences"] li').first().textContent(), 'ring: one GPU: no all-reduce, no communication.');
+      }
+      if (b === 100000000) assert.equal(got[0].bound, 'bandwidth', 'a huge batch: bandwidth-bound');
+      if (k === 4096) assert.match(await page.locator('[data-role="sentences"] li').first().textContent(), /communication is [\d,.]+× of the weight read/);
+    }
+    // Values the engine would refuse: said, naming the control and the range; nothing drawn.
+    await page.locator('#decode-tp').fill('0');
+    assert.equal(await page.locator('[data-view="decode"] [data-role="settings-error"]').textContent(), 'Tensor-parallel GPUs: 0 is not allowed; allowed a whole number from 1 to 4,096. Nothing is drawn meanwhile.');
+    assert.equal(await page.locator('[data-view="decode"] [data-role="drawn"]').isHidden(), true);
+    await page.locator('#decode-tp').fill('8');
+    await page.locator('#decode-tokens').fill('100000001');
+    assert.match(await page.locator('[data-view="decode"] [data-role="settings-error"]').textContent(), /^Tokens: 100000001 is not allowed; allowed a whole number from 1 to 100,000,000\./);
+    await page.locator('#decode-tokens').fill('4');
+    await settled(page, { tp: 8, tokens: 4 });
+    assert.equal(await page.locator('[data-view="decode"] [data-role="drawn"]').isHidden(), false);
+    // In Chinese.
+    const zh = await openPage(ctx, `${server.url}?view=decode&lang=zh`, mine);
+    await settled(zh, { tp: 8 });
+    assert.equal(await zh.locator('[data-role="sentences"] li[data-algorithm="ring"]').textContent(), '环：通信是读权重的 68.3%；α 占每次 all-reduce 的 99.7%（14 步）：受延迟限制。');
+    assert.deepEqual(mine, [], 'no console errors');
+    await ctx.close();
+  });
+
+  test('Topics links here from §5.7 and §2.5; axe-core clean; no sideways scroll at 390 px with the table open; screenshots', async () => {
+    const ctx = await fresh();
+    const topics = await openPage(ctx, `${server.url}?view=topics`, errors);
+    assert.equal(await topics.locator('[data-section="5.7"] > ul a[href="?view=decode"]').count(), 1);
+    await topics.locator('[data-section="2.5"] > ul a[href="?view=decode#decode-summary"]').click();
+    await topics.waitForSelector('[data-view="decode"]:not([aria-busy]) [data-lecture="2.5"]');
+    await ctx.close();
+    const dir = screenshotDir();
+    for (const viewport of [DESKTOP, PHONE]) {
+      const c = await fresh(viewport);
+      for (const lang of ['en', 'zh']) {
+        const page = await openPage(c, `${server.url}?view=decode&lang=${lang}`, errors);
+        await settled(page, { tp: 8 });
+        await page.locator('details.chart-table summary').click();
+        await page.waitForTimeout(100);
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        assert.ok(width <= viewport.width, `${lang}: ${width}px wide in ${viewport.width}px`);
+        if (lang === 'en') {
+          await page.evaluate(axeSource);
+          const result = await page.evaluate(() => globalThis.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'best-practice'] }));
+          assert.deepEqual(result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')})`), [], `axe at ${viewport.width}px`);
+        }
+        await page.screenshot({ path: join(dir, `decode-${lang}-${viewport.width}.png`), fullPage: true });
+        await page.close();
+      }
+      await c.close();
+    }
+  });
+
+  test('no console errors on any page above', () => {
+    assert.deepEqual(errors, []);
+  });
+});
