@@ -272,6 +272,23 @@ describe('topics', () => {
     }
   });
 
+  test('views load when opened: the exercises page fetches none of them, a view only its own', async () => {
+    const VIEW_MODULES = ['measured', 'sections', 'topics', 'ladder', 'nccl', 'moe', 'decode'];
+    const fetched = async (address, ready) => {
+      const ctx = await fresh();
+      const page = await ctx.newPage();
+      const got = [];
+      page.on('request', (r) => { const m = new URL(r.url()).pathname.match(/\/views\/(\w+)\.js$/); if (m) got.push(m[1]); });
+      await page.goto(`${server.url}${address}`);
+      await page.waitForSelector(ready, { state: 'attached', timeout: 20000 });
+      await ctx.close();
+      return VIEW_MODULES.filter((v) => got.includes(v));
+    };
+    assert.deepEqual(await fetched('', 'html[data-ready="true"] section.card[data-exercise]:not([data-prerendered])'), []);
+    assert.deepEqual(await fetched('?view=ladder', 'html[data-ready="true"] [data-view="ladder"]'), ['sections', 'ladder']);
+    assert.deepEqual(await fetched('?view=measured', 'html[data-ready="true"] [data-view="measured"]'), ['measured']);
+  });
+
   test('no console errors on any page above', () => {
     assert.deepEqual(errors, []);
   });

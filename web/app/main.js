@@ -14,7 +14,6 @@ import { authorStrings, browserLanguage, measuredStrings, pick, strings, viewStr
 import { createExplore, readSettings, settingsQuery } from '../views/explore.js';
 import { Store } from './store.js';
 import { createAuthor } from './author.js';
-import { createMeasured, readShared } from '../views/measured.js';
 import { exportText, parseExerciseState, parseProgressFile, restoreSaved } from './progress.js';
 import { fixedState, frameSnapshot, listenToHost, reportHeight, stateReporter, tellHost } from './frame.js';
 import { encodeCarry, exerciseProblem, pageOptions, showLinkProblems } from './address.js';
@@ -24,7 +23,8 @@ import { scormStart } from './scorm.js';
 import { applyLook } from './theme.js';
 import { LECTURE, fullParams, studentSeed, variantKey } from '../card/variant.js';
 // Topics and its section views (views/topics.js).
-import { createSectionView, SECTION_VIEWS } from '../views/sections.js';
+// The measured and section views load when opened (their modules are not the page's).
+import { SECTION_VIEWS } from '../views/section_names.js';
 import { topicStrings } from '../util/i18n.js';
 
 function safeStorage() {
@@ -463,9 +463,14 @@ export async function start(importer, documents) {
   // address scrolls to its section once drawn.
   let exerciseList = null;
   let section = null;
-  function showSection() {
+  let sectionAsked = 0; // a language switch while the view's module loads: the later one wins
+  async function showSection() {
+    const mine = ++sectionAsked;
+    const { createSectionView } = await import('../views/sections.js');
+    const made = await createSectionView(sectionView, lang, { exercises: exerciseList, links: knownLinks() });
+    if (mine !== sectionAsked) return;
     section?.destroy?.();
-    section = createSectionView(sectionView, lang, { exercises: exerciseList, links: knownLinks() });
+    section = made;
     main.querySelector('[data-role="section-view"]')?.remove();
     section.root.setAttribute('data-role', 'section-view');
     main.append(section.root);
@@ -480,7 +485,8 @@ export async function start(importer, documents) {
 
   // The measured view replaces the cards; fitted figures may come in the address (a shared link).
   let measured = null;
-  function showMeasured() {
+  async function showMeasured() {
+    const { createMeasured, readShared } = await import('../views/measured.js');
     const links = knownLinks();
     linkProblems.push(...readShared(location.search, links.map((l) => l.id)).problems);
     showLinkProblems($('#link-problems'), linkProblems, lang);
@@ -553,13 +559,13 @@ export async function start(importer, documents) {
   if (measuring) {
     status.hidden = true;
     for (const el of main.querySelectorAll('section.card[data-prerendered]')) el.remove();
-    showMeasured();
+    await showMeasured();
     document.documentElement.dataset.ready = 'true';
   } else if (sectionView) {
     status.hidden = true;
     for (const el of main.querySelectorAll('section.card[data-prerendered]')) el.remove();
     exerciseList = list.exercises;
-    showSection();
+    await showSection();
     await section.ready;
     document.documentElement.dataset.ready = 'true';
     const aim = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;

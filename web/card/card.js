@@ -16,7 +16,7 @@ import { calculatorMixin } from './calculator.js';
 import { errorText } from './common.js';
 import { LECTURE, fullParams, variantKey } from './variant.js';
 import { fillGiven } from './worksheet.js';
-import { EXERCISE_LECTURE, topicHref } from '../views/topics.js';
+import { EXERCISE_LECTURE, topicHref } from '../views/section_names.js';
 import { topicStrings } from '../util/i18n.js';
 
 // What an exercise with no saved record shows: nothing typed, nothing solved.

@@ -521,8 +521,9 @@ export function createMeasured({ lang, links, storage, search = '' }) {
     if (textarea.value.trim()) fit();
   });
 
-  // The bundled samples (web/tools/samples.mjs): none when they cannot be fetched (file://).
-  fetch(new URL('measured/samples.json', location.href)).then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
+  // The bundled samples (web/tools/samples.mjs): none when they cannot be fetched. The single-file
+  // page (file://) fetches nothing: its CSP refuses it, and the browser would log the refusal.
+  (location.protocol === 'file:' ? Promise.reject(new Error('file://')) : fetch(new URL('measured/samples.json', location.href))).then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
     .then((d) => { samples = Array.isArray(d?.samples) ? d.samples.filter((s) => typeof s?.file === 'string' && typeof s?.text === 'string') : []; })
     .catch(() => { samples = []; })
     .then(() => renderChrome());

@@ -3,20 +3,21 @@
 // protocols of §5.6 (views/nccl.js), `moe` the experts' all-to-alls of §6.4 (views/moe.js), `decode` the small messages of §5.7 (views/decode.js). Each is {root, ready}: `ready` resolves once it has
 // drawn from the engine's answers (the page then says it is ready).
 
-import { createTopics } from './topics.js';
-import { createLadder } from './ladder.js';
-import { createNcclView } from './nccl.js';
-import { createMoe } from './moe.js';
-import { createDecodeView } from './decode.js';
+// Each view's module is fetched when it is first opened, not with the page (SPEC "Views": the
+// cold load stays the exercises'); the names alone come with the page (views/section_names.js).
 
-export const SECTION_VIEWS = ['topics', 'ladder', 'nccl', 'moe', 'decode'];
-
-/** The view `name` in `lang`; `exercises` is the engine's exercise list, `links` its catalogue. */
-export function createSectionView(name, lang, { exercises = [], links = [] } = {}) {
-  if (name === 'topics') return { ...createTopics(lang, exercises), ready: Promise.resolve() };
-  if (name === 'ladder') return createLadder(lang);
-  if (name === 'nccl') return createNcclView(lang, links);
-  if (name === 'moe') return createMoe(lang);
-  if (name === 'decode') return createDecodeView(lang, links);
+/**
+ * The view `name` in `lang` (a promise: its module loads first); `exercises` is the engine's
+ * exercise list, `links` its catalogue.
+ */
+export async function createSectionView(name, lang, { exercises = [], links = [] } = {}) {
+  if (name === 'topics') {
+    const { createTopics } = await import('./topics.js');
+    return { ...createTopics(lang, exercises), ready: Promise.resolve() };
+  }
+  if (name === 'ladder') return (await import('./ladder.js')).createLadder(lang);
+  if (name === 'nccl') return (await import('./nccl.js')).createNcclView(lang, links);
+  if (name === 'moe') return (await import('./moe.js')).createMoe(lang);
+  if (name === 'decode') return (await import('./decode.js')).createDecodeView(lang, links);
   throw new Error(`no section view ${name}`);
 }

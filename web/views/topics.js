@@ -8,11 +8,7 @@ import { h } from '../util/dom.js';
 import { pick, topicStrings } from '../util/i18n.js';
 import { DEFAULTS, settingsQuery } from './explore.js';
 
-/** The lecture section each built-in exercise illustrates (its card carries it as data-lecture). */
-export const EXERCISE_LECTURE = Object.freeze({ 1: '3', 2: '5.1', 3: '5.3', 4: '5.5', 5: '7.2', 6: '6.3', 7: '6.5', 8: '7.3' });
-
-/** The address of a section on Topics. */
-export const topicHref = (section) => `?view=topics#s-${section}`;
+import { EXERCISE_LECTURE, topicHref } from './section_names.js';
 
 // An Explore address with these settings over the defaults (the address code's own writer).
 const explore = (settings, hash = '') => `${settingsQuery({ ...DEFAULTS, ...settings })}${hash}`;
