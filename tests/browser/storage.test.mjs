@@ -379,9 +379,11 @@ describe('progress is never lost', () => {
     await page.evaluate(() => { globalThis.__budget_chars = Infinity; });
     await frame().locator('[data-answer="steps"]').fill('6 ');
     await frame().locator('[data-action="check"]').click();
-    await page.waitForFunction(() => Object.keys(localStorage).some((k) => k.startsWith('commlab.host.v1.')), null, { timeout: 5000 });
+    // The host writes each state the frame posts (debounced): wait for the one with the solve.
+    await page.waitForFunction(() => Object.keys(localStorage).some((k) => k.startsWith('commlab.host.v1.') &&
+      JSON.parse(localStorage.getItem(k))?.variants?.lecture?.solved === true), null, { timeout: 10000 });
     const held = await storageOf(page);
-    const key = Object.keys(held).find((k) => k.startsWith('commlab.host.v1.'));
+    const key = Object.keys(held).find((k) => k.startsWith('commlab.host.v1.') && JSON.parse(held[k])?.variants?.lecture);
     assert.equal(JSON.parse(held[key]).variants.lecture.solved, true);
     await ctx.close();
     await lab.close();
