@@ -5,11 +5,9 @@
 // the table open, screenshots in English and Chinese at 1280 and 390 px.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ROOT, launch, openPage, screenshotDir, serve } from './helpers.mjs';
+import { ROOT, axeViolations, launch, openPage, screenshotDir, serve } from './helpers.mjs';
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -19,7 +17,6 @@ let browser;
 const errors = [];
 const fresh = (viewport = DESKTOP) => browser.newContext({ viewport });
 const engine = (request) => JSON.parse(execFileSync(join(ROOT, 'build', 'commlab'), ['eval', JSON.stringify(request)]).toString());
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 before(async () => {
   server = await serve();
@@ -145,9 +142,7 @@ describe('decode', () => {
         const width = await page.evaluate(() => document.documentElement.scrollWidth);
         assert.ok(width <= viewport.width, `${lang}: ${width}px wide in ${viewport.width}px`);
         if (lang === 'en') {
-          await page.evaluate(axeSource);
-          const result = await page.evaluate(() => globalThis.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'best-practice'] }));
-          assert.deepEqual(result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')})`), [], `axe at ${viewport.width}px`);
+          assert.deepEqual(await axeViolations(page), [], `axe at ${viewport.width}px`);
         }
         await page.screenshot({ path: join(dir, `decode-${lang}-${viewport.width}.png`), fullPage: true });
         await page.close();

@@ -1,6 +1,7 @@
 // Shared by the browser tests: a static server for dist/ on 127.0.0.1 (random port) and Debian's
 // Chromium driven by playwright-core.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -135,4 +136,13 @@ export function courseSite(pages) {
       close: () => new Promise((r) => server.close(r)),
     }));
   });
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's WCAG 2 A/AA and best-practice violations on the page, one line each (none: []). */
+export async function axeViolations(page) {
+  await page.evaluate(AXE_SOURCE);
+  const result = await page.evaluate(() => globalThis.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'best-practice'] }));
+  return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')})`);
 }

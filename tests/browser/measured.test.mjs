@@ -7,10 +7,9 @@
 // and a log too big to keep are said; axe-core; no sideways scroll at 390 px; screenshots.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ROOT, engineEval, launch, openPage, screenshotDir, serve, settled } from './helpers.mjs';
+import { ROOT, axeViolations, engineEval, launch, openPage, screenshotDir, serve, settled } from './helpers.mjs';
 import { formatBytes, formatTime } from '../../web/util/units.js';
 import { busBandwidth, formatPercent, formatRate } from '../../web/views/measured.js';
 
@@ -266,7 +265,6 @@ describe('measured view', () => {
   });
 
   test('axe-core finds nothing; no sideways scroll at 390 px; screenshots in English and Chinese', async () => {
-    const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
     const dir = screenshotDir();
     for (const viewport of [DESKTOP, PHONE]) {
       for (const lang of ['en', 'zh']) {
@@ -277,10 +275,7 @@ describe('measured view', () => {
         await page.locator('[data-role="data-table"] summary').click();
         await page.locator('[data-role="data-table"] tbody tr').first().waitFor({ state: 'attached' });
         if (lang === 'en') {
-          await page.evaluate(axeSource);
-          const result = await page.evaluate(() => globalThis.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'best-practice'] }));
-          const found = result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')})`);
-          assert.deepEqual(found, [], `at ${viewport.width}px`);
+          assert.deepEqual(await axeViolations(page), [], `at ${viewport.width}px`);
         } else {
           assert.equal(await page.locator('#measured-title').textContent(), '实测与模型对比：nccl-tests 日志');
         }

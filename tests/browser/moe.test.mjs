@@ -5,11 +5,9 @@
 // with the table open; screenshots in English and Chinese at 1280 and 390 px.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ROOT, launch, openPage, screenshotDir, serve } from './helpers.mjs';
+import { ROOT, axeViolations, launch, openPage, screenshotDir, serve } from './helpers.mjs';
 import { formatBytes, formatTime } from '../../web/util/units.js';
 
 const DESKTOP = { width: 1280, height: 900 };
@@ -19,7 +17,6 @@ let browser;
 const errors = [];
 const fresh = (viewport = DESKTOP) => browser.newContext({ viewport, locale: 'en-US' });
 const engine = (request) => JSON.parse(execFileSync(join(ROOT, 'build', 'commlab'), ['eval', JSON.stringify(request)]).toString());
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 // The view once it has drawn these settings.
 const settled = (page, { model, ep, tokens, hot }) => page.waitForSelector(
@@ -141,9 +138,7 @@ describe('moe view', () => {
         const width = await page.evaluate(() => document.documentElement.scrollWidth);
         assert.ok(width <= viewport.width, `moe ${lang}: ${width}px wide in ${viewport.width}px`);
         if (lang === 'en') {
-          await page.evaluate(axeSource);
-          const result = await page.evaluate(() => globalThis.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'best-practice'] }));
-          assert.deepEqual(result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')})`), []);
+          assert.deepEqual(await axeViolations(page), []);
         }
         await page.screenshot({ path: join(dir, `moe-${lang}-${viewport.width}.png`), fullPage: true });
         await page.close();

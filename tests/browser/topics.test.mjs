@@ -4,11 +4,9 @@
 // axe-core, no sideways scroll at 390 px, screenshots in English and Chinese.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ROOT, launch, openPage, screenshotDir, serve } from './helpers.mjs';
+import { ROOT, axeViolations, launch, openPage, screenshotDir, serve } from './helpers.mjs';
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -18,7 +16,6 @@ const errors = [];
 const fresh = (viewport = DESKTOP, locale = 'en-US') => browser.newContext({ viewport, locale });
 // The engine's own answer, from the native CLI (SPEC: one request API, three doors).
 const engine = (request) => JSON.parse(execFileSync(join(ROOT, 'build', 'commlab'), ['eval', JSON.stringify(request)]).toString());
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 // A section id as a sortable tuple: "5.6" -> [5, 6], "5" -> [5, -1].
 const order = (id) => { const [a, b] = id.split('.').map(Number); return [a, b ?? -1]; };
@@ -30,10 +27,7 @@ function topicLinks(page) {
 }
 
 async function axeClean(page, what) {
-  await page.evaluate(axeSource);
-  const result = await page.evaluate(() => globalThis.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'best-practice'] }));
-  const found = result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')})`);
-  assert.deepEqual(found, [], what);
+  assert.deepEqual(await axeViolations(page), [], what);
 }
 
 before(async () => {
