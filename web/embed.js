@@ -277,6 +277,8 @@
       entry.title = title && typeof title === 'object' && !Array.isArray(title) ? title : null;
       renderTitle(entry);
       e.source.postMessage({ type: 'commlab:restore', exercise: entry.exercise, state: load(entry.key) }, labOrigin);
+      // A setLang sent while the frame was still loading reached no listener: say it again.
+      if (entry.lang && field(m, 'lang') !== entry.lang) e.source.postMessage({ type: 'commlab:set-lang', lang: entry.lang }, labOrigin);
     } else if (type === 'commlab:state') {
       if (!state || typeof state !== 'object' || Array.isArray(state)) return;
       save(entry.key, state);

@@ -127,7 +127,7 @@ describe('embedded in a course page', () => {
 
     // Reload: both kept (held by the course page when the frame has no storage of its own).
     await page.reload();
-    await page.waitForFunction(() => window.events.filter((e) => e.type === 'commlab:ready').length >= 2);
+    await page.waitForFunction(() => new Set(window.events.filter((e) => e.type === 'commlab:ready').map((e) => e.on)).size >= 2);
     let f3 = frameOf(page, 3);
     let f6 = frameOf(page, 6);
     await f3.waitForFunction(() => document.querySelector('[data-answer="ring"]')?.dataset.verdict === 'correct', null, { timeout: 10000 });
@@ -141,7 +141,7 @@ describe('embedded in a course page', () => {
     await f6.waitForFunction(() => !document.querySelector('section.card[aria-busy="true"]'));
     assert.equal(await f6.locator('[data-answer="microbatches"]').inputValue(), '');
     await page.reload();
-    await page.waitForFunction(() => window.events.filter((e) => e.type === 'commlab:ready').length >= 2);
+    await page.waitForFunction(() => new Set(window.events.filter((e) => e.type === 'commlab:ready').map((e) => e.on)).size >= 2);
     f3 = frameOf(page, 3);
     f6 = frameOf(page, 6);
     await f3.waitForFunction(() => document.querySelector('[data-answer="ring"]')?.dataset.verdict === 'correct', null, { timeout: 10000 });
@@ -155,6 +155,25 @@ describe('embedded in a course page', () => {
     await f6.waitForFunction(() => document.documentElement.lang === 'zh-CN');
     assert.ok(errors.length === 0, errors.join('\n'));
     t.diagnostic(`the lab frame's own localStorage ${storage ? 'works' : 'throws (progress held by the course page)'}`);
+    await ctx.close();
+  });
+
+  test('setLang called while the frames still load reaches them once they are ready', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    const page = await ctx.newPage();
+    page.on('pageerror', (err) => errors.push(`host: ${err.message}`));
+    await page.goto(host.url);
+    // Before any frame said ready: the message finds no listener in a loading frame.
+    await page.waitForFunction(() => window.commlab);
+    const early = await page.evaluate(() => {
+      const readyBefore = window.events.filter((e) => e.type === 'commlab:ready').length;
+      window.commlab.setLang('zh');
+      return readyBefore;
+    });
+    assert.equal(early, 0, 'setLang ran before the frames were ready');
+    await page.waitForFunction(() => window.events.filter((e) => e.type === 'commlab:ready').length >= 2, null, { timeout: 20000 });
+    for (const n of [3, 6]) await frameOf(page, n).waitForFunction(() => document.documentElement.lang === 'zh-CN', null, { timeout: 10000 });
+    assert.match(await page.locator('iframe[data-commlab-frame="3"]').getAttribute('title'), /[\u4e00-\u9fff]/);
     await ctx.close();
   });
 
