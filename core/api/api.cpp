@@ -19,6 +19,7 @@ std::vector<OpInfo>& ops() {
       {"ops", ops_list, "this list"},
       {"links", op_links, "the link catalogue of P5 §2.1 (nominal and effective bandwidth, alpha)"},
       {"ladder", nullptr, "the bandwidth ladder of P5 §2.1: each level's links, pairs compared (faster, by how much), a node inside vs outside (§2.3)", op_ladder},
+      {"gpudirect", op_gpudirect, "a message between GPUs of two nodes: through host memory, chunked through it, or GPUDirect RDMA (§2.4)"},
       {"transfer", nullptr, "one message on one link: alpha-beta time, n_1/2, bandwidth fraction (§3)", op_transfer},
       {"allreduce", nullptr, "all-reduce by algorithm, including hierarchical and auto (§5)", op_allreduce},
       {"collective", nullptr, "cost of any of the six collectives or send/recv (§4)", op_collective},

@@ -46,6 +46,8 @@ json op_ring_attention(Request& r);
 json op_ring_attention_check(Request& r);
 json op_overlap(Request& r);
 json op_kv_transfer(Request& r);
+// ops_gpudirect.cpp: one message between nodes through host memory or by GPUDirect RDMA (§2.4).
+json op_gpudirect(Request& r);
 // The bandwidth ladder of P5 §2.1 with its ratios (links and a node preset).
 void op_ladder(Request& r, JsonWriter& w);
 // ops_exercise.cpp: the exercises of P5 §11 (list, get, solve, check, variant).

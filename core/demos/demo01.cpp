@@ -1,7 +1,7 @@
 // Code 01: interconnects and the alpha-beta model (P5 §2-3).
-#include <algorithm>
 
 #include "demos/demo_table.hpp"
+#include "model/gpudirect.hpp"
 #include "model/links.hpp"
 #include "model/presets.hpp"
 #include "base/units.hpp"
@@ -88,16 +88,8 @@ json inference_table() {
 
 json gpudirect_table() {
   DemoTable t("01-4", "1 GB from a GPU to a GPU in another node");
-  const Link pcie = catalogue_link("pcie5"), ib = catalogue_link("ib_ndr");
-  const double bytes = 1 * GB;
-  const double d2h = transfer_time_s(pcie, bytes), net = transfer_time_s(ib, bytes);
-  const double staged = d2h + net + d2h;  // GPU -> host, network, host -> GPU, one after another
-  // Chunked through host memory: the three stages overlap; the slowest stage sets the pace.
-  const int chunks = 64;
-  const double pcie_chunk = transfer_time_s(pcie, bytes / chunks);
-  const double net_chunk = transfer_time_s(ib, bytes / chunks);
-  const double pipelined = 2 * pcie_chunk + net_chunk + (chunks - 1) * std::max(pcie_chunk, net_chunk);
-  const double gpudirect = net;
+  const GpuDirectPaths g = gpudirect_paths(1 * GB, 64, catalogue_link("pcie5"), catalogue_link("ib_ndr"), true);
+  const double staged = g.paths[0].time_s, pipelined = g.paths[1].time_s, gpudirect = g.paths[2].time_s;
   t.columns({{"path", ""}, {"time", "ms"}});
   t.row({"through host memory, not pipelined", staged / ms});
   t.row({"through host memory, 64 chunks pipelined", pipelined / ms});
