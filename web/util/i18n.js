@@ -1282,3 +1282,70 @@ const DECODE_STRINGS = {
 export function decodeStrings(lang) {
   return own(DECODE_STRINGS, lang) ?? DECODE_STRINGS.en;
 }
+
+// §2.4 RDMA view (views/rdma.js): one message between nodes through host memory or by GPUDirect.
+const RDMA_STRINGS = {
+  en: {
+    title: 'RDMA and GPUDirect: a message from a GPU to a GPU in another node (§2.4)',
+    intro: 'Without GPUDirect the bytes go through host memory: GPU → CPU memory over PCIe, across the network, CPU memory → GPU over PCIe. One stage after another the times add up; in chunks the three stages overlap and the slowest link sets the pace, but both hosts’ memory still moves every byte. With GPUDirect RDMA the NIC reads and writes GPU memory itself: only the network is left. The times below are the engine’s gpudirect op (code 01 demo 4 sends 1 GB).',
+    mb: 'Message size (MB)', chunks: 'Chunks (pipelined path)', link: 'Network link (NIC)', hostLink: 'GPU ↔ host memory link',
+    sameSwitch: 'GPU and NIC under one PCIe switch',
+    range: {
+      mb: (v) => `Message size: ${v === '' ? 'nothing typed' : `${v} is not allowed`}; allowed a number of MB from 0.000001 (1 byte) to 1,000,000,000. Nothing is drawn meanwhile.`,
+      chunks: (v) => `Chunks: ${v === '' ? 'nothing typed' : `${v} is not allowed`}; allowed a whole number from 1 to 1,048,576. Nothing is drawn meanwhile.`,
+    },
+    refused: (m) => `The engine refused these settings: ${m}`,
+    failed: 'The engine could not answer for these settings: change a setting.',
+    caption: 'Each path’s stages on one linear time axis, from the engine’s start and end times; the path NCCL takes is marked.',
+    pictureLabel: 'The three paths of a message between nodes, each stage as a bar from its start to its end; the same figures are in the table below.',
+    paths: { host_staged: 'Through host memory, one stage after another', host_pipelined: 'Through host memory, in pipelined chunks', gpudirect: 'GPUDirect RDMA' },
+    stages: { gpu_to_host: 'GPU → host memory', network: 'network', host_to_gpu: 'host memory → GPU' },
+    gpu: 'GPU', hostMemory: 'host memory', remoteHost: 'remote host memory', remoteGpu: 'remote GPU',
+    ncclBadge: 'NCCL’s path',
+    direct: (x) => `GPUDirect RDMA moves ${x.bytes} in ${x.direct}, the network alone; through host memory one stage after another it takes ${x.staged}, ${x.ratio} as long.`,
+    pipelined: {
+      overlaps: (x) => `In ${x.chunks} chunks through host memory it takes ${x.time} (${x.ratio} GPUDirect’s), paced by the ${x.pacedBy} stage; both hosts’ memory still moves ${x.memory} (each writes the message and reads it back).`,
+      worse: (x) => `In ${x.chunks} chunks through host memory it takes ${x.time}, longer than not chunking at all (${x.staged}): every chunk pays each link’s α, and so many small chunks cost more than the overlap saves.`,
+    },
+    nccl: {
+      direct: (x) => `NCCL takes ${x.path} here: the GPU and its NIC sit under one PCIe switch.`,
+      host: () => 'NCCL copies through host memory here, in chunks: without a PCIe switch shared by GPU and NIC it does not use GPUDirect RDMA. This is why each GPU gets a NIC beside it.',
+    },
+    table: 'The paths as a table',
+    colPath: 'Path', colStage: 'Stage', colLink: 'Link', colStart: 'Starts', colEnd: 'Ends', colBusy: 'Link busy', colTime: 'Path time', colCopies: 'Host copies', colMemory: 'Host memory traffic',
+  },
+  zh: {
+    title: 'RDMA 与 GPUDirect：从一块 GPU 传到另一节点的 GPU（§2.4）',
+    intro: '没有 GPUDirect 时数据要经主机内存中转：GPU 经 PCIe 到 CPU 内存，过网络，再从 CPU 内存经 PCIe 到 GPU。三段依次进行时时间相加；分块流水时三段重叠，最慢的链路决定节奏，但两端主机内存仍要搬运每一个字节。GPUDirect RDMA 让网卡直接读写显存：只剩网络这一段。下面的时间来自引擎的 gpudirect 操作（代码 01 演示 4 传 1 GB）。',
+    mb: '消息大小（MB）', chunks: '分块数（流水路径）', link: '网络链路（网卡）', hostLink: 'GPU ↔ 主机内存链路',
+    sameSwitch: 'GPU 与网卡在同一个 PCIe 交换机下',
+    range: {
+      mb: (v) => `消息大小：${v === '' ? '没有输入' : `${v} 不允许`}；允许 0.000001（1 字节）到 1,000,000,000 MB。在此之前不绘图。`,
+      chunks: (v) => `分块数：${v === '' ? '没有输入' : `${v} 不允许`}；允许 1 到 1,048,576 的整数。在此之前不绘图。`,
+    },
+    refused: (m) => `引擎拒绝了这些设置：${m}`,
+    failed: '引擎无法按这些设置作答：请修改设置。',
+    caption: '每条路径的各段画在同一条线性时间轴上，起止时间来自引擎；标出了 NCCL 走的路径。',
+    pictureLabel: '跨节点消息的三条路径，每段是从开始到结束的一条横条；同样的数字见下方表格。',
+    paths: { host_staged: '经主机内存中转，三段依次', host_pipelined: '经主机内存中转，分块流水', gpudirect: 'GPUDirect RDMA' },
+    stages: { gpu_to_host: 'GPU → 主机内存', network: '网络', host_to_gpu: '主机内存 → GPU' },
+    gpu: 'GPU', hostMemory: '主机内存', remoteHost: '远端主机内存', remoteGpu: '远端 GPU',
+    ncclBadge: 'NCCL 的路径',
+    direct: (x) => `GPUDirect RDMA 传 ${x.bytes} 用 ${x.direct}，只有网络本身；经主机内存三段依次要 ${x.staged}，是它的 ${x.ratio}。`,
+    pipelined: {
+      overlaps: (x) => `分成 ${x.chunks} 块经主机内存流水要 ${x.time}（GPUDirect 的 ${x.ratio}），节奏由“${x.pacedBy}”这一段决定；两端主机内存仍要搬运 ${x.memory}（各写入一遍、再读出一遍）。`,
+      worse: (x) => `分成 ${x.chunks} 块经主机内存流水要 ${x.time}，比不分块（${x.staged}）还慢：每块都要付每条链路的 α，块太多太小时付出的比重叠省下的还多。`,
+    },
+    nccl: {
+      direct: (x) => `这里 NCCL 走 ${x.path}：GPU 和它的网卡挂在同一个 PCIe 交换机下。`,
+      host: () => '这里 NCCL 经主机内存分块中转：GPU 和网卡不在同一个 PCIe 交换机下时它不用 GPUDirect RDMA。这也是为什么每块 GPU 要配一张“就近”的网卡。',
+    },
+    table: '路径数据表',
+    colPath: '路径', colStage: '段', colLink: '链路', colStart: '开始', colEnd: '结束', colBusy: '链路占用', colTime: '路径时间', colCopies: '主机内存副本', colMemory: '主机内存流量',
+  },
+};
+
+/** The RDMA view's words in `lang`. */
+export function rdmaStrings(lang) {
+  return own(RDMA_STRINGS, lang) ?? RDMA_STRINGS.en;
+}
