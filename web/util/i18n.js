@@ -999,6 +999,9 @@ const TOPIC_STRINGS = {
       // the decode view (views/decode.js)
       decode: 'A decode step’s small all-reduces: α against β, beside the weight read',
       decodeTransfers: 'Tensor-parallel all-reduces in decode and prefill (the decode page)',
+      // the §6.2 split view (views/split.js)
+      split: 'Tensor and sequence parallelism: Megatron’s split against the wrong one, activation memory',
+      splitPlace: 'Where tensor parallelism belongs: NVLink against InfiniBand (the split page)',
     },
   },
   zh: {
@@ -1037,6 +1040,9 @@ const TOPIC_STRINGS = {
       // the decode view (views/decode.js)
       decode: '一个 decode 步里的小 all-reduce：α 与 β，对比读权重',
       decodeTransfers: 'decode 与 prefill 中张量并行的 all-reduce（在 decode 页）',
+      // the §6.2 split view (views/split.js)
+      split: '张量并行与序列并行：Megatron 切法对比错误的切法、激活显存',
+      splitPlace: '张量并行该放在哪里：NVLink 对比 InfiniBand（在切法页）',
     },
   },
 };
@@ -1348,4 +1354,115 @@ const RDMA_STRINGS = {
 /** The RDMA view's words in `lang`. */
 export function rdmaStrings(lang) {
   return own(RDMA_STRINGS, lang) ?? RDMA_STRINGS.en;
+}
+
+// §6.2 split view (`?view=split`, views/split.js, P5 §6.2): tensor and sequence parallelism.
+const SPLIT_STRINGS = {
+  en: {
+    title: 'Tensor and sequence parallelism: where to cut a layer (§6.2)',
+    intro: 'Tensor parallelism cuts every layer’s matrices over k GPUs. Megatron-LM cuts the MLP’s gate and up by columns and down by rows, so SiLU and the product stay on each GPU and one all-reduce sums the outputs; attention is cut by heads, its output projection by rows: two all-reduces a layer. Cutting the first matrix by rows instead must all-reduce the whole T × ffn intermediate before SiLU. Below, the engine runs both on random matrices against one device.',
+    checkTitle: 'The split checked against one device',
+    shards: 'Shards (GPUs)', tokens: 'Tokens T (a multiple of the shards)',
+    tokensRange: (v) => `Tokens: ${v === '' ? 'nothing typed' : `${v} is not allowed`}; allowed a whole number from 1 to 256. Nothing is drawn meanwhile.`,
+    tokensMultiple: (tok, k) => `Tokens: ${tok} is not a multiple of the ${k} shards; sequence parallelism gives each shard T/${k} tokens. Nothing is drawn meanwhile.`,
+    tooLarge: (tok, hidden, ffn) => `Tokens: ${tok} × hidden ${hidden} × ffn ${ffn} is too large for the quick check; fewer tokens or shards. Nothing is drawn meanwhile.`,
+    failed: 'The engine could not answer for these settings; nothing is drawn.',
+    checkSentence: (w) => (w.agree === 'agree'
+      ? `Both splits equal one device to ${w.worst}; the wrong split sends ${w.ratio}× the bytes.`
+      : `A split differs from one device by ${w.worst}; the wrong split sends ${w.ratio}× the bytes.`),
+    pictureCaption: 'The MLP on k shards: which matrix is cut how, and where the all-reduce (orange) sits',
+    bytesCaption: 'Bytes all-reduced for one MLP block (BF16)',
+    megatron: 'Megatron split', wrong: 'Wrong split',
+    byColumns: 'by columns', byRows: 'by rows', byRowsWrong: 'by rows', whole: 'whole on each shard',
+    allreduce: (shape) => `all-reduce ${shape}`,
+    allreduceTwice: (shape) => `2 all-reduces ${shape} (gate, up)`,
+    x: 'X', y: 'Y', gateUp: 'gate, up', silu: 'SiLU ×', local: 'local', full: 'after the sum', down: 'down',
+    attentionNote: (w) => `Attention: ${w.q} query and ${w.kv} KV heads cut by heads over ${w.k} shards, the output projection by rows, one all-reduce; it equals one device to ${w.err}.`,
+    bytesLabel: (w) => `Bars: the Megatron split all-reduces ${w.right}, the wrong split ${w.wrong}, ${w.ratio}× as much.`,
+    checkTable: 'The splits against one device',
+    colSplit: 'Split', colCut: 'Cut', colBytes: 'All-reduced bytes', colError: 'Largest error against one device',
+    sp: 'Sequence parallel', spCut: 'all-gather, the Megatron split, reduce-scatter; T/k tokens a shard outside',
+    attention: 'Attention', attentionCut: 'Q, K, V by heads; output projection by rows',
+    table: 'Data table',
+    tpTitle: 'A model on tensor-parallel GPUs',
+    model: 'Model', tp: 'Tensor-parallel GPUs (tp)', tpTokens: 'Tokens (batch of a decode step)', inside: 'Link inside the domain', across: 'Link to compare',
+    tpRange: (v) => `Tensor-parallel GPUs: ${v === '' ? 'nothing typed' : `${v} is not allowed`}; allowed a whole number from 1 to 4,096. Nothing is drawn meanwhile.`,
+    tpTokensRange: (v) => `Tokens: ${v === '' ? 'nothing typed' : `${v} is not allowed`}; allowed a whole number from 1 to 100,000,000. Nothing is drawn meanwhile.`,
+    spTitle: 'Tensor against sequence parallelism',
+    spSentence: (w) => `${w.model} on ${w.k} GPUs, ${w.tokens} token(s): both send ${w.sent} a GPU a step (an all-reduce is a reduce-scatter and an all-gather); the activations outside the MLP and attention take ${w.tpAct} on each GPU with tensor parallelism, ${w.spAct} with sequence parallelism.`,
+    spCaption: 'Activation memory a GPU outside the MLP and attention (RMSNorm, residual)',
+    spLabel: (w) => `Bars: tensor parallelism holds ${w.tpAct} of activations a GPU, sequence parallelism ${w.spAct}.`,
+    tpAct: 'Tensor parallel: activations a GPU', spAct: 'Sequence parallel: activations a GPU',
+    placeTitle: 'Where tensor parallelism belongs',
+    placeCaption: 'A decode step’s all-reduces on each link, beside the weight read',
+    placeSentence: {
+      inside: (w) => `On ${w.across} the ${w.count} all-reduces take ${w.acrossText} the weight read (${w.acrossTime} against ${w.read}); on ${w.inside} ${w.insideText} (${w.insideTime}): tensor parallelism belongs inside the ${w.inside} domain.`,
+      across: (w) => `On ${w.inside} the ${w.count} all-reduces take ${w.insideText} the weight read (${w.insideTime} against ${w.read}); on ${w.across} ${w.acrossText} (${w.acrossTime}): here ${w.across} is the faster place.`,
+      both: (w) => `On both links the ${w.count} all-reduces take less than the weight read (${w.read}): ${w.insideText} on ${w.inside} (${w.insideTime}), ${w.acrossText} on ${w.across} (${w.acrossTime}).`,
+      neither: (w) => `On both links the ${w.count} all-reduces take longer than the weight read (${w.read}): ${w.insideText} on ${w.inside} (${w.insideTime}), ${w.acrossText} on ${w.across} (${w.acrossTime}); fewer GPUs a model.`,
+      none: (w) => `One GPU: no all-reduce; the weight read takes ${w.read}.`,
+    },
+    placeLabel: (w) => `Bars: the all-reduces take ${w.insideTime} on ${w.inside} and ${w.acrossTime} on ${w.across}; the weight read ${w.read}.`,
+    commOn: (link) => `All-reduces on ${link}`, weightRead: 'Weight read',
+    tpTable: (w) => `${w.model} on ${w.k} GPUs, ${w.tokens} token(s), one decode step`,
+    colWhat: 'Figure', colInside: (l) => l, colAcross: (l) => l,
+    rowAllreduces: 'All-reduces a step', rowSent: 'Bytes sent a GPU a step (tensor parallel)', rowSpSent: 'Bytes sent a GPU a step (sequence parallel)',
+    rowComm: 'Communication a step', rowRatio: 'Communication against the weight read',
+  },
+  zh: {
+    title: '张量并行与序列并行：一层该从哪里切（§6.2）',
+    intro: '张量并行把每一层的矩阵切到 k 块卡上。Megatron-LM 把 MLP 的 gate 和 up 按列切、down 按行切，SiLU 和逐元素乘法留在每块卡上，一次 all-reduce 把输出加起来；注意力按头切，输出投影按行切：每层两次 all-reduce。如果第一个矩阵按行切，SiLU 之前就必须 all-reduce 出完整的 T × ffn 中间结果。下面由引擎在随机矩阵上把两种切法与单卡比较。',
+    checkTitle: '切法与单卡结果的比较',
+    shards: '分片数（GPU）', tokens: 'token 数 T（分片数的倍数）',
+    tokensRange: (v) => `token 数：${v === '' ? '未填写' : `${v} 不允许`}；允许 1 到 256 的整数。在此期间不绘制。`,
+    tokensMultiple: (tok, k) => `token 数：${tok} 不是分片数 ${k} 的倍数；序列并行让每个分片处理 T/${k} 个 token。在此期间不绘制。`,
+    tooLarge: (tok, hidden, ffn) => `token 数：${tok} × hidden ${hidden} × ffn ${ffn} 对快速检查来说太大；请减少 token 或分片。在此期间不绘制。`,
+    failed: '引擎无法回答这些设置；不绘制。',
+    checkSentence: (w) => (w.agree === 'agree'
+      ? `两种切法都与单卡一致，误差在 ${w.worst} 以内；错误的切法要传 ${w.ratio} 倍的字节。`
+      : `有一种切法与单卡相差 ${w.worst}；错误的切法要传 ${w.ratio} 倍的字节。`),
+    pictureCaption: 'k 个分片上的 MLP：哪个矩阵怎么切，all-reduce（橙色）在哪里',
+    bytesCaption: '一个 MLP 块 all-reduce 的字节（BF16）',
+    megatron: 'Megatron 切法', wrong: '错误的切法',
+    byColumns: '按列切', byRows: '按行切', byRowsWrong: '按行切', whole: '每个分片一整份',
+    allreduce: (shape) => `all-reduce ${shape}`,
+    allreduceTwice: (shape) => `2 次 all-reduce ${shape}（gate、up）`,
+    x: 'X', y: 'Y', gateUp: 'gate、up', silu: 'SiLU ×', local: '本地', full: '求和之后', down: 'down',
+    attentionNote: (w) => `注意力：${w.q} 个查询头、${w.kv} 个 KV 头按头切到 ${w.k} 个分片，输出投影按行切，一次 all-reduce；与单卡的误差为 ${w.err}。`,
+    bytesLabel: (w) => `柱状图：Megatron 切法 all-reduce ${w.right}，错误的切法 ${w.wrong}，是它的 ${w.ratio} 倍。`,
+    checkTable: '各切法与单卡的比较',
+    colSplit: '切法', colCut: '怎么切', colBytes: 'all-reduce 字节', colError: '与单卡的最大误差',
+    sp: '序列并行', spCut: 'all-gather、Megatron 切法、reduce-scatter；其余部分每个分片 T/k 个 token',
+    attention: '注意力', attentionCut: 'Q、K、V 按头切；输出投影按行切',
+    table: '数据表',
+    tpTitle: '一个模型放在张量并行的 GPU 上',
+    model: '模型', tp: '张量并行 GPU 数（tp）', tpTokens: 'token 数（decode 一步的批大小）', inside: '域内链路', across: '对比的链路',
+    tpRange: (v) => `张量并行 GPU 数：${v === '' ? '未填写' : `${v} 不允许`}；允许 1 到 4,096 的整数。在此期间不绘制。`,
+    tpTokensRange: (v) => `token 数：${v === '' ? '未填写' : `${v} 不允许`}；允许 1 到 100,000,000 的整数。在此期间不绘制。`,
+    spTitle: '张量并行对比序列并行',
+    spSentence: (w) => `${w.model}，${w.k} 块 GPU，${w.tokens} 个 token：两者每块卡每步都发送 ${w.sent}（all-reduce 就是 reduce-scatter 加 all-gather）；MLP 和注意力之外的激活，张量并行时每块卡占 ${w.tpAct}，序列并行时 ${w.spAct}。`,
+    spCaption: '每块卡在 MLP 和注意力之外的激活显存（RMSNorm、残差）',
+    spLabel: (w) => `柱状图：张量并行每块卡存 ${w.tpAct} 激活，序列并行 ${w.spAct}。`,
+    tpAct: '张量并行：每块卡的激活', spAct: '序列并行：每块卡的激活',
+    placeTitle: '张量并行该放在哪里',
+    placeCaption: '一个 decode 步的 all-reduce 在各链路上的时间，旁边是读权重',
+    placeSentence: {
+      inside: (w) => `走 ${w.across} 时 ${w.count} 次 all-reduce 是读权重的 ${w.acrossText}（${w.acrossTime} 对 ${w.read}）；走 ${w.inside} 是 ${w.insideText}（${w.insideTime}）：张量并行应放在 ${w.inside} 域内。`,
+      across: (w) => `走 ${w.inside} 时 ${w.count} 次 all-reduce 是读权重的 ${w.insideText}（${w.insideTime} 对 ${w.read}）；走 ${w.across} 是 ${w.acrossText}（${w.acrossTime}）：这里 ${w.across} 更合适。`,
+      both: (w) => `两条链路上 ${w.count} 次 all-reduce 都比读权重（${w.read}）快：${w.inside} 上是 ${w.insideText}（${w.insideTime}），${w.across} 上是 ${w.acrossText}（${w.acrossTime}）。`,
+      neither: (w) => `两条链路上 ${w.count} 次 all-reduce 都比读权重（${w.read}）慢：${w.inside} 上是 ${w.insideText}（${w.insideTime}），${w.across} 上是 ${w.acrossText}（${w.acrossTime}）；请减少每个模型的 GPU 数。`,
+      none: (w) => `单块 GPU：没有 all-reduce；读权重需要 ${w.read}。`,
+    },
+    placeLabel: (w) => `柱状图：all-reduce 在 ${w.inside} 上需要 ${w.insideTime}，在 ${w.across} 上需要 ${w.acrossTime}；读权重 ${w.read}。`,
+    commOn: (link) => `${link} 上的 all-reduce`, weightRead: '读权重',
+    tpTable: (w) => `${w.model}，${w.k} 块 GPU，${w.tokens} 个 token，一个 decode 步`,
+    colWhat: '数字', colInside: (l) => l, colAcross: (l) => l,
+    rowAllreduces: '每步 all-reduce 次数', rowSent: '每块卡每步发送（张量并行）', rowSpSent: '每块卡每步发送（序列并行）',
+    rowComm: '每步通信', rowRatio: '通信与读权重之比',
+  },
+};
+
+/** The §6.2 split view's words in `lang`. */
+export function splitStrings(lang) {
+  return own(SPLIT_STRINGS, lang) ?? SPLIT_STRINGS.en;
 }
