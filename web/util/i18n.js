@@ -1001,6 +1001,7 @@ const TOPIC_STRINGS = {
       decodeTransfers: 'Tensor-parallel all-reduces in decode and prefill (the decode page)',
       // the §6.2 split view (views/split.js)
       split: 'Tensor and sequence parallelism: Megatron’s split against the wrong one, activation memory',
+      rdma: 'A message between nodes: through host memory, chunked, or GPUDirect RDMA',
       splitPlace: 'Where tensor parallelism belongs: NVLink against InfiniBand (the split page)',
     },
   },
@@ -1042,6 +1043,7 @@ const TOPIC_STRINGS = {
       decodeTransfers: 'decode 与 prefill 中张量并行的 all-reduce（在 decode 页）',
       // the §6.2 split view (views/split.js)
       split: '张量并行与序列并行：Megatron 切法对比错误的切法、激活显存',
+      rdma: '跨节点传一条消息：经主机内存、分块流水，或 GPUDirect RDMA',
       splitPlace: '张量并行该放在哪里：NVLink 对比 InfiniBand（在切法页）',
     },
   },

@@ -142,11 +142,16 @@ export function createRdmaView(lang, links) {
     const cols = [t.colPath, t.colStage, t.colLink, t.colStart, t.colEnd, t.colBusy, t.colTime, t.colCopies, t.colMemory];
     details.append(h('table', {}, [
       h('thead', {}, h('tr', {}, cols.map((c) => h('th', { scope: 'col', text: c })))),
-      h('tbody', {}, out.paths.flatMap((p) => p.stages.map((s, i) => h('tr', { dataset: { path: p.id, stage: s.stage } }, [
-        h('th', { scope: 'row', text: i === 0 ? t.paths[p.id] : '' }),
-        ...[t.stages[s.stage], linkName(s.link), formatTime(s.start_s), formatTime(s.end_s), formatTime(s.busy_s),
-          i === 0 ? formatTime(p.time_s) : '', i === 0 ? String(p.host_copies) : '', i === 0 ? formatBytes(p.host_memory_bytes) : ''].map((v) => h('td', { text: v })),
-      ])))),
+      // A path's name and its own figures span the rows of its stages.
+      h('tbody', {}, out.paths.flatMap((p) => p.stages.map((s, i) => {
+        const span = String(p.stages.length);
+        const whole = (v) => h('td', { rowspan: span, text: v });
+        return h('tr', { dataset: { path: p.id, stage: s.stage } }, [
+          i === 0 ? h('th', { scope: 'rowgroup', rowspan: span, text: t.paths[p.id] }) : null,
+          ...[t.stages[s.stage], linkName(s.link), formatTime(s.start_s), formatTime(s.end_s), formatTime(s.busy_s)].map((v) => h('td', { text: v })),
+          ...(i === 0 ? [whole(formatTime(p.time_s)), whole(String(p.host_copies)), whole(formatBytes(p.host_memory_bytes))] : []),
+        ]);
+      }))),
     ]));
     return details;
   }

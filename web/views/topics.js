@@ -28,7 +28,7 @@ export const SECTIONS = [
   { id: '2.1', zh: '一张层次图', en: 'The hierarchy in one picture', links: [{ href: '?view=ladder', label: 'ladder' }] },
   { id: '2.2', zh: '节点内：NVLink 与 NVSwitch', en: 'Inside a node: NVLink and NVSwitch' },
   { id: '2.3', zh: '节点之间：网卡、InfiniBand 与 RoCE', en: 'Between nodes: NICs, InfiniBand and RoCE', links: [{ href: '?view=ladder#ladder-node', label: 'ladderNode' }] },
-  { id: '2.4', zh: 'RDMA 与 GPUDirect', en: 'RDMA and GPUDirect' },
+  { id: '2.4', zh: 'RDMA 与 GPUDirect', en: 'RDMA and GPUDirect', links: [{ href: '?view=rdma', label: 'rdma' }] },
   { id: '2.5', zh: '推理里的具体传输', en: 'Transfers in inference', links: [{ href: '?view=decode#decode-summary', label: 'decodeTransfers' }] },
   { id: '3', zh: 'α–β 模型', en: 'The α–β model', links: [{ exercise: 1 }] },
   { id: '4', zh: '集合通信', en: 'Collective communication' },
