@@ -1002,6 +1002,7 @@ const TOPIC_STRINGS = {
       // the §6.2 split view (views/split.js)
       split: 'Tensor and sequence parallelism: Megatron’s split against the wrong one, activation memory',
       rdma: 'A message between nodes: through host memory, chunked, or GPUDirect RDMA',
+      bound: 'Every all-reduce algorithm’s bytes a device against the lower bound, run on buffers',
       splitPlace: 'Where tensor parallelism belongs: NVLink against InfiniBand (the split page)',
     },
   },
@@ -1044,6 +1045,7 @@ const TOPIC_STRINGS = {
       // the §6.2 split view (views/split.js)
       split: '张量并行与序列并行：Megatron 切法对比错误的切法、激活显存',
       rdma: '跨节点传一条消息：经主机内存、分块流水，或 GPUDirect RDMA',
+      bound: '每种 all-reduce 算法每个设备的字节与下界对比，在缓冲区上运行',
       splitPlace: '张量并行该放在哪里：NVLink 对比 InfiniBand（在切法页）',
     },
   },
@@ -1467,4 +1469,67 @@ const SPLIT_STRINGS = {
 /** The §6.2 split view's words in `lang`. */
 export function splitStrings(lang) {
   return own(SPLIT_STRINGS, lang) ?? SPLIT_STRINGS.en;
+}
+
+// §4.2 bound view (views/bound.js): the least each device must send in an all-reduce.
+const BOUND_STRINGS = {
+  en: {
+    title: 'The least each device must send: an all-reduce’s lower bound (§4.2)',
+    intro: 'An all-reduce’s result depends on every device’s data, so each device must send at least 2(k − 1)/k × D bytes: (k − 1)/k × D for the reduce-scatter and as much for the all-gather. Below, every algorithm is run by the engine’s step engine on these settings (on real buffers where they fit, the result checked on every device) and its bytes a device are set against that bound. The algorithms differ only in how they send: the steps (how many α) and the bytes (the D/β term).',
+    devices: 'Devices (k)', mb: 'Data a device (MB)', link: 'Link',
+    range: {
+      devices: (v) => `Devices: ${v === '' ? 'nothing typed' : `${v} is not allowed`}; allowed a whole number from 2 to 256. Nothing is drawn meanwhile.`,
+      mb: (v) => `Data a device: ${v === '' ? 'nothing typed' : `${v} is not allowed`}; allowed a number of MB from 0.000001 (1 byte) to 1,000,000. Nothing is drawn meanwhile.`,
+    },
+    refused: (m) => `The engine refused these settings: ${m}`,
+    failed: 'The engine could not answer for these settings: change a setting.',
+    caption: 'Bytes each device sends, per algorithm, on one linear axis; the line is the lower bound.',
+    pictureLabel: 'Each all-reduce algorithm’s bytes a device against the lower bound; the same figures are in the table below.',
+    steps: (n) => `${n} step${n === 1 ? '' : 's'}`,
+    legendMeets: 'meets the bound', legendAbove: 'above it', legendBelow: 'below it (the switch sums)', legendBound: (b) => `lower bound ${b}`,
+    and: ', ',
+    verifiedAll: (n) => `All ${n} algorithms end with the same result: the engine ran each on real buffers and every device holds the elementwise sum of all inputs.`,
+    verifiedSome: (x) => `Run on real buffers and checked: ${x.verified || 'none'}; too large for that here, counted only (bytes, steps and time): ${x.counted}.`,
+    meets: (x) => `Bandwidth-optimal: ${x.names} send exactly the lower bound, ${x.bound} a device.`,
+    above: (x) => `Above the bound: ${x.name} sends ${x.sent} a device against ${x.bound}, in ${x.steps} steps: fewer αs or a simpler pattern, paid for in bytes.`,
+    below: (x) => `Below the bound: ${x.name} sends only ${x.sent} a device, below the ${x.bound} any device-to-device algorithm must send: the switch does the sum (§5.4).`,
+    table: 'The algorithms as a table',
+    colAlgorithm: 'Algorithm', colSent: 'Bytes a device', colLower: 'Lower bound', colSteps: 'Steps', colTime: 'Time', colRun: 'Run',
+    runVerified: 'on buffers, verified', runCounted: 'counted',
+    growthTitle: 'The bound as devices are added',
+    colDevices: 'Devices', colBound: 'Lower bound a device',
+    growthSentence: (x) => `With ${x.bytes} a device the bound is ${x.first} on ${x.firstK} devices and ${x.last} on ${x.lastK}: it approaches 2 × D and hardly grows, so adding devices does not make each send more.`,
+  },
+  zh: {
+    title: '每个设备至少要传多少：all-reduce 的下界（§4.2）',
+    intro: 'all-reduce 的结果依赖所有设备的数据，所以每个设备至少要发送 2(k − 1)/k × D 字节：reduce-scatter 和 all-gather 各 (k − 1)/k × D。下面每种算法都由引擎的步进引擎按这些设置运行（放得下时在真实缓冲区上运行，并检查每个设备的结果），每个设备发送的字节与下界对比。算法的差别只在”怎么传”：步数（付几次 α）和字节（D/β 那一项）。',
+    devices: '设备数（k）', mb: '每个设备的数据（MB）', link: '链路',
+    range: {
+      devices: (v) => `设备数：${v === '' ? '没有输入' : `${v} 不允许`}；允许 2 到 256 的整数。在此之前不绘图。`,
+      mb: (v) => `每个设备的数据：${v === '' ? '没有输入' : `${v} 不允许`}；允许 0.000001（1 字节）到 1,000,000 MB。在此之前不绘图。`,
+    },
+    refused: (m) => `引擎拒绝了这些设置：${m}`,
+    failed: '引擎无法按这些设置作答：请修改设置。',
+    caption: '每种算法每个设备发送的字节，同一线性坐标；竖线是下界。',
+    pictureLabel: '每种 all-reduce 算法每个设备发送的字节与下界对比；同样的数字见下方表格。',
+    steps: (n) => `${n} 步`,
+    legendMeets: '恰好达到下界', legendAbove: '高于下界', legendBelow: '低于下界（交换机做加法）', legendBound: (b) => `下界 ${b}`,
+    and: '、',
+    verifiedAll: (n) => `${n} 种算法的结果完全一样：引擎在真实缓冲区上运行了每一种，每个设备都得到所有输入的逐元素和。`,
+    verifiedSome: (x) => `在真实缓冲区上运行并检查：${x.verified || '无'}；这里太大，只计数（字节、步数和时间）：${x.counted}。`,
+    meets: (x) => `${x.names} 每个设备恰好发送下界 ${x.bound}：带宽最优。`,
+    above: (x) => `${x.name} 每个设备发送 ${x.sent}，高于下界 ${x.bound}，共 ${x.steps} 步：用字节换来更少的 α 或更简单的模式。`,
+    below: (x) => `${x.name} 每个设备只发送 ${x.sent}，低于任何设备间算法都必须发送的 ${x.bound}：加法由交换机完成（§5.4）。`,
+    table: '算法数据表',
+    colAlgorithm: '算法', colSent: '每个设备的字节', colLower: '下界', colSteps: '步数', colTime: '时间', colRun: '运行方式',
+    runVerified: '缓冲区上运行并验证', runCounted: '只计数',
+    growthTitle: '加设备时的下界',
+    colDevices: '设备数', colBound: '每个设备的下界',
+    growthSentence: (x) => `每个设备 ${x.bytes} 时，下界在 ${x.firstK} 个设备上是 ${x.first}，在 ${x.lastK} 个设备上是 ${x.last}：趋近 2 × D，几乎不增长，加卡不会让每块卡多传。`,
+  },
+};
+
+/** The §4.2 bound view's words in `lang`. */
+export function boundStrings(lang) {
+  return own(BOUND_STRINGS, lang) ?? BOUND_STRINGS.en;
 }

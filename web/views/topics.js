@@ -38,7 +38,7 @@ export const SECTIONS = [
     { href: explore({ collective: 'reduce_scatter', algorithm: 'ring' }), label: 'reduceScatter' },
     { href: explore({ collective: 'allgather', algorithm: 'ring' }), label: 'allgather' },
   ] },
-  { id: '4.2', zh: '每个设备至少要传多少', en: 'The least each device must send' },
+  { id: '4.2', zh: '每个设备至少要传多少', en: 'The least each device must send', links: [{ href: '?view=bound', label: 'bound' }] },
   { id: '4.3', zh: 'all-to-all 与 MoE', en: 'All-to-all and MoE', links: [{ href: explore({ collective: 'alltoall', algorithm: 'pairwise' }), label: 'alltoall' }, { href: '?view=moe#moe-skew', label: 'moeSkew' }] },
   { id: '5', zh: 'all-reduce 的算法', en: 'All-reduce algorithms' },
   { id: '5.1', zh: 'ring：带宽最优，步数线性', en: 'Ring: bandwidth-optimal, linear in steps', links: [

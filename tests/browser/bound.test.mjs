@@ -1,0 +1,138 @@
+// The least each device must send (?view=bound, P5 §4.2) in headless Chromium: every algorithm's
+// bytes a device, steps, time and verification are the engine's (the native CLI's simulate), the
+// bound for growing k its collective op's; the sentences follow the figures (ring and Rabenseifner
+// meet the bound, in-switch is below it, runs too large for buffers are counted); the controls
+// redraw at their extremes; Topics links to it; axe-core; no sideways scroll at 390 px; screenshots.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { ROOT, axeViolations, launch, openPage, screenshotDir, serve } from './helpers.mjs';
+
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+const ALGORITHMS = ['ring', 'recursive_doubling', 'rabenseifner', 'binary_tree', 'double_binary_tree', 'in_switch'];
+let server;
+let browser;
+const errors = [];
+const fresh = (viewport = DESKTOP) => browser.newContext({ viewport, locale: 'en-US' });
+// The CLI's answer; it exits 1 on an error answer, which is still the answer.
+const engine = (request) => {
+  try {
+    return JSON.parse(execFileSync(join(ROOT, 'build', 'commlab'), ['eval', JSON.stringify(request)]).toString());
+  } catch (err) {
+    return JSON.parse(err.stdout.toString());
+  }
+};
+
+const settled = (page, { devices, bytes, link = 'nvlink4' }) => page.waitForSelector(
+  `[data-view="bound"][data-devices="${devices}"][data-bytes="${bytes}"][data-link="${link}"]:not([aria-busy]) [data-role="drawn"]:not([hidden])`, { timeout: 30000 });
+
+async function checkAgainstEngine(page, settings) {
+  await settled(page, settings);
+  const link = settings.link ?? 'nvlink4';
+  const rows = await page.locator('.bound-row').evaluateAll((els) => els.map((e) => ({ ...e.dataset })));
+  assert.deepEqual(rows.map((r) => r.algorithm), ALGORITHMS);
+  // On buffers where the engine can; counted where it refuses data mode.
+  const wants = ALGORITHMS.map((algorithm) => {
+    const request = { op: 'simulate', collective: 'allreduce', algorithm, devices: settings.devices, bytes: settings.bytes, link, mode: 'data', trace_limit: 0 };
+    const data = engine(request);
+    return data.error ? engine({ ...request, mode: 'accounting' }) : data;
+  });
+  rows.forEach((r, i) => {
+    const w = wants[i];
+    assert.equal(Number(r.bytesSentPerDevice), w.bytes_sent_per_device, r.algorithm);
+    assert.equal(Number(r.lowerBoundBytes), w.lower_bound_bytes, r.algorithm);
+    assert.equal(Number(r.steps), w.steps, r.algorithm);
+    assert.equal(Number(r.timeS), w.time_s, r.algorithm);
+    assert.equal(r.verified, String(w.verified === true), r.algorithm);
+    assert.equal(r.mode, w.mode, r.algorithm);
+  });
+  const growth = await page.locator('.bound-growth-table tbody tr').evaluateAll((els) => els.map((e) => [Number(e.dataset.devices), Number(e.dataset.lowerBoundBytes)]));
+  assert.deepEqual(growth, [2, 4, 8, 16, 64, 256, 1024].map((n) => [n, engine({ op: 'collective', collective: 'allreduce', algorithm: 'ring', devices: n, bytes: settings.bytes, link }).lower_bound_bytes]));
+  return { rows, wants };
+}
+const says = (page) => page.locator('.bound-sentences li').evaluateAll((els) => els.map((e) => e.dataset.says));
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('bound view', () => {
+  test('figures are the engine\'s; ring and Rabenseifner meet the bound, in-switch is below; extremes; out of range', async () => {
+    const ctx = await fresh();
+    const page = await openPage(ctx, `${server.url}?view=bound`, errors);
+    assert.equal(await page.locator('[data-view="bound"]').getAttribute('data-lecture'), '4.2');
+    // Code 02 demo 2: 8 devices, 8 MB each, NVLink 4; the bound 2(k-1)/k x D = 14 MB.
+    const { rows, wants } = await checkAgainstEngine(page, { devices: 8, bytes: 8e6 });
+    assert.equal(wants[0].lower_bound_bytes, 14e6);
+    assert.ok(wants.every((w) => w.verified === true), 'every algorithm ran on buffers and was verified');
+    assert.deepEqual(rows.filter((r) => r.against === 'meets').map((r) => r.algorithm), ['ring', 'rabenseifner']);
+    assert.deepEqual(rows.filter((r) => r.against === 'below').map((r) => r.algorithm), ['in_switch']);
+    assert.deepEqual(await says(page), ['verified-all', 'meets', 'above-recursive_doubling', 'above-binary_tree', 'above-double_binary_tree', 'below-in_switch']);
+    assert.equal(await page.locator('[data-says="meets"]').textContent(), 'Bandwidth-optimal: ring, Rabenseifner (halving + doubling) send exactly the lower bound, 14 MB a device.');
+    assert.match(await page.locator('[data-role="growth-sentence"]').textContent(), /^With 8 MB a device the bound is 8 MB on 2 devices and 15\.98 MB on 1024/);
+    // Large: too big for buffers, counted only; the sentence says so.
+    await page.locator('#bound-devices').fill('256');
+    await page.locator('#bound-mb').fill('1000000');
+    await checkAgainstEngine(page, { devices: 256, bytes: 1e12 });
+    assert.equal((await says(page))[0], 'verified-some');
+    // Smallest: 2 devices, one byte; another link.
+    await page.locator('#bound-devices').fill('2');
+    await page.locator('#bound-mb').fill('0.000001');
+    await page.locator('#bound-link').selectOption('ib_ndr');
+    await checkAgainstEngine(page, { devices: 2, bytes: 1, link: 'ib_ndr' });
+    // A k not a power of two.
+    await page.locator('#bound-devices').fill('6');
+    await page.locator('#bound-mb').fill('8');
+    await checkAgainstEngine(page, { devices: 6, bytes: 8e6, link: 'ib_ndr' });
+    // Out of range: said naming the control; nothing drawn meanwhile.
+    await page.locator('#bound-devices').fill('1');
+    assert.equal(await page.locator('[data-view="bound"] [data-role="settings-error"]').textContent(), 'Devices: 1 is not allowed; allowed a whole number from 2 to 256. Nothing is drawn meanwhile.');
+    assert.equal(await page.locator('[data-view="bound"] [data-role="drawn"]').isHidden(), true);
+    // In Chinese.
+    const zh = await openPage(ctx, `${server.url}?view=bound&lang=zh`, errors);
+    await settled(zh, { devices: 8, bytes: 8e6 });
+    const zhName = (a) => zh.locator(`.bound-row[data-algorithm="${a}"] .bound-name`).textContent();
+    assert.equal(await zh.locator('[data-says="meets"]').textContent(), `${await zhName('ring')}、${await zhName('rabenseifner')} 每个设备恰好发送下界 14 MB：带宽最优。`);
+    await ctx.close();
+  });
+
+  test('Topics links to it under §4.2', async () => {
+    const ctx = await fresh();
+    const page = await openPage(ctx, `${server.url}?view=topics`, errors);
+    const link = page.locator('[data-section="4.2"] a[href="?view=bound"]');
+    assert.equal(await link.count(), 1);
+    await link.click();
+    await page.waitForSelector('[data-view="bound"][data-lecture="4.2"]:not([aria-busy]) .bound-row');
+    await ctx.close();
+  });
+
+  test('axe-core clean, no sideways scroll at 390 px with the table open, screenshots', async () => {
+    const dir = screenshotDir();
+    for (const viewport of [DESKTOP, PHONE]) {
+      const ctx = await fresh(viewport);
+      for (const lang of ['en', 'zh']) {
+        const page = await openPage(ctx, `${server.url}?view=bound&lang=${lang}`, errors);
+        await settled(page, { devices: 8, bytes: 8e6 });
+        await page.locator('details.chart-table summary').click();
+        await page.waitForTimeout(100);
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        assert.ok(width <= viewport.width, `bound ${lang}: ${width}px wide in ${viewport.width}px`);
+        if (lang === 'en') assert.deepEqual(await axeViolations(page), []);
+        await page.screenshot({ path: join(dir, `bound-${lang}-${viewport.width}.png`), fullPage: true });
+        await page.close();
+      }
+      await ctx.close();
+    }
+  });
+
+  test('no console errors on any page above', () => {
+    assert.deepEqual(errors, []);
+  });
+});
