@@ -10,7 +10,9 @@ import { isRecord, own } from '../util/own.js';
 
 // measured: an nccl-tests log against the model (views/measured.js).
 // topics, ladder, nccl, moe, decode: Topics and its section views (views/topics.js).
-export const VIEWS = ['explore', 'author', 'measured', 'topics', 'ladder', 'nccl', 'moe', 'decode'];
+export const VIEWS = ['explore', 'author', 'measured', 'topics', 'ladder', 'nccl', 'moe', 'decode',
+  'memory', // §1 memory view (views/memory.js)
+];
 export const REVEAL_MODES = ['never', 'after-attempt', 'after-solve'];
 const LANGS = ['en', 'zh'];
 const SWITCH = ['on', 'off'];

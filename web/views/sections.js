@@ -19,5 +19,7 @@ export async function createSectionView(name, lang, { exercises = [], links = []
   if (name === 'nccl') return (await import('./nccl.js')).createNcclView(lang, links);
   if (name === 'moe') return (await import('./moe.js')).createMoe(lang);
   if (name === 'decode') return (await import('./decode.js')).createDecodeView(lang, links);
+  // `memory`: why several GPUs and replicas, §1 and §6.1 (views/memory.js).
+  if (name === 'memory') return (await import('./memory.js')).createMemory(lang);
   throw new Error(`no section view ${name}`);
 }
