@@ -29,6 +29,8 @@ std::vector<OpInfo>& ops() {
       {"simulate", op_simulate, "the collective-step engine: explicit schedule run on buffers, verified, timed (§4-5)"},
       {"presets", op_presets, "models, GPUs and nodes; any field can be overridden in a request (§1-2)"},
       {"tp", op_tp, "tensor / sequence parallel all-reduces of a decode step or a prefill (§6.2)"},
+      // P5 §1, §6.1: the memory view's op.
+      {"memory", op_memory, "fits or not: weights and KV per GPU vs its memory, GPUs needed, KV room, batch-1 decode lower bound on 1 and n GPUs, replicas (§1, §6.1)"},
       {"sharding_check", op_sharding_check, "Megatron MLP / attention split run on random matrices vs one device (§6.2)"},
       {"pipeline", op_pipeline, "pipeline decode simulator: token interval, utilisation, timeline (§6.3)"},
       {"moe", op_moe, "expert parallel dispatch / combine bytes and time, with a hot expert (§6.4)"},

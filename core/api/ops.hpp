@@ -39,6 +39,8 @@ json op_simulate(Request& r);
 json op_presets(Request& r);
 json op_model_match(Request& r);
 json op_tp(Request& r);
+// P5 §1, §6.1: fits or not, GPUs needed, KV room, decode lower bound, replicas.
+json op_memory(Request& r);
 json op_sharding_check(Request& r);
 json op_pipeline(Request& r);
 json op_moe(Request& r);

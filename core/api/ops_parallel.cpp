@@ -9,6 +9,7 @@
 #include "api/ops.hpp"
 #include "base/work_meter.hpp"
 #include "model/link_field.hpp"
+#include "parallel/memory.hpp"
 #include "parallel/overlap.hpp"
 #include "parallel/parallel.hpp"
 #include "parallel/pipeline.hpp"
@@ -229,6 +230,35 @@ json op_tp(Request& r) {
     out["flops_per_layer"] = prefill_flops_per_layer(m, tokens);
   }
   return out;
+}
+
+// P5 §1, §6.1: does a model fit n GPUs, how many its weights need, the KV room left, batch-1
+// decode's lower bound on 1 and n GPUs, and replicas' throughput (no traffic between them).
+json op_memory(Request& r) {
+  const ModelPreset m = read_model(r, "llama3_70b");
+  const GpuPreset g = read_gpu(r, "h100");
+  const int gpus = r.integer_or("gpus", 1, 1, 4096);
+  const double context = r.integer_or("context_tokens", 8192, 0, 100000000);
+  const double batch = r.integer_or("batch", 1, 1, 1000000);
+  const int replicas = r.integer_or("replicas", 1, 1, 100000);
+  const double eff = r.number_or("hbm_efficiency", kDefaultEfficiency, Range{0.01, 1, false, ""});
+  r.finish();
+  const MemoryPlan p = memory_plan(m, g, gpus, context, batch, replicas, eff);
+  return {{"model", model_json(m)}, {"gpu", gpu_json(g)}, {"gpus", p.gpus},
+          {"context_tokens", p.context_tokens}, {"batch", p.batch}, {"replicas", p.replicas},
+          {"hbm_efficiency", eff}, {"weight_bytes", p.weight_bytes},
+          {"weight_bytes_per_gpu", p.weight_bytes_per_gpu}, {"kv_bytes_per_token", p.kv_bytes_per_token},
+          {"kv_bytes", p.kv_bytes}, {"kv_bytes_per_gpu", p.kv_bytes_per_gpu},
+          {"used_bytes_per_gpu", p.used_bytes_per_gpu}, {"hbm_bytes", p.hbm_bytes},
+          {"used_fraction", p.used_fraction}, {"weights_fit", p.weights_fit}, {"fits", p.fits},
+          {"kv_room_bytes_per_gpu", p.kv_room_bytes_per_gpu}, {"min_gpus", p.min_gpus},
+          {"min_gpus_with_kv", p.min_gpus_with_kv}, {"max_context_tokens", p.max_context_tokens},
+          {"decode_time_s", p.decode_time_s}, {"decode_time_effective_s", p.decode_time_effective_s},
+          {"one_gpu_fits", p.one_gpu_fits}, {"one_gpu_decode_time_s", p.one_gpu_decode_time_s},
+          {"one_gpu_decode_time_effective_s", p.one_gpu_decode_time_effective_s},
+          {"speedup", p.speedup}, {"total_gpus", p.total_gpus}, {"tokens_per_s", p.tokens_per_s},
+          {"tokens_per_s_effective", p.tokens_per_s_effective},
+          {"traffic_bytes_between_replicas", p.traffic_bytes_between_replicas}};
 }
 
 json op_sharding_check(Request& r) {

@@ -65,12 +65,13 @@ describe('topics', () => {
     }
     assert.match(sections.find((s) => s.id === '5.5').heading, /Hierarchical all-reduce/);
     assert.equal(await page.locator('#topics-link').getAttribute('aria-current'), 'page');
-    assert.equal(await page.locator('[data-section="1"] .topic-none').count(), 1, '§1 has no view yet (SPEC "Lecture coverage")');
+    assert.equal(await page.locator('[data-section="9"] .topic-none').count(), 1, '§9 has no view yet (SPEC "Lecture coverage")');
+    assert.equal(await page.locator('[data-section="1"] .topic-none').count(), 0, '§1 has the memory view');
     // In Chinese: the lecture's Chinese headings.
     const zh = await openPage(ctx, `${server.url}?view=topics&lang=zh`, errors);
     assert.equal(await zh.locator('[data-section="5.5"] > h4').textContent(), '§5.5 分层 all-reduce');
     assert.equal(await zh.locator('[data-section="2"] > h3').textContent(), '§2 互连');
-    assert.equal(await zh.locator('[data-section="1"] .topic-none').textContent(), '本节暂无视图。');
+    assert.equal(await zh.locator('[data-section="9"] .topic-none').textContent(), '本节暂无视图。');
     await ctx.close();
   });
 
@@ -267,7 +268,7 @@ describe('topics', () => {
   });
 
   test('views load when opened: the exercises page fetches none of them, a view only its own', async () => {
-    const VIEW_MODULES = ['measured', 'sections', 'topics', 'ladder', 'nccl', 'moe', 'decode', 'split', 'rdma', 'bound'];
+    const VIEW_MODULES = ['measured', 'sections', 'topics', 'ladder', 'nccl', 'moe', 'decode', 'split', 'rdma', 'bound', 'memory'];
     const fetched = async (address, ready) => {
       const ctx = await fresh();
       const page = await ctx.newPage();

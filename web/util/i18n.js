@@ -1004,6 +1004,9 @@ const TOPIC_STRINGS = {
       rdma: 'A message between nodes: through host memory, chunked, or GPUDirect RDMA',
       bound: 'Every all-reduce algorithm’s bytes a device against the lower bound, run on buffers',
       splitPlace: 'Where tensor parallelism belongs: NVLink against InfiniBand (the split page)',
+      // §1 memory view (views/memory.js)
+      memory: 'Why several GPUs: weights and KV against a GPU’s memory, GPUs needed, decode on 1 and n GPUs',
+      memoryReplicas: 'Replicas: throughput, total GPUs, no traffic between them (the memory page)',
     },
   },
   zh: {
@@ -1047,6 +1050,9 @@ const TOPIC_STRINGS = {
       rdma: '跨节点传一条消息：经主机内存、分块流水，或 GPUDirect RDMA',
       bound: '每种 all-reduce 算法每个设备的字节与下界对比，在缓冲区上运行',
       splitPlace: '张量并行该放在哪里：NVLink 对比 InfiniBand（在切法页）',
+      // §1 memory view (views/memory.js)
+      memory: '为什么要多卡：权重和 KV 对比单卡显存、需要几块卡、单卡与 n 卡的 decode',
+      memoryReplicas: '副本：吞吐、卡的总数、副本之间不通信（在显存页）',
     },
   },
 };
@@ -1532,4 +1538,128 @@ const BOUND_STRINGS = {
 /** The §4.2 bound view's words in `lang`. */
 export function boundStrings(lang) {
   return own(BOUND_STRINGS, lang) ?? BOUND_STRINGS.en;
+}
+
+// §1 memory view (`?view=memory`, views/memory.js, P5 §1 and §6.1).
+const MEMORY_NAMES = {
+  en: { gpus: 'GPUs (one replica)', context: 'Context tokens', batch: 'Batch (sequences)', replicas: 'Replicas' },
+  zh: { gpus: 'GPU 数（一个副本）', context: '上下文 token 数', batch: 'batch（序列数）', replicas: '副本数' },
+};
+const MEMORY_ALLOWED = {
+  en: { gpus: '1 to 4,096', context: '0 to 100,000,000', batch: '1 to 1,000,000', replicas: '1 to 100,000' },
+  zh: { gpus: '1 到 4,096', context: '0 到 100,000,000', batch: '1 到 1,000,000', replicas: '1 到 100,000' },
+};
+const memoryGpus = (n) => (n === 1 ? '1 GPU' : `${n} GPUs`);
+const MEMORY_STRINGS = {
+  en: {
+    sep: ' ', // between two sentences
+    title: 'Why several GPUs: memory, decode speed and replicas (§1, §6.1)',
+    intro: 'One GPU has a fixed memory and bandwidth. A model’s weights and its KV cache must fit the memory; split over n GPUs, each holds and reads 1/n of the weights. Batch-1 decode reads every weight once a step, so its time is at least bytes ÷ bandwidth. More replicas serve more requests, with no traffic between them, but each holds all the weights.',
+    model: 'Model', gpu: 'GPU', ...MEMORY_NAMES.en,
+    modelOption: (label, bytes, b) => `${label} (${bytes}, ${b === 1 ? 'FP8' : b === 2 ? 'BF16' : `${b} B a parameter`})`,
+    gpuOption: (label, hbm, bw) => `${label} (${hbm}, ${bw})`,
+    range: (key, v) => `${MEMORY_NAMES.en[key]}: ${v === '' ? 'nothing typed' : `${v} is not allowed`}; allowed a whole number from ${MEMORY_ALLOWED.en[key]}. Nothing is drawn meanwhile.`,
+    failed: 'The engine could not answer for these settings; nothing is drawn.',
+    fits: {
+      fits: (w) => `Fits: ${w.n === 1 ? `one ${w.gpu} holds` : `each of the ${w.n} ${w.gpu} holds`} ${w.weightsGpu} of weights and ${w.kvGpu} of KV cache, ${w.used} of its ${w.hbm} (${w.share}).`,
+      kv: (w) => `Does not fit: the weights fit (${w.weightsGpu} ${w.n === 1 ? `on one ${w.gpu}` : `on each of the ${w.n} ${w.gpu}`}), but with ${w.kvGpu} of KV cache ${w.n === 1 ? 'it needs' : 'each needs'} ${w.used} of its ${w.hbm}. It takes ${w.minKv} GPUs, or at most ${w.maxContext} tokens of context at batch ${w.batch}.`,
+      weights: (w) => `Does not fit: ${w.model}’s weights are ${w.weightsGpu} ${w.n === 1 ? `on one ${w.gpu}` : `on each of the ${w.n} ${w.gpu}`}, more than its ${w.hbm}. The weights alone need ${w.min} GPUs.`,
+    },
+    barsCaption: 'Memory of each GPU: weights (blue) and KV cache (orange) against the GPU’s memory (the line)',
+    barsLabel: (w) => `${w.n === 1 ? 'The GPU' : `Each of ${w.n} GPUs`} uses ${w.used} (weights ${w.weightsGpu}, KV ${w.kvGpu}) of ${w.hbm}.`,
+    line: (hbm) => `${hbm} memory`,
+    gpuBar: (i, w) => `GPU ${i}: weights ${w.weightsGpu}, KV ${w.kvGpu}, of ${w.hbm}`,
+    legend: 'Blue: weights; orange: KV cache; a red outline: more than the memory.',
+    drawnOf: (shown, n) => `${shown} of the ${n} GPUs drawn: each holds the same.`,
+    factMin: (w) => `GPUs the weights need: ${w.min} (with this KV cache: ${w.minKv}).`,
+    factRoom: (w) => `Left for KV on each GPU after the weights: ${w.room}.`,
+    factShort: (w) => `The weights alone are ${w.room} more than each GPU’s memory: no room for KV.`,
+    factContext: (w) => `Longest context that fits at batch ${w.batch}: ${w.maxContext} tokens.`,
+    decodeCaption: 'Batch-1 decode, lower bound a step: the weights read once, on one GPU and on n',
+    rowOne: (bw) => `1 GPU, nominal ${bw}`,
+    rowOneEff: (eff) => `1 GPU, effective (${eff} of nominal)`,
+    rowN: (n, bw) => `${memoryGpus(n)}, nominal ${bw}`,
+    rowNEff: (n, eff) => `${memoryGpus(n)}, effective (${eff} of nominal)`,
+    valueOver: (time) => `${time} (does not fit)`,
+    decodeNoteOne: (w) => `One GPU reads all ${w.weightsGpu}: ${w.decode} at the nominal ${w.nominal}, ${w.decodeEff} at the effective ${w.eff} (the figure §5.7 uses).`,
+    decodeNote: (w) => `On ${w.n} GPUs each reads ${w.weightsGpu}: ${w.decode} at the nominal ${w.nominal}, ${w.decodeEff} at the effective ${w.eff} (the figure §5.7 uses); ${w.speedup}× faster than one GPU.`,
+    oneDoesNotFit: (w) => `One GPU’s ${w.one} is a bound only: the model does not fit on one.`,
+    moeNote: (w) => `${w.model} is a mixture of experts: a batch-1 step reads only its chosen experts, so these times, which read every weight, are above its bound.`,
+    replicasTitle: 'Replicas: data parallelism (§6.1)',
+    replicasSentence: {
+      one: (w) => `One replica of ${memoryGpus(w.n)}: at most ${w.tps} tokens a second at batch 1 (${w.tpsEff} at the effective bandwidth). More replicas multiply it.`,
+      many: (w) => `${w.replicas} replicas × ${memoryGpus(w.n)} = ${w.total} GPUs: at most ${w.tps} tokens a second in all at batch 1 (${w.tpsEff} at the effective bandwidth), ${w.replicas}× one replica’s.`,
+    },
+    replicasOver: () => 'As set, a replica does not fit its GPUs.',
+    factThroughput: (w) => `Total GPUs: ${w.total}.`,
+    factTraffic: (w) => `No traffic between replicas: ${w.traffic} at inference (each serves its own requests).`,
+    factEachHolds: (w) => `Each replica holds all ${w.weights} of the weights.`,
+    table: 'Data table',
+    tableCaption: 'The engine’s memory answer for these settings',
+    colQuantity: 'Quantity', colValue: 'Value',
+    colWeights: 'Weights', colWeightsGpu: 'Weights on each GPU', colKv: 'KV cache (context × batch × bytes a token)',
+    colKvGpu: 'KV cache on each GPU', colUsed: 'Used on each GPU', colHbm: 'Memory of each GPU', colFits: 'Fits',
+    colRoom: 'Left for KV on each GPU (negative: the weights do not fit)', colMin: 'GPUs the weights need',
+    colMinKv: 'GPUs weights and KV need', colContext: 'Longest context that fits (tokens)', colTotal: 'Total GPUs (all replicas)',
+    colTps: (bw) => `Tokens a second, all replicas, batch 1 (${bw})`, colTraffic: 'Traffic between replicas',
+    yes: 'yes', no: 'no',
+  },
+  zh: {
+    sep: '',
+    title: '为什么要多卡：显存、decode 速度与副本（§1、§6.1）',
+    intro: '一块 GPU 的显存和带宽是固定的。模型的权重和 KV cache 必须放进显存；切到 n 块卡上，每块卡放、读 1/n 的权重。batch 1 的 decode 每步要把权重读一遍，所以时间至少是字节 ÷ 带宽。多放几个副本能服务更多请求，副本之间不通信，但每个副本都要放下全部权重。',
+    model: '模型', gpu: 'GPU', ...MEMORY_NAMES.zh,
+    modelOption: (label, bytes, b) => `${label}（${bytes}，${b === 1 ? 'FP8' : b === 2 ? 'BF16' : `每个参数 ${b} B`}）`,
+    gpuOption: (label, hbm, bw) => `${label}（${hbm}，${bw}）`,
+    range: (key, v) => `${MEMORY_NAMES.zh[key]}：${v === '' ? '未填写' : `${v} 不允许`}；允许 ${MEMORY_ALLOWED.zh[key]} 的整数。在此期间不绘制。`,
+    failed: '引擎无法回答这些设置；不绘制。',
+    fits: {
+      fits: (w) => `放得下：${w.n} 块 ${w.gpu} 每块放 ${w.weightsGpu} 权重和 ${w.kvGpu} KV cache，共 ${w.used}，占显存 ${w.hbm} 的 ${w.share}。`,
+      kv: (w) => `放不下：权重放得下（${w.n} 块 ${w.gpu} 每块 ${w.weightsGpu}），但加上 ${w.kvGpu} KV cache 每块要 ${w.used}，超过显存 ${w.hbm}。需要 ${w.minKv} 块卡，或者 batch ${w.batch} 时上下文最多 ${w.maxContext} 个 token。`,
+      weights: (w) => `放不下：${w.model} 的权重在 ${w.n} 块 ${w.gpu} 上每块 ${w.weightsGpu}，超过显存 ${w.hbm}。仅权重就需要 ${w.min} 块卡。`,
+    },
+    barsCaption: '每块卡的显存：权重（蓝）和 KV cache（橙），对照卡的显存（横线）',
+    barsLabel: (w) => `${w.n} 块卡每块用 ${w.used}（权重 ${w.weightsGpu}，KV ${w.kvGpu}），显存 ${w.hbm}。`,
+    line: (hbm) => `显存 ${hbm}`,
+    gpuBar: (i, w) => `GPU ${i}：权重 ${w.weightsGpu}，KV ${w.kvGpu}，显存 ${w.hbm}`,
+    legend: '蓝：权重；橙：KV cache；红框：超过显存。',
+    drawnOf: (shown, n) => `画出 ${n} 块卡中的 ${shown} 块：每块放的一样多。`,
+    factMin: (w) => `权重需要的卡数：${w.min}（加上这些 KV cache：${w.minKv}）。`,
+    factRoom: (w) => `放下权重后每块卡留给 KV 的显存：${w.room}。`,
+    factShort: (w) => `仅权重就比每块卡的显存多 ${w.room}：没有 KV 的空间。`,
+    factContext: (w) => `batch ${w.batch} 时放得下的最长上下文：${w.maxContext} 个 token。`,
+    decodeCaption: 'batch 1 的 decode 每步下界：把权重读一遍，单卡对 n 卡',
+    rowOne: (bw) => `1 块卡，标称 ${bw}`,
+    rowOneEff: (eff) => `1 块卡，有效（标称的 ${eff}）`,
+    rowN: (n, bw) => `${n} 块卡，标称 ${bw}`,
+    rowNEff: (n, eff) => `${n} 块卡，有效（标称的 ${eff}）`,
+    valueOver: (time) => `${time}（放不下）`,
+    decodeNoteOne: (w) => `一块卡读全部 ${w.weightsGpu}：按标称 ${w.nominal} 为 ${w.decode}，按有效带宽（标称的 ${w.eff}，§5.7 用的值）为 ${w.decodeEff}。`,
+    decodeNote: (w) => `${w.n} 块卡每块读 ${w.weightsGpu}：按标称 ${w.nominal} 为 ${w.decode}，按有效带宽（标称的 ${w.eff}，§5.7 用的值）为 ${w.decodeEff}；比单卡快 ${w.speedup} 倍。`,
+    oneDoesNotFit: (w) => `单卡的 ${w.one} 只是下界：模型在一块卡上放不下。`,
+    moeNote: (w) => `${w.model} 是混合专家模型：batch 1 的一步只读被选中的专家，这里按读全部权重算的时间高于它的下界。`,
+    replicasTitle: '副本：数据并行（§6.1）',
+    replicasSentence: {
+      one: (w) => `一个 ${w.n} 卡的副本：batch 1 时每秒最多 ${w.tps} 个 token（按有效带宽 ${w.tpsEff}）。多放几个副本，吞吐就翻几倍。`,
+      many: (w) => `${w.replicas} 个副本 × ${w.n} 块卡 = ${w.total} 块卡：batch 1 时合计每秒最多 ${w.tps} 个 token（按有效带宽 ${w.tpsEff}），是一个副本的 ${w.replicas} 倍。`,
+    },
+    replicasOver: () => '按当前设置，一个副本放不进它的卡。',
+    factThroughput: (w) => `卡的总数：${w.total}。`,
+    factTraffic: (w) => `副本之间不通信：推理时为 ${w.traffic}（各自服务自己的请求）。`,
+    factEachHolds: (w) => `每个副本都放下全部 ${w.weights} 权重。`,
+    table: '数据表',
+    tableCaption: '引擎对这些设置的 memory 回答',
+    colQuantity: '量', colValue: '值',
+    colWeights: '权重', colWeightsGpu: '每块卡的权重', colKv: 'KV cache（上下文 × batch × 每 token 字节）',
+    colKvGpu: '每块卡的 KV cache', colUsed: '每块卡已用', colHbm: '每块卡的显存', colFits: '放得下',
+    colRoom: '每块卡留给 KV 的显存（负数：权重放不下）', colMin: '权重需要的卡数',
+    colMinKv: '权重和 KV 需要的卡数', colContext: '放得下的最长上下文（token）', colTotal: '卡的总数（全部副本）',
+    colTps: (bw) => `每秒 token 数，全部副本，batch 1（${bw}）`, colTraffic: '副本之间的通信量',
+    yes: '是', no: '否',
+  },
+};
+
+/** The memory view's words in `lang` (§1 memory view). */
+export function memoryStrings(lang) {
+  return own(MEMORY_STRINGS, lang) ?? MEMORY_STRINGS.en;
 }

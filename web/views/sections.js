@@ -22,5 +22,7 @@ export async function createSectionView(name, lang, { exercises = [], links = []
   if (name === 'split') return (await import('./split.js')).createSplitView(lang, links);
   if (name === 'rdma') return (await import('./rdma.js')).createRdmaView(lang, links);
   if (name === 'bound') return (await import('./bound.js')).createBoundView(lang, links);
+  // `memory`: why several GPUs and replicas, §1 and §6.1 (views/memory.js).
+  if (name === 'memory') return (await import('./memory.js')).createMemory(lang);
   throw new Error(`no section view ${name}`);
 }
