@@ -119,7 +119,7 @@ describe('course platforms: controls that hold, plain frames', () => {
     assert.deepEqual(await foot.locator('button:visible, label:visible, a:visible').evaluateAll((els) => els.map((e) => e.dataset.action ?? e.id)),
       ['language', 'export', 'import-button', 'reset', 'open-full']);
     await answerIn(frame, WRONG6);
-    await frame.waitForFunction(() => /cannot save/.test(document.querySelector('#notice').textContent), null, { timeout: 5000 });
+    await frame.waitForFunction(() => /cannot save/.test(document.querySelector('#notice').textContent), null, { timeout: 5000, polling: 100 });
     // The notice is under the card, above the footer.
     assert.equal(await frame.evaluate(() => {
       const n = document.querySelector('#notice');
@@ -136,7 +136,7 @@ describe('course platforms: controls that hold, plain frames', () => {
     assert.equal(await frame.locator('[data-answer="microbatches"]').inputValue(), '');
     // ... and the file brings it back.
     await frame.locator('#import-file').setInputFiles(path);
-    await frame.waitForFunction(() => document.querySelector('#notice').dataset.topic === 'import');
+    await frame.waitForFunction(() => document.querySelector('#notice').dataset.topic === 'import', null, { polling: 100 });
     assert.match(await frame.locator('#notice').textContent(), /imported/);
     assert.equal(await frame.locator('[data-answer="microbatches"]').inputValue(), '4');
     assert.equal(await frame.locator('[data-answer="token_interval"]').inputValue(), '1.1 ms');
@@ -174,7 +174,7 @@ describe('course platforms: controls that hold, plain frames', () => {
     await ask.waitFor({ timeout: 5000 });
     assert.match(await frame.locator('#notice').textContent(), /cannot save your progress/);
     await ask.click();
-    await frame.waitForFunction(() => /Saving is allowed/.test(document.querySelector('#notice').textContent));
+    await frame.waitForFunction(() => /Saving is allowed/.test(document.querySelector('#notice').textContent), null, { polling: 100 });
     const saved = await frame.evaluate(() => Object.fromEntries([...Array(window.grantedStorage.length).keys()].map((i) => [window.grantedStorage.key(i), window.grantedStorage.getItem(window.grantedStorage.key(i))])));
     assert.equal(JSON.parse(saved['commlab.v2.progress.6.lecture']).answers.microbatches, '7', Object.keys(saved).join(', '));
     // What is typed next is saved there too.

@@ -41,6 +41,8 @@ ${divs}
 </body></html>`;
 }
 
+// A cross-site frame below the fold gets no animation frames, so a wait inside one polls on a
+// timer (`polling: 100`): Playwright's default polls on requestAnimationFrame and would never look again.
 const frameOf = (page, n) => page.frames().find((f) => f.url().includes(`exercise=${n}&`));
 
 async function openCourse(ctx, path = '/', n = 2) {
@@ -130,29 +132,29 @@ describe('embedded in a course page', () => {
     await page.waitForFunction(() => new Set(window.events.filter((e) => e.type === 'commlab:ready').map((e) => e.on)).size >= 2);
     let f3 = frameOf(page, 3);
     let f6 = frameOf(page, 6);
-    await f3.waitForFunction(() => document.querySelector('[data-answer="ring"]')?.dataset.verdict === 'correct', null, { timeout: 10000 });
+    await f3.waitForFunction(() => document.querySelector('[data-answer="ring"]')?.dataset.verdict === 'correct', null, { timeout: 10000, polling: 100 });
     assert.match(await f3.locator('[data-role="status"]').innerText(), /Solved/);
-    await f6.waitForFunction(() => document.querySelector('[data-answer="microbatches"]')?.dataset.verdict === 'incorrect', null, { timeout: 10000 });
+    await f6.waitForFunction(() => document.querySelector('[data-answer="microbatches"]')?.dataset.verdict === 'incorrect', null, { timeout: 10000, polling: 100 });
     assert.equal(await f6.locator('[data-answer="microbatches"]').inputValue(), '4');
 
     // Reset inside exercise 6 leaves exercise 3 alone, now and after a reload.
     await f6.locator('[data-action="reset"]').click();
     await f6.locator('[data-action="reset-confirm"]').click();
-    await f6.waitForFunction(() => !document.querySelector('section.card[aria-busy="true"]'));
+    await f6.waitForFunction(() => !document.querySelector('section.card[aria-busy="true"]'), null, { polling: 100 });
     assert.equal(await f6.locator('[data-answer="microbatches"]').inputValue(), '');
     await page.reload();
     await page.waitForFunction(() => new Set(window.events.filter((e) => e.type === 'commlab:ready').map((e) => e.on)).size >= 2);
     f3 = frameOf(page, 3);
     f6 = frameOf(page, 6);
-    await f3.waitForFunction(() => document.querySelector('[data-answer="ring"]')?.dataset.verdict === 'correct', null, { timeout: 10000 });
+    await f3.waitForFunction(() => document.querySelector('[data-answer="ring"]')?.dataset.verdict === 'correct', null, { timeout: 10000, polling: 100 });
     await page.waitForTimeout(300);
     assert.equal(await f6.locator('[data-answer="microbatches"]').inputValue(), '');
     assert.equal(await f6.locator('[data-answer="microbatches"]').getAttribute('data-verdict'), null);
 
     // The host switches the language of every frame.
     await page.evaluate(() => window.commlab.setLang('zh'));
-    await f3.waitForFunction(() => document.documentElement.lang === 'zh-CN');
-    await f6.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+    await f3.waitForFunction(() => document.documentElement.lang === 'zh-CN', null, { polling: 100 });
+    await f6.waitForFunction(() => document.documentElement.lang === 'zh-CN', null, { polling: 100 });
     assert.ok(errors.length === 0, errors.join('\n'));
     t.diagnostic(`the lab frame's own localStorage ${storage ? 'works' : 'throws (progress held by the course page)'}`);
     await ctx.close();
@@ -172,7 +174,7 @@ describe('embedded in a course page', () => {
     });
     assert.equal(early, 0, 'setLang ran before the frames were ready');
     await page.waitForFunction(() => window.events.filter((e) => e.type === 'commlab:ready').length >= 2, null, { timeout: 20000 });
-    for (const n of [3, 6]) await frameOf(page, n).waitForFunction(() => document.documentElement.lang === 'zh-CN', null, { timeout: 10000 });
+    for (const n of [3, 6]) await frameOf(page, n).waitForFunction(() => document.documentElement.lang === 'zh-CN', null, { timeout: 10000, polling: 100 });
     assert.match(await page.locator('iframe[data-commlab-frame="3"]').getAttribute('title'), /[\u4e00-\u9fff]/);
     await ctx.close();
   });
@@ -182,7 +184,7 @@ describe('embedded in a course page', () => {
     const page = await openCourse(ctx, '/foreign', 1);
     const f3 = frameOf(page, 3);
     await answerIn(f3, LECTURE3);
-    await f3.waitForFunction(() => document.querySelector('[data-answer="ring"]')?.dataset.verdict === 'correct');
+    await f3.waitForFunction(() => document.querySelector('[data-answer="ring"]')?.dataset.verdict === 'correct', null, { polling: 100 });
     // A sibling frame of the course page (not the lab frame's parent) sends reset and set-lang.
     await page.evaluate(() => new Promise((resolve) => {
       const sib = document.createElement('iframe');
@@ -199,7 +201,7 @@ describe('embedded in a course page', () => {
     assert.equal(await f3.evaluate(() => document.documentElement.lang), 'en');
     // The parent itself may: reset erases that exercise.
     await page.evaluate(() => window.commlab.reset());
-    await f3.waitForFunction(() => !document.querySelector('[data-answer="ring"]').dataset.verdict);
+    await f3.waitForFunction(() => !document.querySelector('[data-answer="ring"]').dataset.verdict, null, { polling: 100 });
     // Unknown types and malformed messages from the parent change nothing and throw nothing.
     await page.evaluate(() => {
       const w = document.querySelector('iframe[data-commlab-frame]').contentWindow;
@@ -256,7 +258,7 @@ describe('embedded in a course page', () => {
     const frame = frameOf(page, 6);
     await frame.waitForSelector('html[data-ready="true"]');
     await answerIn(frame, WRONG6);
-    await frame.waitForFunction(() => /cannot save/.test(document.querySelector('#notice').textContent), null, { timeout: 5000 });
+    await frame.waitForFunction(() => /cannot save/.test(document.querySelector('#notice').textContent), null, { timeout: 5000, polling: 100 });
     assert.equal(await frame.locator('#notice').isVisible(), true);
     const [download] = await Promise.all([page.waitForEvent('download'), frame.locator('[data-action="export"]').click()]);
     const file = JSON.parse(await (await import('node:fs/promises')).readFile(await download.path(), 'utf8'));
@@ -278,13 +280,13 @@ describe('embedded in a course page', () => {
     const c = await open(6);
     await answerIn(a, LECTURE3);
     // b shows a's work without a reload: the storage event carried it.
-    await b.waitForFunction(() => document.querySelector('[data-answer="ring"]').dataset.verdict === 'correct');
+    await b.waitForFunction(() => document.querySelector('[data-answer="ring"]').dataset.verdict === 'correct', null, { polling: 100 });
     assert.match(await b.locator('[data-role="status"]').innerText(), /Solved/);
     await answerIn(c, WRONG6);
     // A reset in b erases exercise 3 in a too, and leaves exercise 6 alone.
     await b.locator('[data-action="reset"]').click();
     await b.locator('[data-action="reset-confirm"]').click();
-    await a.waitForFunction(() => !document.querySelector('[data-answer="ring"]').dataset.verdict);
+    await a.waitForFunction(() => !document.querySelector('[data-answer="ring"]').dataset.verdict, null, { polling: 100 });
     assert.equal(await a.locator('[data-answer="ring"]').inputValue(), '');
     await c.reload();
     await c.waitForSelector('html[data-ready="true"]');
@@ -300,7 +302,7 @@ describe('embedded in a course page', () => {
     await c.waitForTimeout(300); // past the redraw of touched cards (a frame, at most 100 ms)
     assert.equal(await c.locator('[data-answer="microbatches"]').inputValue(), '4');
     await send('2999-01-01T00:00:00.000Z'); // a newer one is taken
-    await c.waitForFunction(() => document.querySelector('[data-answer="microbatches"]').value === '1', null, { timeout: 2000 });
+    await c.waitForFunction(() => document.querySelector('[data-answer="microbatches"]').value === '1', null, { timeout: 2000, polling: 100 });
     // A flood of 2,000 writes from elsewhere redraws the card once a frame, not 2,000 times.
     const flood_ms = await c.evaluate(async () => {
       const key = 'commlab.v2.progress.6.lecture';

@@ -111,7 +111,7 @@ export async function answerIn(frame, answers) {
   }
   await frame.locator('[data-action="check"]').click();
   // The check is answered by the engine's worker: wait until the card is no longer busy.
-  await frame.waitForFunction(() => !document.querySelector('section.card[aria-busy="true"]'));
+  await frame.waitForFunction(() => !document.querySelector('section.card[aria-busy="true"]'), null, { polling: 100 }); // a frame below the fold gets no animation frames
 }
 
 /**

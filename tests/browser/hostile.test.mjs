@@ -197,7 +197,7 @@ describe('hostile messages from the parent', () => {
     const page = await openCourse(ctx);
     const f3 = frameOf(page, 3);
     await answerIn(f3, LECTURE3);
-    await f3.waitForFunction(() => document.querySelector('[data-answer="ring"]')?.dataset.verdict === 'correct');
+    await f3.waitForFunction(() => document.querySelector('[data-answer="ring"]')?.dataset.verdict === 'correct', null, { polling: 100 });
     const hostile = [
       '{"type": "__proto__"}', '{"type": "constructor"}', '{"type": "toString"}', '{"type": "hasOwnProperty"}',
       '{"type": "valueOf", "exercise": 3}', '{"__proto__": {"type": "commlab:reset"}}', '{"type": ["commlab:reset"]}',
@@ -226,7 +226,7 @@ describe('hostile messages from the parent', () => {
     assert.deepEqual(errors, []);
     // The channel is still open: a well-formed reset from the parent erases exercise 3.
     await post(page, 3, ['{"type": "commlab:reset", "exercise": 3}']);
-    await f3.waitForFunction(() => !document.querySelector('[data-answer="ring"]').dataset.verdict);
+    await f3.waitForFunction(() => !document.querySelector('[data-answer="ring"]').dataset.verdict, null, { polling: 100 });
     assert.deepEqual(errors, []);
     await ctx.close();
   });

@@ -339,7 +339,7 @@ describe('SCORM 1.2 packages', () => {
         else await field.fill(text);
       }
       await card.locator('[data-action="check"]').click();
-      await frame.waitForFunction(() => !document.querySelector('section.card[aria-busy="true"]'));
+      await frame.waitForFunction(() => !document.querySelector('section.card[aria-busy="true"]'), null, { polling: 100 });
       if (n === 1) await page.waitForFunction(() => Number(window.cmi().score) > 0, null, { timeout: 10000 });
     }
     await holds(page, 'passed');
