@@ -267,7 +267,7 @@ describe('topics', () => {
   });
 
   test('views load when opened: the exercises page fetches none of them, a view only its own', async () => {
-    const VIEW_MODULES = ['measured', 'sections', 'topics', 'ladder', 'nccl', 'moe', 'decode', 'split', 'rdma'];
+    const VIEW_MODULES = ['measured', 'sections', 'topics', 'ladder', 'nccl', 'moe', 'decode', 'split', 'rdma', 'compare'];
     const fetched = async (address, ready) => {
       const ctx = await fresh();
       const page = await ctx.newPage();
