@@ -218,9 +218,9 @@ export function createCompareView(lang, links = []) {
   function bars(rows, n) {
     const times = rows.flatMap((r) => [r.time_s.nvlink, r.time_s.nic]).filter((x) => x > 0);
     const box = h('div', { class: 'compare-bars' });
-    if (!times.length) { box.append(h('p', { text: t.nothingMoves })); return box; }
-    const lo = Math.floor(Math.log10(Math.min(...times)));
-    const hi = Math.max(lo + 1, Math.ceil(Math.log10(Math.max(...times))));
+    // Nothing sent (every degree 1): the rows stay, empty, without an axis.
+    const lo = times.length ? Math.ceil(Math.log10(Math.min(...times))) - 1 : 0; // the least time a visible bar
+    const hi = times.length ? Math.max(lo + 1, Math.ceil(Math.log10(Math.max(...times)))) : 1;
     const width = (x) => `${x > 0 ? (((Math.log10(x) - lo) / (hi - lo)) * 100).toFixed(2) : 0}%`;
     for (const r of rows) {
       const lane = (which, link) => {
@@ -233,7 +233,7 @@ export function createCompareView(lang, links = []) {
       };
       box.append(h('div', { class: 'compare-bar-row', dataset: { row: r.id } }, [h('strong', { text: t.rows[r.id] }), lane('nvlink', n.intra_link), lane('nic', n.nic_link)]));
     }
-    box.append(h('div', { class: 'compare-axis', 'aria-hidden': 'true' }, [h('span', { text: formatTime(10 ** lo) }), h('span', { text: t.logAxis }), h('span', { text: formatTime(10 ** hi) })]));
+    if (times.length) box.append(h('div', { class: 'compare-axis', 'aria-hidden': 'true' }, [h('span', { text: formatTime(10 ** lo) }), h('span', { text: t.logAxis }), h('span', { text: formatTime(10 ** hi) })]));
     return box;
   }
 
