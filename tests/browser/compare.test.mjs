@@ -119,6 +119,7 @@ describe('compare view', () => {
     assert.match(await page.locator('[data-says="combine"]').textContent(), /TP8 inside a node, PP2 across nodes/);
     assert.match(await page.locator('[data-role="rule"]').textContent(), /more than 10% of the compute/);
     assert.equal(await page.locator('tr[data-row="dp"] td').nth(1).textContent(), 'no traffic at inference');
+    assert.equal(await page.locator('tr#compare-row-dp').getAttribute('data-lecture'), '6.1');
     assert.equal(await page.locator('tr[data-row="tp"] td').first().textContent(), 'all-reduce');
     const set = async (k, v) => {
       if (['model', 'node', 'phase'].includes(k)) await page.locator(`#compare-${k}`).selectOption(String(v));
@@ -184,7 +185,7 @@ describe('compare view', () => {
   test('Topics links to it under §6.1 and §6.6', async () => {
     const ctx = await fresh();
     const page = await openPage(ctx, `${server.url}?view=topics`, errors);
-    assert.equal(await page.locator('[data-section="6.1"] a[href="?view=compare"]').count(), 1);
+    assert.equal(await page.locator('[data-section="6.1"] a[href="?view=compare#compare-row-dp"]').count(), 1);
     const link = page.locator('[data-section="6.6"] a[href="?view=compare"]');
     assert.equal(await link.count(), 1);
     await link.click();

@@ -1004,6 +1004,7 @@ const TOPIC_STRINGS = {
       rdma: 'A message between nodes: through host memory, chunked, or GPUDirect RDMA',
       // the §6.6 compare view (views/compare.js)
       compare: 'The comparison table: each parallelism’s traffic, pattern and link, for a model and node',
+      compareDp: 'Data parallelism sends nothing at inference (its row in the comparison table)',
       splitPlace: 'Where tensor parallelism belongs: NVLink against InfiniBand (the split page)',
     },
   },
@@ -1048,6 +1049,7 @@ const TOPIC_STRINGS = {
       rdma: '跨节点传一条消息：经主机内存、分块流水，或 GPUDirect RDMA',
       // the §6.6 compare view (views/compare.js)
       compare: '对照表：每种并行方式的通信量、模式和链路，按选定的模型和节点计算',
+      compareDp: '数据并行推理时不通信（对照表里它的一行）',
       splitPlace: '张量并行该放在哪里：NVLink 对比 InfiniBand（在切法页）',
     },
   },

@@ -20,6 +20,7 @@ const LIMITS = { tp: [1, 4096], ep: [1, 4096], cp: [1, 1024], tokens: [1, 1e8] }
 export const CROSS_SHARE = 0.1;
 
 export const ROWS = ['dp', 'tp', 'sp', 'pp', 'ep', 'cp'];
+const ROW_SECTIONS = { dp: '6.1', tp: '6.2', sp: '6.2', pp: '6.3', ep: '6.4', cp: '6.5' };
 
 /** A share as a percentage ("80.5%"). Presentation only. */
 const percent = (x) => `${Number((x * 100).toPrecision(3))}%`;
@@ -195,8 +196,11 @@ export function createCompareView(lang, links = []) {
     return h('table', { class: 'compare-table' }, [
       h('caption', { text: t.tableCaption }),
       h('thead', {}, h('tr', {}, cols.map((c) => h('th', { scope: 'col', text: c })))),
+      // Each row carries the section that describes it (§6.1-§6.5); the data-parallel row is §6.1's link.
       h('tbody', {}, rows.map((r) => h('tr', {
+        id: `compare-row-${r.id}`,
         dataset: {
+          lecture: ROW_SECTIONS[r.id],
           row: r.id, bytes: String(r.bytes), messages: String(r.messages), nvlinkTimeS: String(r.time_s.nvlink), nicTimeS: String(r.time_s.nic),
           computeS: r.compute_s === null ? '' : String(r.compute_s), shareNvlink: r.share ? String(r.share.nvlink) : '', shareNic: r.share ? String(r.share.nic) : '',
           belongs: r.belongs, ...Object.fromEntries(Object.entries(r.raw).map(([k, v]) => [k, String(v)])),

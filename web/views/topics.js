@@ -61,7 +61,7 @@ export const SECTIONS = [
   { id: '5.6', zh: 'NCCL', en: 'NCCL', links: [{ href: '?view=nccl', label: 'nccl' }, { href: explore({ algorithm: 'ring' }), label: 'ncclExplore' }] },
   { id: '5.7', zh: '推理里的小消息', en: 'Small messages in inference', links: [{ href: '?view=decode', label: 'decode' }] },
   { id: '6', zh: '并行方式的通信模式', en: 'Communication patterns of parallelism' },
-  { id: '6.1', zh: '数据并行（副本）', en: 'Data parallelism (replicas)', links: [{ href: '?view=compare', label: 'compare' }] },
+  { id: '6.1', zh: '数据并行（副本）', en: 'Data parallelism (replicas)', links: [{ href: '?view=compare#compare-row-dp', label: 'compareDp' }] },
   { id: '6.2', zh: '张量并行与序列并行', en: 'Tensor and sequence parallelism', links: [{ href: '?view=split', label: 'split' }, { href: '?view=split#split-place', label: 'splitPlace' }] },
   { id: '6.3', zh: '流水线并行', en: 'Pipeline parallelism', links: [{ exercise: 6 }] },
   { id: '6.4', zh: '专家并行', en: 'Expert parallelism', links: [{ href: '?view=moe', label: 'moe' }] },
