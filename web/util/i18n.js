@@ -1003,6 +1003,9 @@ const TOPIC_STRINGS = {
       split: 'Tensor and sequence parallelism: Megatron’s split against the wrong one, activation memory',
       rdma: 'A message between nodes: through host memory, chunked, or GPUDirect RDMA',
       bound: 'Every all-reduce algorithm’s bytes a device against the lower bound, run on buffers',
+      // the §6.6 compare view (views/compare.js)
+      compare: 'The comparison table: each parallelism’s traffic, pattern and link, for a model and node',
+      compareDp: 'Data parallelism sends nothing at inference (its row in the comparison table)',
       splitPlace: 'Where tensor parallelism belongs: NVLink against InfiniBand (the split page)',
       // §1 memory view (views/memory.js)
       memory: 'Why several GPUs: weights and KV against a GPU’s memory, GPUs needed, decode on 1 and n GPUs',
@@ -1049,6 +1052,9 @@ const TOPIC_STRINGS = {
       split: '张量并行与序列并行：Megatron 切法对比错误的切法、激活显存',
       rdma: '跨节点传一条消息：经主机内存、分块流水，或 GPUDirect RDMA',
       bound: '每种 all-reduce 算法每个设备的字节与下界对比，在缓冲区上运行',
+      // the §6.6 compare view (views/compare.js)
+      compare: '对照表：每种并行方式的通信量、模式和链路，按选定的模型和节点计算',
+      compareDp: '数据并行推理时不通信（对照表里它的一行）',
       splitPlace: '张量并行该放在哪里：NVLink 对比 InfiniBand（在切法页）',
       // §1 memory view (views/memory.js)
       memory: '为什么要多卡：权重和 KV 对比单卡显存、需要几块卡、单卡与 n 卡的 decode',
@@ -1662,4 +1668,72 @@ const MEMORY_STRINGS = {
 /** The memory view's words in `lang` (§1 memory view). */
 export function memoryStrings(lang) {
   return own(MEMORY_STRINGS, lang) ?? MEMORY_STRINGS.en;
+}
+
+// §6.6 compare view (`?view=compare`, views/compare.js, P5 §6.6): the comparison table of parallelisms.
+const COMPARE_STRINGS = {
+  en: {
+    title: 'The parallelisms side by side: traffic, pattern, and where each belongs (§6.6)',
+    intro: 'Each way of splitting a model over GPUs moves different bytes in a different pattern. For the model and node chosen below, the engine gives each one’s traffic in one step on the node’s NVLink and on its NIC, beside the compute it runs with. Real deployments combine them (TP8 inside a node, PP2 across nodes): heavy traffic goes on the fast links, light traffic may cross the slow ones (§6.6).',
+    model: 'Model', node: 'Node', phase: 'Phase', tokens: 'Tokens (a decode batch, or a prompt)',
+    tp: 'Tensor parallel degree (TP, also SP)', pp: 'Pipeline stages (PP)', ep: 'Expert parallel degree (EP)', cp: 'Context parallel degree (CP, ring)',
+    phases: { decode: 'decode', prefill: 'prefill' },
+    range: (k, v, lo, hi) => `${{ tokens: 'Tokens', tp: 'TP degree', pp: 'Pipeline stages', ep: 'EP degree', cp: 'CP degree' }[k]}: ${v === '' ? 'nothing typed' : `${v} is not allowed`}; allowed a whole number from ${lo.toLocaleString('en-US')} to ${hi.toLocaleString('en-US')}. Nothing is drawn meanwhile.`,
+    failed: 'The engine did not answer; nothing is drawn.',
+    refused: (m) => `The engine refused these settings: ${m}`,
+    summary: (x) => `${x.model} on ${x.node} (${x.gpus} GPUs joined by ${x.nvlink}; ${x.nic} between nodes), ${x.phase} of ${x.tokens} tokens. One step, per GPU:`,
+    tableCaption: 'Each parallelism’s communication in one step',
+    caption: 'Time a step on each link (log axis)', pictureLabel: 'Bars: each parallelism’s communication time a step on NVLink and on the NIC, on a log axis',
+    logAxis: 'log axis', nothingMoves: 'No parallelism here sends anything: every degree is 1.',
+    colRow: 'Parallelism', colPattern: 'Pattern', colBytes: 'Bytes per GPU a step', colMessages: 'Messages a step',
+    colTime: (l) => `Time on ${l}`, colCompute: 'Compute a step', colShare: (l) => `Share of the compute (${l}, the engine’s)`, colBelongs: 'Belongs on',
+    rows: { dp: 'Data parallel (replicas)', tp: 'Tensor parallel', sp: 'Sequence parallel', pp: 'Pipeline parallel', ep: 'Expert parallel', cp: 'Context parallel (ring attention)' },
+    patterns: { dp: 'none', tp: 'all-reduce', sp: 'reduce-scatter + all-gather', pp: 'point-to-point send/recv', ep: 'all-to-all', cp: 'ring send/recv' },
+    noTraffic: { anywhere: 'no traffic at inference', none: 'nothing (degree 1)', noExperts: 'no experts' },
+    messages: (r) => (r.messages === 0 ? '—' : {
+      tp: () => `${r.messages} all-reduces`, sp: () => `${r.messages} reduce-scatters + ${r.messages} all-gathers`,
+      pp: () => `${r.messages} (one a stage boundary)`, ep: () => `${r.messages} all-to-alls`, cp: () => `${r.messages} (a layer’s ring steps × layers)`,
+    }[r.id]()),
+    belongs: { anywhere: 'anywhere', none: 'anywhere (no traffic)', noExperts: '— (no experts)', nvlink: 'inside the NVLink domain', cross: 'may cross nodes' },
+    rule: (share) => `The rule of “belongs on”: traffic that sits on a step’s critical path (tensor, sequence, pipeline and expert parallel) stays inside the NVLink domain when its time on the NIC is more than ${share} of the compute of the step, and may cross nodes otherwise (§6.2: TP on InfiniBand is slower than reading the weights; §6.3: a pipeline’s few activations fear no crossing). Ring attention overlaps its KV with the attention (§6.5): it may cross nodes when the NIC’s transfer hides behind a ring step’s compute (the engine’s hidden). Pipeline and ring rows are the engine’s time of one message times the messages in a step; compute is the engine’s tp compute_time_s (the whole model for the pipeline, a 1/EP share for the experts).`,
+    most: (x) => `${x.row} moves the most: ${x.bytes} per GPU a step, ${x.nvlink} on NVLink and ${x.nic} on the NIC.`,
+    inside: (rows, gpus) => `Must stay inside the node’s NVLink domain (${gpus} GPUs): ${rows.join(', ')}.`,
+    cross: (rows) => `May cross nodes over the NIC: ${rows.join(', ')}.`,
+    tpWider: (tp, gpus) => `TP${tp} is wider than the node’s ${gpus} GPUs: its all-reduces would have to cross the NIC.`,
+    combine: (tp, pp) => `So combine them as the lecture does: TP${tp} inside a node, PP${pp} across nodes.`,
+  },
+  zh: {
+    title: '并行方式对照：通信量、模式和该放在哪里（§6.6）',
+    intro: '把模型切到多块卡上的每种方式，传的字节和通信模式都不一样。对下面选的模型和节点，引擎给出每种方式一步在节点的 NVLink 上和网卡上的通信，和它旁边的计算对比。真实部署常常组合使用（节点内 TP8、节点间 PP2）：通信多的放在快链路上，通信少的才能跨慢链路（§6.6）。',
+    model: '模型', node: '节点', phase: '阶段', tokens: 'token 数（decode 的批，或一段提示）',
+    tp: '张量并行度（TP，也是 SP）', pp: '流水线段数（PP）', ep: '专家并行度（EP）', cp: '上下文并行度（CP，环）',
+    phases: { decode: 'decode', prefill: 'prefill' },
+    range: (k, v, lo, hi) => `${{ tokens: 'token 数', tp: 'TP 并行度', pp: '流水线段数', ep: 'EP 并行度', cp: 'CP 并行度' }[k]}：${v === '' ? '没有填写' : `${v} 不允许`}；允许 ${lo.toLocaleString('zh-CN')} 到 ${hi.toLocaleString('zh-CN')} 的整数。在此之前不画图。`,
+    failed: '引擎没有回答，不画图。',
+    refused: (m) => `引擎拒绝了这些设置：${m}`,
+    summary: (x) => `${x.model} 在 ${x.node} 上（${x.gpus} 块卡由 ${x.nvlink} 相连；节点之间走 ${x.nic}），${x.phase} ${x.tokens} 个 token。一步、每块卡：`,
+    tableCaption: '每种并行方式一步的通信',
+    caption: '每条链路上一步的通信时间（对数轴）', pictureLabel: '条形图：每种并行方式一步在 NVLink 和网卡上的通信时间，对数轴',
+    logAxis: '对数轴', nothingMoves: '这里没有哪种并行方式要传数据：并行度都是 1。',
+    colRow: '并行方式', colPattern: '通信模式', colBytes: '每块卡一步的字节', colMessages: '一步的消息数',
+    colTime: (l) => `${l} 上的时间`, colCompute: '一步的计算', colShare: (l) => `占计算的比例（${l}，引擎给出）`, colBelongs: '该放在',
+    rows: { dp: '数据并行（副本）', tp: '张量并行', sp: '序列并行', pp: '流水线并行', ep: '专家并行', cp: '上下文并行（ring attention）' },
+    patterns: { dp: '无', tp: 'all-reduce', sp: 'reduce-scatter + all-gather', pp: '点对点 send/recv', ep: 'all-to-all', cp: '环上 send/recv' },
+    noTraffic: { anywhere: '推理时不通信', none: '无（并行度 1）', noExperts: '没有专家' },
+    messages: (r) => (r.messages === 0 ? '—' : {
+      tp: () => `${r.messages} 次 all-reduce`, sp: () => `${r.messages} 次 reduce-scatter + ${r.messages} 次 all-gather`,
+      pp: () => `${r.messages}（每个段边界一次）`, ep: () => `${r.messages} 次 all-to-all`, cp: () => `${r.messages}（每层环上的步数 × 层数）`,
+    }[r.id]()),
+    belongs: { anywhere: '任意位置', none: '任意位置（不通信）', noExperts: '—（没有专家）', nvlink: 'NVLink 域内', cross: '可以跨节点' },
+    rule: (share) => `“该放在”的规则：在一步关键路径上的通信（张量、序列、流水线、专家并行），在网卡上的时间超过这一步计算的 ${share} 时，放在 NVLink 域内，否则可以跨节点（§6.2：TP 走 InfiniBand 比读一遍权重还慢；§6.3：流水线只传很少的激活，跨节点也不怕）。ring attention 把 KV 的传输藏在注意力计算后面（§6.5）：网卡上的传输能藏在一个环步的计算后面（引擎的 hidden）时可以跨节点。流水线和环两行是引擎给的一条消息的时间乘以一步的消息数；计算是引擎 tp 的 compute_time_s（流水线取整个模型，专家取 1/EP 的份额）。`,
+    most: (x) => `${x.row}传得最多：每块卡一步 ${x.bytes}，NVLink 上 ${x.nvlink}，网卡上 ${x.nic}。`,
+    inside: (rows, gpus) => `必须留在节点的 NVLink 域内（${gpus} 块卡）：${rows.join('、')}。`,
+    cross: (rows) => `可以经网卡跨节点：${rows.join('、')}。`,
+    tpWider: (tp, gpus) => `TP${tp} 比节点的 ${gpus} 块卡还宽：它的 all-reduce 只能跨网卡。`,
+    combine: (tp, pp) => `所以像讲义那样组合：节点内 TP${tp}，节点间 PP${pp}。`,
+  },
+};
+
+export function compareStrings(lang) {
+  return own(COMPARE_STRINGS, lang) ?? COMPARE_STRINGS.en;
 }
