@@ -1002,6 +1002,8 @@ const TOPIC_STRINGS = {
       // the §6.2 split view (views/split.js)
       split: 'Tensor and sequence parallelism: Megatron’s split against the wrong one, activation memory',
       rdma: 'A message between nodes: through host memory, chunked, or GPUDirect RDMA',
+      node: 'A node’s NVLink domain and a rail-optimised network: each link’s α and β, where each parallelism’s traffic goes',
+      nodeBetween: 'Inside the node against out of it, on the picture of a rail-optimised network',
       bound: 'Every all-reduce algorithm’s bytes a device against the lower bound, run on buffers',
       // the §6.6 compare view (views/compare.js)
       compare: 'The comparison table: each parallelism’s traffic, pattern and link, for a model and node',
@@ -1051,6 +1053,8 @@ const TOPIC_STRINGS = {
       // the §6.2 split view (views/split.js)
       split: '张量并行与序列并行：Megatron 切法对比错误的切法、激活显存',
       rdma: '跨节点传一条消息：经主机内存、分块流水，或 GPUDirect RDMA',
+      node: '节点内的 NVLink 域与轨道优化网络：每条链路的 α 和 β，各种并行的流量走哪里',
+      nodeBetween: '节点内与节点外的对比，在轨道优化网络的图上',
       bound: '每种 all-reduce 算法每个设备的字节与下界对比，在缓冲区上运行',
       // the §6.6 compare view (views/compare.js)
       compare: '对照表：每种并行方式的通信量、模式和链路，按选定的模型和节点计算',
@@ -1736,4 +1740,63 @@ const COMPARE_STRINGS = {
 
 export function compareStrings(lang) {
   return own(COMPARE_STRINGS, lang) ?? COMPARE_STRINGS.en;
+}
+
+// §2.2 node view (views/node.js): a node's NVLink domain and a rail-optimised network of nodes.
+const NODE_STRINGS = {
+  en: {
+    title: 'Inside a node and between nodes: NVSwitch, NICs and rails (§2.2, §2.3)',
+    intro: 'In a DGX H100 the 8 GPUs all connect to NVSwitch: any two talk at the NVLink’s full rate, not only neighbours. That reach is one NVLink domain; a GB200 NVL72 makes a whole rack of 72 GPUs one domain. Out of the node, each GPU has a NIC beside it, and in a rail-optimised network NIC i of every node goes to rail switch i, the rails joined above by a spine. Hover a link for its α and β (the engine’s catalogue); pick a parallelism to see where its traffic goes.',
+    node: 'Node', nodes: 'Nodes drawn', trafficLabel: 'Show the traffic of',
+    traffic: { none: 'nothing', tp: 'tensor parallelism (TP)', ep: 'expert parallelism (EP)', pp: 'pipeline parallelism (PP)', dp: 'data parallelism (replicas)' },
+    range: (v) => `Nodes drawn: ${v === '' ? 'nothing typed' : `${v} is not allowed`}; allowed a whole number from 1 to 8. Nothing is drawn meanwhile.`,
+    failed: 'The engine could not answer: reload the page.',
+    caption: 'Nodes with their GPUs on NVSwitch and a NIC beside each GPU, the NICs on rail switches, the rails on a spine. Highlighted: where the chosen traffic goes.',
+    pictureLabel: (x) => `${x.nodes} × ${x.label}: ${x.gpus} GPUs a node on NVSwitch, ${x.nics} NICs a node on ${x.nics} rail switches joined by a spine.`,
+    linkTitle: (x) => `${x.label}: α ${x.alpha}, β ${x.beta} effective a direction (nominal ${x.nominal})`,
+    nvswitch: (l) => `NVSwitch: every GPU of the node on ${l}, any to any at full rate`,
+    rail: (i) => `rail switch ${i}: NIC ${i} of every node`, railsLabel: (n) => `${n} rails`, spine: 'spine',
+    rowLabels: { nvswitch: 'NVSwitch', gpus: 'GPUs', nics: 'NICs' },
+    ratio: (x) => `${x.label}: ${x.gpus} GPUs on ${x.intra} move ${x.inside} a direction inside the node; its ${x.nics} NICs on ${x.nic} move ${x.outside} out of it: ${x.faster === 'inside' ? `inside is ${x.ratio}× outside` : `outside is ${x.ratio}× inside`} (the engine’s ladder).`,
+    placement: {
+      none: () => 'Pick a parallelism above to see which links its traffic uses.',
+      tp: (x) => `Tensor parallelism: two all-reduces every layer among the GPUs of one layer’s split, small and many, so they stay on ${x.intra} through NVSwitch (highlighted: the first node’s ${x.gpus} GPUs).`,
+      ep: (x) => `Expert parallelism: two all-to-alls every layer among the experts’ GPUs; inside the NVLink domain they use ${x.intra} (highlighted); across nodes they would cross the NICs, the main problem of large-scale EP (§6.4).`,
+      pp: (x) => (x.nodes > 1 ? `Pipeline parallelism: one activation a micro-batch from a stage to the next, GPU i of one node to GPU i of the next through NIC i and rail i (highlighted): little traffic, so it may cross nodes on ${x.nic}.` : 'Pipeline parallelism crosses nodes: draw two nodes or more to see its path.'),
+      dp: () => 'Data parallelism at inference: each replica serves its own requests and sends nothing to the others, so nothing is highlighted; replicas can sit anywhere (§6.1).',
+    },
+    table: 'The links as a table',
+    colPart: 'Part', colLink: 'Link', colCount: 'How many a node', colAlpha: 'α', colBeta: 'β effective', colNominal: 'Nominal', colTotal: 'Node total (effective)',
+    rowNvlink: 'GPU ↔ NVSwitch', rowNic: 'NIC ↔ rail switch',
+  },
+  zh: {
+    title: '节点内与节点之间：NVSwitch、网卡与轨道（§2.2、§2.3）',
+    intro: 'DGX H100 里 8 块 GPU 都连到 NVSwitch：任意两块卡都能以 NVLink 全速通信，而不是只能和相邻的卡说话。这个范围是一个 NVLink 域；GB200 NVL72 把整个机柜的 72 块 GPU 连成一个域。出了节点，每块 GPU 旁边有一张网卡；轨道优化的网络里，每个节点的第 i 张网卡都连到第 i 个轨道交换机，轨道之上再由 spine 连起来。把鼠标放在链路上可看它的 α 和 β（引擎的链路表）；选一种并行方式可看它的流量走哪里。',
+    node: '节点', nodes: '画几个节点', trafficLabel: '显示哪种流量',
+    traffic: { none: '不显示', tp: '张量并行（TP）', ep: '专家并行（EP）', pp: '流水线并行（PP）', dp: '数据并行（副本）' },
+    range: (v) => `画几个节点：${v === '' ? '没有输入' : `${v} 不允许`}；允许 1 到 8 的整数。在此之前不绘图。`,
+    failed: '引擎无法作答：请重新加载页面。',
+    caption: '节点里的 GPU 连在 NVSwitch 上，每块 GPU 旁有一张网卡，网卡连到轨道交换机，轨道连到 spine。高亮的是所选流量经过的链路。',
+    pictureLabel: (x) => `${x.nodes} 个 ${x.label}：每个节点 ${x.gpus} 块 GPU 连在 NVSwitch 上，${x.nics} 张网卡连到 ${x.nics} 个轨道交换机，轨道由 spine 相连。`,
+    linkTitle: (x) => `${x.label}：α ${x.alpha}，每方向有效 β ${x.beta}（标称 ${x.nominal}）`,
+    nvswitch: (l) => `NVSwitch：节点内每块 GPU 经 ${l} 相连，任意两块全速通信`,
+    rail: (i) => `第 ${i} 个轨道交换机：每个节点的第 ${i} 张网卡`, railsLabel: (n) => `${n} 条轨道`, spine: 'spine',
+    rowLabels: { nvswitch: 'NVSwitch', gpus: 'GPU', nics: '网卡' },
+    ratio: (x) => `${x.label}：${x.gpus} 块 GPU 经 ${x.intra} 在节点内每方向合计 ${x.inside}；${x.nics} 张 ${x.nic} 网卡对外合计 ${x.outside}：${x.faster === 'inside' ? `节点内是节点外的 ${x.ratio} 倍` : `节点外是节点内的 ${x.ratio} 倍`}（引擎的带宽阶梯）。`,
+    placement: {
+      none: () => '在上面选一种并行方式，看它的流量用哪些链路。',
+      tp: (x) => `张量并行：每层两次 all-reduce，在同一层切开的几块卡之间，小而多，所以留在 NVSwitch 的 ${x.intra} 上（高亮：第一个节点的 ${x.gpus} 块 GPU）。`,
+      ep: (x) => `专家并行：每层两次 all-to-all，在各专家所在的卡之间；在 NVLink 域内走 ${x.intra}（高亮）；跨节点就要经过网卡，这是大规模专家并行的主要矛盾（§6.4）。`,
+      pp: (x) => (x.nodes > 1 ? `流水线并行：每个微批一份激活，从一段传到下一段，一个节点的第 i 块 GPU 经第 i 张网卡和第 i 条轨道到下一个节点的第 i 块 GPU（高亮）：通信少，可以经 ${x.nic} 跨节点。` : '流水线并行会跨节点：画两个或更多节点才能看到它的路径。'),
+      dp: () => '推理时的数据并行：每个副本各自服务自己的请求，彼此不通信，所以没有高亮；副本放在哪里都行（§6.1）。',
+    },
+    table: '链路数据表',
+    colPart: '部分', colLink: '链路', colCount: '每个节点几条', colAlpha: 'α', colBeta: '有效 β', colNominal: '标称', colTotal: '节点合计（有效）',
+    rowNvlink: 'GPU ↔ NVSwitch', rowNic: '网卡 ↔ 轨道交换机',
+  },
+};
+
+/** The §2.2 node view's words in `lang`. */
+export function nodeStrings(lang) {
+  return own(NODE_STRINGS, lang) ?? NODE_STRINGS.en;
 }
