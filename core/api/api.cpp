@@ -34,6 +34,7 @@ std::vector<OpInfo>& ops() {
       {"sharding_check", op_sharding_check, "Megatron MLP / attention split run on random matrices vs one device (§6.2)"},
       {"pipeline", op_pipeline, "pipeline decode simulator: token interval, utilisation, timeline (§6.3)"},
       {"moe", op_moe, "expert parallel dispatch / combine bytes and time, with a hot expert (§6.4)"},
+      {"parallelisms", op_parallelisms, "the comparison table of §6.6: each parallelism's traffic a step, pattern, time on the node's NVLink and NIC, where it belongs"},
       {"ring_attention", op_ring_attention, "ring attention: KV-hiding threshold, causal imbalance, zig-zag (§6.5)"},
       {"ring_attention_check", op_ring_attention_check, "ring attention with online softmax run vs one device (§6.5)"},
       {"overlap", op_overlap, "chunked / TP prefill / two-batch overlap as compute and comm timelines (§7)"},

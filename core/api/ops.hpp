@@ -44,6 +44,7 @@ json op_memory(Request& r);
 json op_sharding_check(Request& r);
 json op_pipeline(Request& r);
 json op_moe(Request& r);
+json op_parallelisms(Request& r);
 json op_ring_attention(Request& r);
 json op_ring_attention_check(Request& r);
 json op_overlap(Request& r);

@@ -1,6 +1,7 @@
 // Ops of parallelism and overlap (P5 §6-7): presets, tp, sharding_check, pipeline, moe,
 // ring_attention, ring_attention_check, overlap, kv_transfer. Presets are chosen by id and any
 // field can be overridden: "model": "llama3_70b" or {"id": "llama3_70b", "layers": 40}.
+#include <algorithm>
 #include <cmath>
 
 #include "model/collectives.hpp"
@@ -11,6 +12,7 @@
 #include "model/link_field.hpp"
 #include "parallel/memory.hpp"
 #include "parallel/overlap.hpp"
+#include "parallel/compare.hpp"
 #include "parallel/parallel.hpp"
 #include "parallel/pipeline.hpp"
 #include "model/presets.hpp"
@@ -392,6 +394,39 @@ json op_moe(Request& r) {
           {"recv_bytes_per_gpu_layer", c.recv_bytes_per_gpu_layer}, {"skew", c.skew},
           {"alltoall_time_s", c.alltoall_time_s}, {"alltoall_alpha_time_s", c.alltoall_alpha_time_s},
           {"alltoalls_per_step", 2 * m.layers}, {"step_time_s", c.step_time_s}};
+}
+
+// P5 §6.6: the comparison table, each parallelism on the node's NVLink and on its NIC.
+json op_parallelisms(Request& r) {
+  const ModelPreset m = read_model(r, "mixtral_8x7b");
+  const NodePreset node = read_node(r, "dgx_h100");
+  const GpuPreset g = read_gpu(r, node.gpu);
+  const std::string phase_name = r.name_or("phase", "decode", {"decode", "prefill"});
+  const Phase phase = phase_name == "prefill" ? Phase::prefill : Phase::decode;
+  const double tokens = r.integer_or("tokens", phase == Phase::prefill ? 4096 : 64, 1, 100000000);
+  ParallelismDegrees d;
+  d.tp = r.integer_or("tp", 8, 1, 4096);
+  d.pp = r.integer_or("pp", 2, 1, m.layers);  // a stage holds one layer at the finest
+  d.ep = r.integer_or("ep", m.experts > 0 ? std::min(8, m.experts) : 1, 1, 4096);
+  d.cp = r.integer_or("cp", 8, 1, 1024);
+  const double mfu = read_mfu(r);
+  r.finish();
+  const Link intra = catalogue_link(node.intra_link, "node.intra_link");
+  const Link nic = catalogue_link(node.nic_link, "node.nic_link");
+  json rows = json::array();
+  for (const ParallelismRow& x : compare_parallelisms(m, g, intra, nic, tokens, phase, d, mfu)) {
+    const bool computed = x.compute_time_s >= 0;
+    rows.push_back({{"id", x.id}, {"pattern", x.pattern}, {"bytes_per_gpu_step", x.bytes_per_gpu_step},
+                    {"messages_per_step", x.messages_per_step}, {"intra_time_s", x.intra_time_s}, {"nic_time_s", x.nic_time_s},
+                    {"compute_time_s", computed ? json(x.compute_time_s) : json(nullptr)},
+                    {"intra_share", computed && x.compute_time_s > 0 ? json(x.intra_time_s / x.compute_time_s) : json(nullptr)},
+                    {"nic_share", computed && x.compute_time_s > 0 ? json(x.nic_time_s / x.compute_time_s) : json(nullptr)},
+                    {"message_bytes", x.message_bytes}, {"intra_message_time_s", x.intra_message_time_s},
+                    {"nic_message_time_s", x.nic_message_time_s}, {"hidden_on_nic", x.hidden_on_nic}, {"belongs_on", x.belongs_on}});
+  }
+  return {{"model", model_json(m)}, {"node", {{"id", node.id}, {"label", node.label}, {"gpus", node.gpus}, {"intra_link", node.intra_link}, {"nic_link", node.nic_link}}},
+          {"phase", phase_name}, {"tokens", tokens}, {"tp", d.tp}, {"pp", d.pp}, {"ep", d.ep}, {"cp", d.cp},
+          {"cross_share", kCrossShare}, {"rows", rows}};
 }
 
 json op_ring_attention(Request& r) {

@@ -1,6 +1,7 @@
 // The comparison table of parallelisms (?view=compare, P5 §6.6) in headless Chromium: every row's
-// figures are the engine's (the native CLI's tp, transfer, moe and ring_attention for the same
-// settings, on the node's NVLink and on its NIC); "belongs on" follows the stated rule and flips
+// figures are the engine's parallelisms op, and they equal what each parallelism's own op says (the
+// native CLI's tp, transfer, moe and ring_attention for the same settings, on the node's NVLink and
+// on its NIC); "belongs on" follows the stated rule and flips
 // when the numbers do (a degree of 1, a long prefill over many pipeline stages); a dense model's EP
 // row says it has no experts; extremes redraw without console errors; Topics links to it under
 // §6.1 and §6.6; axe-core; no sideways scroll at 390 px; screenshots in English and Chinese.
@@ -46,7 +47,7 @@ function expected(s) {
     // The activation a stage boundary sends is the engine's own activation size (tp allreduce_bytes).
     const [a, b] = both({ op: 'transfer', bytes: tpN.allreduce_bytes });
     const whole = engine({ op: 'tp', ...base, tp: 1, link: n.intra_link }).compute_time_s;
-    rows.pp = { bytes: a.bytes, messages: s.pp - 1, hopNvlinkS: a.time_s, hopNicS: b.time_s, nvlinkTimeS: (s.pp - 1) * a.time_s, nicTimeS: (s.pp - 1) * b.time_s, computeS: whole,
+    rows.pp = { bytes: a.bytes, messages: s.pp - 1, messageNvlinkS: a.time_s, messageNicS: b.time_s, nvlinkTimeS: (s.pp - 1) * a.time_s, nicTimeS: (s.pp - 1) * b.time_s, computeS: whole,
       belongs: (s.pp - 1) * b.time_s > CROSS_SHARE * whole ? 'nvlink' : 'cross' };
   }
   if (m.experts === 0) rows.ep = { bytes: 0, nvlinkTimeS: 0, nicTimeS: 0, belongs: 'noExperts' };
@@ -61,7 +62,7 @@ function expected(s) {
   else {
     const [a, b] = both({ op: 'ring_attention', model: m.id, gpu: n.gpu, devices: s.cp, prompt_tokens: s.tokens });
     const sends = m.layers * (s.cp - 1);
-    rows.cp = { bytes: sends * a.tokens_per_device * a.kv_bytes_per_token, messages: sends, ringStepNvlinkS: a.transfer_time_s, ringStepNicS: b.transfer_time_s,
+    rows.cp = { bytes: sends * a.tokens_per_device * a.kv_bytes_per_token, messages: sends, messageNvlinkS: a.transfer_time_s, messageNicS: b.transfer_time_s,
       nvlinkTimeS: sends * a.transfer_time_s, nicTimeS: sends * b.transfer_time_s, computeS: m.layers * s.cp * a.compute_time_s, belongs: b.hidden ? 'cross' : 'nvlink' };
   }
   return rows;
@@ -71,6 +72,14 @@ function expected(s) {
 async function checkAgainstEngine(page, s) {
   await settled(page, s);
   const want = expected(s);
+  // The page draws the engine's one answer for these settings.
+  const op = engine({ op: 'parallelisms', model: s.model, node: s.node, phase: s.phase, tokens: s.tokens, tp: s.tp, pp: s.pp, ep: s.ep, cp: s.cp });
+  for (const r of op.rows) {
+    const shown = await page.locator(`.compare-table tr[data-row="${r.id}"]`).evaluate((e) => ({ ...e.dataset }));
+    assert.equal(Number(shown.bytes), r.bytes_per_gpu_step, `${r.id} bytes`);
+    assert.equal(Number(shown.nicTimeS), r.nic_time_s, `${r.id} nic time`);
+    assert.equal(shown.computeS, r.compute_time_s === null ? '' : String(r.compute_time_s), `${r.id} compute`);
+  }
   const got = Object.fromEntries(await page.locator('.compare-table tbody tr').evaluateAll((els) => els.map((e) => [e.dataset.row, { ...e.dataset }])));
   assert.deepEqual(Object.keys(got), ['dp', 'tp', 'sp', 'pp', 'ep', 'cp']);
   for (const [id, w] of Object.entries(want)) {

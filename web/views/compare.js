@@ -1,8 +1,7 @@
 // The comparison table of parallelisms (`?view=compare`, P5 §6.6, §6.1-§6.5): for a chosen model and
 // node, each parallelism's traffic a step, its pattern, its time on the node's NVLink and on its NIC,
-// against the compute it runs beside, and where it belongs. Every figure is the engine's, asked in one
-// batch (tp, transfer, moe, ring_attention, each on both links); the page only multiplies an engine
-// per-message figure by the count of such messages in a step (stated beside each row, P5 §6.3, §6.5).
+// against the compute it runs beside, and where it belongs: every figure and the placement are the
+// engine's `parallelisms` op (core/parallel/compare.cpp); the page draws its rows.
 
 import { h } from '../util/dom.js';
 import { compareStrings } from '../util/i18n.js';
@@ -13,70 +12,27 @@ import { askMany } from '../engine/door.js';
 // pipeline stages at most the model's layers (one layer a stage at the finest).
 const LIMITS = { tp: [1, 4096], ep: [1, 4096], cp: [1, 1024], tokens: [1, 1e8] };
 
-// The rule of "belongs on" (P5 §6.2, §6.3, §9 item 5): traffic on the critical path whose time on the
-// NIC is more than this share of the step's compute stays inside the NVLink domain; less may cross
-// nodes. Ring attention overlaps its KV with the attention itself (§6.5): it may cross when the
-// engine says the NIC hides it.
-export const CROSS_SHARE = 0.1;
-
 export const ROWS = ['dp', 'tp', 'sp', 'pp', 'ep', 'cp'];
 const ROW_SECTIONS = { dp: '6.1', tp: '6.2', sp: '6.2', pp: '6.3', ep: '6.4', cp: '6.5' };
 
 /** A share as a percentage ("80.5%"). Presentation only. */
 const percent = (x) => `${Number((x * 100).toPrecision(3))}%`;
 
+// The engine's placement words as the page's keys (the i18n `belongs` table).
+const BELONGS = { anywhere: 'anywhere', none: 'none', no_experts: 'noExperts', nvlink_domain: 'nvlink', across_nodes: 'cross' };
+
 /**
- * The rows from the engine's answers: each {id, bytes, messages, time_s: {nvlink, nic}, compute_s,
- * share: {nvlink, nic} (the engine's ratio or null), belongs, raw (the engine's per-message figures)}.
+ * The rows of the engine's `parallelisms` answer as the page draws them: each {id, bytes, messages,
+ * time_s: {nvlink, nic}, compute_s, share: {nvlink, nic} or null, belongs, raw (the engine's
+ * per-message figures)}. Renaming only.
  */
-export function compareRows({ model, pp, cp }, ans) {
-  const none = (id, why) => ({ id, bytes: 0, messages: 0, time_s: { nvlink: 0, nic: 0 }, compute_s: null, share: null, belongs: why, raw: {} });
-  const rows = [none('dp', 'anywhere')];
-  // §6.2: 2 all-reduces a layer; sequence parallelism sends the same bytes as reduce-scatter + all-gather.
-  for (const id of ['tp', 'sp']) {
-    const [a, b] = ans.tp;
-    const bytes = id === 'tp' ? a.bytes_sent_per_gpu : a.sequence_parallel.bytes_sent_per_gpu;
-    if (bytes === 0) { rows.push(none(id, 'none')); continue; }
-    rows.push({
-      id, bytes, messages: a.allreduces, time_s: { nvlink: a.comm_time_s, nic: b.comm_time_s }, compute_s: a.compute_time_s,
-      share: { nvlink: a.comm_to_compute, nic: b.comm_to_compute }, belongs: b.comm_to_compute > CROSS_SHARE ? 'nvlink' : 'cross',
-      raw: { allreduces: a.allreduces },
-    });
-  }
-  // §6.3: each of the pp − 1 stage boundaries sends the activation once a step, one after another.
-  if (pp <= 1) rows.push(none('pp', 'none'));
-  else {
-    const [a, b] = ans.pp;
-    const hops = pp - 1;
-    const compute = ans.whole.compute_time_s; // the step's compute: every stage in turn, the whole model
-    rows.push({
-      id: 'pp', bytes: a.bytes, messages: hops, time_s: { nvlink: hops * a.time_s, nic: hops * b.time_s }, compute_s: compute, share: null,
-      belongs: hops * b.time_s > CROSS_SHARE * compute ? 'nvlink' : 'cross', raw: { hops, hopNvlinkS: a.time_s, hopNicS: b.time_s },
-    });
-  }
-  // §6.4: 2 all-to-alls a layer (dispatch, combine), only for a model with experts.
-  if (model.experts === 0) rows.push(none('ep', 'noExperts'));
-  else {
-    const [a, b] = ans.ep;
-    const compute = ans.epCompute.compute_time_s; // a GPU's 1/ep share of the weights read
-    rows.push(a.bytes_per_gpu_step === 0 ? none('ep', 'none') : {
-      id: 'ep', bytes: a.bytes_per_gpu_step, messages: a.alltoalls_per_step, time_s: { nvlink: a.step_time_s, nic: b.step_time_s }, compute_s: compute,
-      share: null, belongs: b.step_time_s > CROSS_SHARE * compute ? 'nvlink' : 'cross', raw: { alltoalls: a.alltoalls_per_step },
-    });
-  }
-  // §6.5: a layer's KV blocks go round the ring, cp − 1 sends a layer, beside cp blocks of attention.
-  if (cp <= 1) rows.push(none('cp', 'none'));
-  else {
-    const [a, b] = ans.cp;
-    const sends = model.layers * (cp - 1);
-    rows.push({
-      id: 'cp', bytes: sends * a.tokens_per_device * a.kv_bytes_per_token, messages: sends,
-      time_s: { nvlink: sends * a.transfer_time_s, nic: sends * b.transfer_time_s }, compute_s: model.layers * cp * a.compute_time_s, share: null,
-      belongs: b.hidden ? 'cross' : 'nvlink',
-      raw: { sends, tokensPerDevice: a.tokens_per_device, kvBytesPerToken: a.kv_bytes_per_token, ringStepNvlinkS: a.transfer_time_s, ringStepNicS: b.transfer_time_s, ringComputeS: a.compute_time_s, hiddenNic: b.hidden, hiddenNvlink: a.hidden, thresholdNicTokens: b.threshold_tokens },
-    });
-  }
-  return rows;
+export function compareRows(answer) {
+  return answer.rows.map((r) => ({
+    id: r.id, bytes: r.bytes_per_gpu_step, messages: r.messages_per_step, time_s: { nvlink: r.intra_time_s, nic: r.nic_time_s },
+    compute_s: r.compute_time_s, share: r.intra_share === null ? null : { nvlink: r.intra_share, nic: r.nic_share },
+    belongs: BELONGS[r.belongs_on] ?? r.belongs_on,
+    raw: r.pattern === 'none' ? {} : { messageBytes: r.message_bytes, messageNvlinkS: r.intra_message_time_s, messageNicS: r.nic_message_time_s, hiddenNic: r.hidden_on_nic },
+  }));
 }
 
 export function createCompareView(lang, links = []) {
@@ -98,6 +54,7 @@ export function createCompareView(lang, links = []) {
   const tableBox = h('div', { class: 'compare-table-box' });
   const picture = h('div', { class: 'compare-picture', 'data-role': 'picture', role: 'img', 'aria-label': t.pictureLabel });
   const sentences = h('ul', { class: 'compare-sentences', 'data-role': 'sentences' });
+  const rule = h('p', { class: 'note compare-rule', 'data-role': 'rule' });
   root.append(
     h('h2', { id: 'compare-title', text: t.title }),
     h('p', { class: 'note', text: t.intro }),
@@ -109,7 +66,7 @@ export function createCompareView(lang, links = []) {
     drawn,
   );
   drawn.append(summary, h('div', { class: 'compare-body' }, [tableBox, h('figure', { class: 'compare-figure' }, [h('figcaption', { text: t.caption }), picture])]),
-    sentences, h('p', { class: 'note compare-rule', 'data-role': 'rule', text: t.rule(percent(CROSS_SHARE)) }));
+    sentences, rule);
 
   let presets = null;
   const picked = () => presets.models.find((m) => m.id === model.value);
@@ -147,34 +104,19 @@ export function createCompareView(lang, links = []) {
     const m = picked();
     const n = presets.nodes.find((x) => x.id === node.value);
     const s = { tokens: Number(tokens.value), tp: Number(tp.value), pp: Number(pp.value), ep: Number(ep.value), cp: Number(cp.value), phase: phase.value };
-    const pair = [n.intra_link, n.nic_link];
-    const requests = [];
-    const at = {};
-    const add = (key, reqs) => { at[key] = [requests.length, reqs.length]; requests.push(...reqs); };
-    const onBoth = (r) => pair.map((link) => ({ ...r, link }));
-    add('tp', onBoth({ op: 'tp', model: m.id, gpu: n.gpu, tp: s.tp, tokens: s.tokens, phase: s.phase }));
-    add('whole', [{ op: 'tp', model: m.id, gpu: n.gpu, tp: 1, tokens: s.tokens, phase: s.phase, link: n.intra_link }]);
-    // §6.3: the activation a boundary sends, tokens × hidden × bytes a value (the engine's tp allreduce_bytes).
-    if (s.pp > 1) add('pp', onBoth({ op: 'transfer', bytes: s.tokens * m.hidden * m.activation_bytes }));
-    if (m.experts > 0) {
-      add('ep', onBoth({ op: 'moe', model: m.id, ep: s.ep, batch_tokens: s.tokens }));
-      add('epCompute', [{ op: 'tp', model: m.id, gpu: n.gpu, tp: s.ep, tokens: s.tokens, phase: s.phase, link: n.intra_link }]);
-    }
-    if (s.cp > 1) add('cp', onBoth({ op: 'ring_attention', model: m.id, gpu: n.gpu, devices: s.cp, prompt_tokens: s.tokens }));
-    const out = await askMany(requests, 'compare');
+    const out = await askMany([{ op: 'parallelisms', model: m.id, node: n.id, phase: s.phase, tokens: s.tokens, tp: s.tp, pp: s.pp, ep: s.ep, cp: s.cp }], 'compare');
     if (mine !== asked) return;
     root.removeAttribute('aria-busy');
-    const bad = !out ? null : out.find((r) => r?.error);
-    if (!out || bad) {
+    const answer = out?.[0];
+    if (!answer || answer.error) {
       problem.hidden = false;
-      problem.textContent = bad ? t.refused(bad.error.message) : t.failed;
+      problem.textContent = answer?.error ? t.refused(answer.error.message) : t.failed;
       drawn.hidden = true;
       return;
     }
-    const ans = {};
-    for (const [k, [i, len]] of Object.entries(at)) ans[k] = len === 1 ? out[i] : out.slice(i, i + len);
+    rule.textContent = t.rule(percent(answer.cross_share));
     Object.assign(root.dataset, { model: m.id, node: n.id, phase: s.phase, tokens: String(s.tokens), tp: String(s.tp), pp: String(s.pp), ep: String(s.ep), cp: String(s.cp), nvlink: n.intra_link, nic: n.nic_link });
-    draw(compareRows({ model: m, ...s }, ans), { m, n, s });
+    draw(compareRows(answer), { m, n, s });
   }
 
   const linkLabel = (id) => links.find((l) => l.id === id)?.label ?? id;
