@@ -415,14 +415,17 @@ json op_parallelisms(Request& r) {
   const Link nic = catalogue_link(node.nic_link, "node.nic_link");
   json rows = json::array();
   for (const ParallelismRow& x : compare_parallelisms(m, g, intra, nic, tokens, phase, d, mfu)) {
-    const bool computed = x.compute_time_s >= 0;
-    rows.push_back({{"id", x.id}, {"pattern", x.pattern}, {"bytes_per_gpu_step", x.bytes_per_gpu_step},
-                    {"messages_per_step", x.messages_per_step}, {"intra_time_s", x.intra_time_s}, {"nic_time_s", x.nic_time_s},
-                    {"compute_time_s", computed ? json(x.compute_time_s) : json(nullptr)},
-                    {"intra_share", computed && x.compute_time_s > 0 ? json(x.intra_time_s / x.compute_time_s) : json(nullptr)},
-                    {"nic_share", computed && x.compute_time_s > 0 ? json(x.nic_time_s / x.compute_time_s) : json(nullptr)},
-                    {"message_bytes", x.message_bytes}, {"intra_message_time_s", x.intra_message_time_s},
-                    {"nic_message_time_s", x.nic_message_time_s}, {"hidden_on_nic", x.hidden_on_nic}, {"belongs_on", x.belongs_on}});
+    json row = {{"id", x.id}, {"pattern", x.pattern}, {"bytes_per_gpu_step", x.bytes_per_gpu_step},
+                {"messages_per_step", x.messages_per_step}, {"intra_time_s", x.intra_time_s}, {"nic_time_s", x.nic_time_s},
+                {"message_bytes", x.message_bytes}, {"intra_message_time_s", x.intra_message_time_s},
+                {"nic_message_time_s", x.nic_message_time_s}, {"hidden_on_nic", x.hidden_on_nic}, {"belongs_on", x.belongs_on}};
+    // A row that sends nothing runs beside no compute: it has no compute and no shares.
+    if (x.compute_time_s > 0) {
+      row["compute_time_s"] = x.compute_time_s;
+      row["intra_share"] = x.intra_time_s / x.compute_time_s;
+      row["nic_share"] = x.nic_time_s / x.compute_time_s;
+    }
+    rows.push_back(row);
   }
   return {{"model", model_json(m)}, {"node", {{"id", node.id}, {"label", node.label}, {"gpus", node.gpus}, {"intra_link", node.intra_link}, {"nic_link", node.nic_link}}},
           {"phase", phase_name}, {"tokens", tokens}, {"tp", d.tp}, {"pp", d.pp}, {"ep", d.ep}, {"cp", d.cp},

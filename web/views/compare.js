@@ -29,7 +29,7 @@ const BELONGS = { anywhere: 'anywhere', none: 'none', no_experts: 'noExperts', n
 export function compareRows(answer) {
   return answer.rows.map((r) => ({
     id: r.id, bytes: r.bytes_per_gpu_step, messages: r.messages_per_step, time_s: { nvlink: r.intra_time_s, nic: r.nic_time_s },
-    compute_s: r.compute_time_s, share: r.intra_share === null ? null : { nvlink: r.intra_share, nic: r.nic_share },
+    compute_s: r.compute_time_s ?? null, share: r.intra_share === undefined ? null : { nvlink: r.intra_share, nic: r.nic_share },
     belongs: BELONGS[r.belongs_on] ?? r.belongs_on,
     raw: r.pattern === 'none' ? {} : { messageBytes: r.message_bytes, messageNvlinkS: r.intra_message_time_s, messageNicS: r.nic_message_time_s, hiddenNic: r.hidden_on_nic },
   }));
