@@ -105,7 +105,7 @@ describe('hostile links', () => {
     {
       // A view that is none falls back to the exercises, all eight of them.
       const { page, said } = await open('?view=__proto__');
-      assert.deepEqual(said, { view: 'view: "__proto__" is not allowed; allowed: explore, author, measured, topics, ladder, nccl, moe, decode, split, rdma, bound, memory, compare, node. Shown instead: the exercises.' });
+      assert.deepEqual(said, { view: 'view: "__proto__" is not allowed; allowed: explore, author, measured, topics, ladder, nccl, moe, decode, split, rdma, bound, memory, compare, node, ring. Shown instead: the exercises.' });
       assert.equal(await page.locator('section.card[data-exercise]').count(), 8);
       assert.equal(await page.locator('[data-view="explore"]').count(), 0);
       await page.close();
@@ -144,7 +144,7 @@ describe('hostile links', () => {
     // Each bad setting of the page's own is said in the console too, in English, with what is
     // allowed (for the instructor who wrote the link); nothing else is.
     const told = errors.filter((e) => / console: commlab: [a-z]+: /.test(e));
-    assert.ok(told.some((e) => /\?view=__proto__: console: commlab: view: "__proto__" is not allowed; allowed: explore, author, measured, topics, ladder, nccl, moe, decode, split, rdma, bound, memory, compare, node\./.test(e)), told.join('\n'));
+    assert.ok(told.some((e) => /\?view=__proto__: console: commlab: view: "__proto__" is not allowed; allowed: explore, author, measured, topics, ladder, nccl, moe, decode, split, rdma, bound, memory, compare, node, ring\./.test(e)), told.join('\n'));
     assert.ok(told.some((e) => /console: commlab: reveal: "__proto__" is not allowed; allowed: never, after-attempt, after-solve\. Shown instead: never\./.test(e)), told.join('\n'));
     errors.splice(0, errors.length, ...errors.filter((e) => !told.includes(e)));
     assert.deepEqual(errors, []);

@@ -394,7 +394,7 @@ describe('the lab page', () => {
     await answer(page, 8, LECTURE[8]);
     assert.deepEqual(await verdicts(page, 8), allOf(8, 'correct'));
     // The views that load when opened are inside the file too (nothing is fetched from file://).
-    for (const view of ['topics', 'ladder', 'nccl', 'moe', 'decode', 'split', 'rdma', 'bound', 'memory', 'compare', 'node', 'measured']) {
+    for (const view of ['topics', 'ladder', 'nccl', 'moe', 'decode', 'split', 'rdma', 'bound', 'memory', 'compare', 'node', 'ring', 'measured']) {
       const v = await openPage(ctx, `${pathToFileURL(single).href}?view=${view}`, errors);
       await v.waitForSelector(`[data-view="${view === 'nccl' ? 'nccl-view' : view}"]`, { state: 'attached' });
       await v.close();

@@ -268,7 +268,7 @@ describe('topics', () => {
   });
 
   test('views load when opened: the exercises page fetches none of them, a view only its own', async () => {
-    const VIEW_MODULES = ['measured', 'sections', 'topics', 'ladder', 'nccl', 'moe', 'decode', 'split', 'rdma', 'bound', 'memory', 'compare', 'node'];
+    const VIEW_MODULES = ['measured', 'sections', 'topics', 'ladder', 'nccl', 'moe', 'decode', 'split', 'rdma', 'bound', 'memory', 'compare', 'node', 'ring'];
     const fetched = async (address, ready) => {
       const ctx = await fresh();
       const page = await ctx.newPage();

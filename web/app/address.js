@@ -9,8 +9,8 @@ import { strings } from '../util/i18n.js';
 import { isRecord, own } from '../util/own.js';
 
 // measured: an nccl-tests log against the model (views/measured.js).
-// topics, ladder, nccl, moe, decode, split, rdma, bound, memory, compare, node: Topics and its section views (views/topics.js).
-export const VIEWS = ['explore', 'author', 'measured', 'topics', 'ladder', 'nccl', 'moe', 'decode', 'split', 'rdma', 'bound', 'memory', 'compare', 'node'];
+// topics, ladder, nccl, moe, decode, split, rdma, bound, memory, compare, node, ring: Topics and its section views (views/topics.js).
+export const VIEWS = ['explore', 'author', 'measured', 'topics', 'ladder', 'nccl', 'moe', 'decode', 'split', 'rdma', 'bound', 'memory', 'compare', 'node', 'ring'];
 export const REVEAL_MODES = ['never', 'after-attempt', 'after-solve'];
 const LANGS = ['en', 'zh'];
 const SWITCH = ['on', 'off'];

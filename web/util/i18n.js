@@ -1004,6 +1004,7 @@ const TOPIC_STRINGS = {
       rdma: 'A message between nodes: through host memory, chunked, or GPUDirect RDMA',
       node: 'A node’s NVLink domain and a rail-optimised network: each link’s α and β, where each parallelism’s traffic goes',
       nodeBetween: 'Inside the node against out of it, on the picture of a rail-optimised network',
+      ring: 'Ring attention: when the KV block hides behind the attention, and the causal zig-zag',
       bound: 'Every all-reduce algorithm’s bytes a device against the lower bound, run on buffers',
       // the §6.6 compare view (views/compare.js)
       compare: 'The comparison table: each parallelism’s traffic, pattern and link, for a model and node',
@@ -1055,6 +1056,7 @@ const TOPIC_STRINGS = {
       rdma: '跨节点传一条消息：经主机内存、分块流水，或 GPUDirect RDMA',
       node: '节点内的 NVLink 域与轨道优化网络：每条链路的 α 和 β，各种并行的流量走哪里',
       nodeBetween: '节点内与节点外的对比，在轨道优化网络的图上',
+      ring: 'ring attention：KV 块何时藏在注意力后面，以及因果掩码的之字形',
       bound: '每种 all-reduce 算法每个设备的字节与下界对比，在缓冲区上运行',
       // the §6.6 compare view (views/compare.js)
       compare: '对照表：每种并行方式的通信量、模式和链路，按选定的模型和节点计算',
@@ -1799,4 +1801,77 @@ const NODE_STRINGS = {
 /** The §2.2 node view's words in `lang`. */
 export function nodeStrings(lang) {
   return own(NODE_STRINGS, lang) ?? NODE_STRINGS.en;
+}
+
+// §6.5 ring view (views/ring.js): ring attention's hiding threshold and the causal zig-zag.
+const RING_STRINGS = {
+  en: {
+    title: 'Context parallelism and ring attention: when the KV hides, and the causal zig-zag (§6.5)',
+    intro: 'Context parallelism cuts the sequence by tokens over k GPUs; in ring attention each keeps its queries while the K and V blocks go once round the ring. A ring step’s attention grows with the square of the block, its KV block only linearly: above a block size the transfer hides behind the compute. With a causal mask the devices’ work is uneven, and a zig-zag layout (each device takes a block from each end) evens it. Every figure is the engine’s ring_attention op, for one layer.',
+    model: 'Model', devices: 'Devices on the ring (k)', tokens: 'Prompt tokens', linkA: 'Link', linkB: 'Compared with',
+    range: {
+      devices: (v) => `Devices on the ring: ${v === '' ? 'nothing typed' : `${v} is not allowed`}; allowed a whole number from 1 to 1,024. Nothing is drawn meanwhile.`,
+      tokens: (v) => `Prompt tokens: ${v === '' ? 'nothing typed' : `${v} is not allowed`}; allowed a whole number from 1 to 2,000,000,000. Nothing is drawn meanwhile.`,
+    },
+    refused: (m) => `The engine refused these settings: ${m}`,
+    failed: 'The engine could not answer for these settings: change a setting.',
+    hidingTitle: 'A ring step: attention against the KV block’s transfer',
+    hidingCaption: 'One ring step of one layer on each link: the attention it computes and the KV block it sends, on one linear axis.',
+    hidingLabel: 'A ring step’s compute and its KV transfer on the two links; the same figures are in the table below.',
+    computeLegend: 'attention of one step', transferLegend: 'KV block’s transfer (α included)', computeShort: 'compute', transferShort: 'KV',
+    hiding: (x) => (x.hidden
+      ? `${x.link}: ${x.n} tokens a device is above the ${x.threshold} at which the KV hides, so its transfer (${x.transfer}) hides behind the step’s attention (${x.compute}).`
+      : `${x.link}: ${x.n} tokens a device is below the ${x.threshold} the KV needs to hide: its transfer (${x.transfer}) is not covered by the step’s attention (${x.compute}).`),
+    causalTitle: 'The causal mask: each device’s work',
+    causalNone: 'Too few tokens a device for a whole block: no causal layout to show.',
+    zigzagOdd: 'Zig-zag needs an even number of tokens a device (a block from each end): none shown for these settings.',
+    layouts: { contiguous: 'contiguous', zigzag: 'zig-zag' },
+    layoutCaption: {
+      contiguous: (r) => `Contiguous blocks: device i holds the i-th block; the busiest does ${r}× the mean.`,
+      zigzag: (r) => `Zig-zag: each device holds a block from each end; the busiest does ${r}× the mean.`,
+    },
+    colsLabel: (l) => `Each device’s (query, key) pairs in the ${l} layout, as column heights.`,
+    deviceWork: (i, w) => `device ${i}: ${w} pairs`,
+    causalSentence: (x) => `On ${x.devices} devices the causal mask leaves the contiguous layout’s busiest device ${x.contiguous}× the mean work, and every ring step waits for it; zig-zag brings it to ${x.zigzag}×.`,
+    table: 'The ring step as a table',
+    colLink: 'Link', colTokens: 'Tokens a device', colThreshold: 'Hides above (tokens)', colThresholdAlpha: 'With α (tokens)', colCompute: 'Step’s attention', colTransfer: 'KV block’s transfer', colHidden: 'Hidden',
+    yes: 'yes', no: 'no',
+  },
+  zh: {
+    title: '上下文并行与 ring attention：KV 何时藏得住，以及因果掩码的之字形（§6.5）',
+    intro: '上下文并行把序列按 token 切到 k 块卡上；ring attention 里每块卡拿着自己的 Q，K、V 块沿环传一圈。每一步的注意力随块长平方增长，KV 块只线性增长：块足够大时，传输就藏在计算后面。带因果掩码时各卡工作量不均，之字形切法（每块卡从两端各取一块）把它拉平。所有数字来自引擎的 ring_attention 操作，按一层计。',
+    model: '模型', devices: '环上的卡数（k）', tokens: '提示 token 数', linkA: '链路', linkB: '对比链路',
+    range: {
+      devices: (v) => `环上的卡数：${v === '' ? '没有输入' : `${v} 不允许`}；允许 1 到 1,024 的整数。在此之前不绘图。`,
+      tokens: (v) => `提示 token 数：${v === '' ? '没有输入' : `${v} 不允许`}；允许 1 到 2,000,000,000 的整数。在此之前不绘图。`,
+    },
+    refused: (m) => `引擎拒绝了这些设置：${m}`,
+    failed: '引擎无法按这些设置作答：请修改设置。',
+    hidingTitle: '环上的一步：注意力计算对比 KV 块的传输',
+    hidingCaption: '每条链路上一层的一个环步：它计算的注意力和它传的 KV 块，同一线性坐标。',
+    hidingLabel: '两条链路上一个环步的计算和 KV 传输；同样的数字见下方表格。',
+    computeLegend: '一步的注意力', transferLegend: 'KV 块的传输（含 α）', computeShort: '计算', transferShort: 'KV',
+    hiding: (x) => (x.hidden
+      ? `${x.link}：每块卡 ${x.n} 个 token，超过 KV 能藏住的 ${x.threshold}，所以传输（${x.transfer}）藏在这一步的注意力（${x.compute}）后面。`
+      : `${x.link}：每块卡 ${x.n} 个 token，低于 KV 藏住所需的 ${x.threshold}：传输（${x.transfer}）盖不住，这一步的注意力只有 ${x.compute}。`),
+    causalTitle: '因果掩码：各卡的工作量',
+    causalNone: '每块卡的 token 太少，不成块：没有可显示的因果切法。',
+    zigzagOdd: '之字形需要每块卡的 token 数为偶数（两端各一块）：这些设置下不显示。',
+    layouts: { contiguous: '连续', zigzag: '之字形' },
+    layoutCaption: {
+      contiguous: (r) => `连续切块：第 i 块卡拿第 i 块；最忙的卡是平均的 ${r} 倍。`,
+      zigzag: (r) => `之字形：每块卡从两端各拿一块；最忙的卡是平均的 ${r} 倍。`,
+    },
+    colsLabel: (l) => `${l}切法下各卡的 (query, key) 对数，用柱高表示。`,
+    deviceWork: (i, w) => `第 ${i} 块卡：${w} 对`,
+    causalSentence: (x) => `${x.devices} 块卡上，因果掩码让连续切法里最忙的卡做平均的 ${x.contiguous} 倍，环上每一步都要等它；之字形把它降到 ${x.zigzag} 倍。`,
+    table: '环步数据表',
+    colLink: '链路', colTokens: '每块卡的 token', colThreshold: '超过多少能藏住（token）', colThresholdAlpha: '计入 α（token）', colCompute: '一步的注意力', colTransfer: 'KV 块的传输', colHidden: '藏得住',
+    yes: '是', no: '否',
+  },
+};
+
+/** The §6.5 ring view's words in `lang`. */
+export function ringStrings(lang) {
+  return own(RING_STRINGS, lang) ?? RING_STRINGS.en;
 }

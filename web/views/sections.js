@@ -1,6 +1,6 @@
 // The views Topics owns, by the address's `view` (app/address.js VIEWS): `topics` the list of the
 // lecture's sections (views/topics.js), `ladder` the bandwidth ladder of §2.1 (views/ladder.js), `nccl` the
-// protocols of §5.6 (views/nccl.js), `moe` the experts' all-to-alls of §6.4 (views/moe.js), `decode` the small messages of §5.7 (views/decode.js), `split` tensor and sequence parallelism of §6.2 (views/split.js), `rdma` GPUDirect RDMA of §2.4 (views/rdma.js), `bound` the lower bound of §4.2 (views/bound.js), `memory` why several GPUs of §1 and §6.1 (views/memory.js), `compare` the comparison table of §6.6 (views/compare.js), `node` a node and a network of nodes of §2.2-§2.3 (views/node.js). Each is {root, ready}: `ready` resolves once it has
+// protocols of §5.6 (views/nccl.js), `moe` the experts' all-to-alls of §6.4 (views/moe.js), `decode` the small messages of §5.7 (views/decode.js), `split` tensor and sequence parallelism of §6.2 (views/split.js), `rdma` GPUDirect RDMA of §2.4 (views/rdma.js), `bound` the lower bound of §4.2 (views/bound.js), `memory` why several GPUs of §1 and §6.1 (views/memory.js), `compare` the comparison table of §6.6 (views/compare.js), `node` a node and a network of nodes of §2.2-§2.3 (views/node.js), `ring` ring attention of §6.5 (views/ring.js). Each is {root, ready}: `ready` resolves once it has
 // drawn from the engine's answers (the page then says it is ready).
 
 // Each view's module is fetched when it is first opened, not with the page (SPEC "Views": the
@@ -26,5 +26,6 @@ export async function createSectionView(name, lang, { exercises = [], links = []
   if (name === 'memory') return (await import('./memory.js')).createMemory(lang);
   if (name === 'compare') return (await import('./compare.js')).createCompareView(lang, links);
   if (name === 'node') return (await import('./node.js')).createNodeView(lang);
+  if (name === 'ring') return (await import('./ring.js')).createRingView(lang, links);
   throw new Error(`no section view ${name}`);
 }

@@ -65,7 +65,7 @@ export const SECTIONS = [
   { id: '6.2', zh: '张量并行与序列并行', en: 'Tensor and sequence parallelism', links: [{ href: '?view=split', label: 'split' }, { href: '?view=split#split-place', label: 'splitPlace' }] },
   { id: '6.3', zh: '流水线并行', en: 'Pipeline parallelism', links: [{ exercise: 6 }] },
   { id: '6.4', zh: '专家并行', en: 'Expert parallelism', links: [{ href: '?view=moe', label: 'moe' }] },
-  { id: '6.5', zh: '上下文并行与 ring attention', en: 'Context parallelism and ring attention', links: [{ exercise: 7 }] },
+  { id: '6.5', zh: '上下文并行与 ring attention', en: 'Context parallelism and ring attention', links: [{ href: '?view=ring', label: 'ring' }, { exercise: 7 }] },
   { id: '6.6', zh: '一张对照表', en: 'A comparison table', links: [{ href: '?view=compare', label: 'compare' }] },
   { id: '7', zh: '计算与通信的重叠', en: 'Overlapping computation and communication' },
   { id: '7.1', zh: '切块流水', en: 'Chunked pipelining', links: [{ href: explore({}, '#ov-title'), label: 'chunked' }] },

@@ -1,0 +1,124 @@
+// Ring attention (?view=ring, P5 §6.5) in headless Chromium: the step's compute and KV transfer,
+// the hiding thresholds (Llama-3-70B: about 240 tokens a device on NVLink, 2,163 on InfiniBand) and
+// each device's causal work, contiguous against zig-zag, are the engine's ring_attention answers;
+// the sentences flip with its `hidden`; extremes redraw; Topics links to it; axe-core; no sideways
+// scroll at 390 px; screenshots in English and Chinese.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { ROOT, axeViolations, launch, openPage, screenshotDir, serve } from './helpers.mjs';
+
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+let server;
+let browser;
+const errors = [];
+const fresh = (viewport = DESKTOP) => browser.newContext({ viewport, locale: 'en-US' });
+const engine = (request) => JSON.parse(execFileSync(join(ROOT, 'build', 'commlab'), ['eval', JSON.stringify(request)]).toString());
+const settled = (page, { devices, tokens }) => page.waitForSelector(
+  `[data-view="ring"][data-devices="${devices}"][data-tokens-per-device="${tokens / devices}"]:not([aria-busy]) [data-role="drawn"]:not([hidden])`, { timeout: 20000 });
+
+async function checkAgainstEngine(page, { model = 'llama3_70b', devices, tokens, links = ['nvlink4', 'ib_ndr'] }) {
+  await settled(page, { devices, tokens });
+  const wants = links.map((link) => engine({ op: 'ring_attention', model, devices, prompt_tokens: tokens, link }));
+  const rows = await page.locator('.ring-link-row').evaluateAll((els) => els.map((e) => ({ ...e.dataset })));
+  assert.deepEqual(rows.map((r) => r.link), links);
+  rows.forEach((r, i) => {
+    const w = wants[i];
+    assert.equal(Number(r.computeTimeS), w.compute_time_s);
+    assert.equal(Number(r.transferTimeS), w.transfer_time_s);
+    assert.equal(Number(r.thresholdTokens), w.threshold_tokens);
+    assert.equal(r.hidden, String(w.hidden));
+  });
+  const says = await page.locator('[data-role="hiding-sentences"] li').evaluateAll((els) => els.map((e) => e.dataset.says));
+  assert.deepEqual(says, wants.map((w) => (w.hidden ? 'hidden' : 'exposed')));
+  for (const layout of ['contiguous', 'zigzag']) {
+    const c = wants[0].causal[layout];
+    const fig = page.locator(`.ring-layout[data-layout="${layout}"]`);
+    if (!c) { assert.equal(await fig.count(), 0, `${layout} not drawn`); continue; }
+    assert.equal(Number(await fig.getAttribute('data-imbalance')), c.imbalance);
+    assert.deepEqual(await fig.locator('.ring-col').evaluateAll((els) => els.map((e) => Number(e.dataset.workPairs))), c.work_pairs);
+  }
+  return wants;
+}
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('ring view', () => {
+  test('figures are the engine\'s; the thresholds are the lecture\'s; sentences flip with hidden; zig-zag evens the causal work', async () => {
+    const ctx = await fresh();
+    const page = await openPage(ctx, `${server.url}?view=ring`, errors);
+    assert.equal(await page.locator('[data-view="ring"]').getAttribute('data-lecture'), '6.5');
+    const [nv, ib] = await checkAgainstEngine(page, { devices: 8, tokens: 131072 });
+    assert.equal(Math.round(nv.threshold_tokens), 240);
+    assert.equal(Math.round(ib.threshold_tokens), 2163);
+    assert.match(await page.locator('[data-role="hiding-sentences"] li').nth(1).textContent(), /^InfiniBand NDR: 16,384 tokens a device is above the 2,163 at which the KV hides/);
+    assert.match(await page.locator('[data-role="causal-sentence"]').textContent(), /^On 8 devices the causal mask leaves the contiguous layout’s busiest device 1\.87× the mean work.*zig-zag brings it to 1×\.$/);
+    // 8,000 tokens on 8 devices: 1,000 a device, hidden on NVLink, not on InfiniBand.
+    await page.locator('#ring-tokens').fill('8000');
+    const [a, b] = await checkAgainstEngine(page, { devices: 8, tokens: 8000 });
+    assert.equal(a.hidden, true);
+    assert.equal(b.hidden, false);
+    assert.match(await page.locator('[data-role="hiding-sentences"] li').nth(1).textContent(), /below the 2,163 the KV needs to hide/);
+    // Odd tokens a device: no zig-zag. One device, one token; 1,024 devices.
+    await page.locator('#ring-devices').fill('3');
+    await page.locator('#ring-tokens').fill('9');
+    await checkAgainstEngine(page, { devices: 3, tokens: 9 });
+    assert.match(await page.locator('.ring-causal').textContent(), /Zig-zag needs an even number/);
+    await page.locator('#ring-devices').fill('1');
+    await page.locator('#ring-tokens').fill('1');
+    await checkAgainstEngine(page, { devices: 1, tokens: 1 });
+    await page.locator('#ring-devices').fill('1024');
+    await page.locator('#ring-tokens').fill('2000000000');
+    await page.locator('#ring-link-b').selectOption('ethernet');
+    await checkAgainstEngine(page, { devices: 1024, tokens: 2000000000, links: ['nvlink4', 'ethernet'] });
+    await page.locator('#ring-devices').fill('0');
+    assert.equal(await page.locator('[data-view="ring"] [data-role="settings-error"]').textContent(), 'Devices on the ring: 0 is not allowed; allowed a whole number from 1 to 1,024. Nothing is drawn meanwhile.');
+    assert.equal(await page.locator('[data-view="ring"] [data-role="drawn"]').isHidden(), true);
+    const zh = await openPage(ctx, `${server.url}?view=ring&lang=zh`, errors);
+    await settled(zh, { devices: 8, tokens: 131072 });
+    assert.match(await zh.locator('[data-role="causal-sentence"]').textContent(), /^8 块卡上，因果掩码让连续切法里最忙的卡做平均的 1\.87 倍/);
+    await ctx.close();
+  });
+
+  test('Topics links to it under §6.5', async () => {
+    const ctx = await fresh();
+    const page = await openPage(ctx, `${server.url}?view=topics`, errors);
+    const link = page.locator('[data-section="6.5"] a[href="?view=ring"]');
+    assert.equal(await link.count(), 1);
+    await link.click();
+    await page.waitForSelector('[data-view="ring"][data-lecture="6.5"]:not([aria-busy]) .ring-link-row');
+    await ctx.close();
+  });
+
+  test('axe-core clean, no sideways scroll at 390 px with the table open, screenshots', async () => {
+    const dir = screenshotDir();
+    for (const viewport of [DESKTOP, PHONE]) {
+      const ctx = await fresh(viewport);
+      for (const lang of ['en', 'zh']) {
+        const page = await openPage(ctx, `${server.url}?view=ring&lang=${lang}`, errors);
+        await settled(page, { devices: 8, tokens: 131072 });
+        await page.locator('details.chart-table summary').click();
+        await page.waitForTimeout(100);
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        assert.ok(width <= viewport.width, `ring ${lang}: ${width}px wide in ${viewport.width}px`);
+        if (lang === 'en') assert.deepEqual(await axeViolations(page), []);
+        await page.screenshot({ path: join(dir, `ring-${lang}-${viewport.width}.png`), fullPage: true });
+        await page.close();
+      }
+      await ctx.close();
+    }
+  });
+
+  test('no console errors on any page above', () => {
+    assert.deepEqual(errors, []);
+  });
+});
