@@ -65,6 +65,19 @@ describe('decode', () => {
     assert.ok(inSwitch.comm < want[0].comm_time_s / 4);
     // The table has a row per algorithm.
     assert.deepEqual(await page.locator('details.chart-table tbody tr').evaluateAll((els) => els.map((e) => e.dataset.algorithm)), ALGORITHMS);
+    // §2.5's other transfers (code 01 demo 3): a 4K prompt's KV over 1 and 8 NICs, a cold start from NVMe and from CPU memory.
+    const transfers = page.locator('#decode-transfers[data-kv-bytes]');
+    await transfers.waitFor({ timeout: 20000 });
+    assert.equal(await transfers.getAttribute('data-lecture'), '2.5');
+    const kv = engine({ op: 'kv_transfer', model: 'llama3_70b', tokens: 4096 });
+    const mem = engine({ op: 'memory', model: 'llama3_70b', gpus: 8 });
+    const ssd = engine({ op: 'transfer', link: 'nvme', bytes: mem.weight_bytes });
+    const host = engine({ op: 'transfer', link: 'pcie5', bytes: mem.weight_bytes_per_gpu });
+    const shown = await transfers.evaluate((e) => ({ ...e.dataset }));
+    assert.deepEqual([shown.kvBytes, shown.oneNicS, shown.allNicsS, shown.prefillS, shown.ssdS, shown.hostS].map(Number),
+      [kv.kv_bytes, kv.one_nic_s, kv.all_nics_s, kv.prefill_s, ssd.time_s, host.time_s]);
+    assert.equal(await page.locator('[data-role="transfers-sentence"]').textContent(),
+      'Llama-3-70B: a 4,096-token prompt’s KV is 1.342 GB, 33.56 ms over one NIC and 4.199 ms over 8, less than the 105.2 ms its prefill takes; a cold start reads 141 GB of weights in 25.18 s from one NVMe SSD, 344.2 ms from CPU memory over 8 PCIe links.');
     assert.deepEqual(mine, []);
     await ctx.close();
   });

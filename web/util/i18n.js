@@ -1283,6 +1283,10 @@ const DECODE_STRINGS = {
     table: 'The step as a table',
     colAlgorithm: 'Algorithm', colSteps: 'Steps', colAllreduce: 'One all-reduce', colAlpha: 'its α part', colBeta: 'its β part', colComm: 'Communication a step', colRatio: 'Communication ÷ compute side', colShare: 'α share',
     failed: 'The engine could not answer for these settings: change a setting.',
+    transfersTitle: 'Other transfers in inference (§2.5)', colTransfer: 'Transfer', colBytes: 'Bytes', colHow: 'Over', colTime: 'Time',
+    kvOne: 'KV of a 4,096-token prompt to the decode machine', kvAll: (n) => `the same over the node’s ${n} NICs`, oneNic: 'one InfiniBand NDR NIC', allNics: (n) => `${n} NICs, 1/${n} each`,
+    coldSsd: 'Cold start: the weights from one NVMe SSD', coldHost: (n) => `Cold start: the weights from CPU memory, 1/${n} a GPU`, ssd: 'one NVMe SSD', host: (n) => `${n} PCIe Gen5 links`,
+    transfersSentence: (x) => `${x.model}: a 4,096-token prompt’s KV is ${x.kv}, ${x.one} over one NIC and ${x.all} over ${x.nics}, ${x.hidden ? 'less than' : 'more than'} the ${x.prefill} its prefill takes; a cold start reads ${x.weights} of weights in ${x.ssd} from one NVMe SSD, ${x.host} from CPU memory over ${x.gpus} PCIe links.`,
   },
   zh: {
     title: '推理里的小消息：一个 decode 步的 all-reduce（§5.7）',
@@ -1303,6 +1307,10 @@ const DECODE_STRINGS = {
     table: '一步的数据表',
     colAlgorithm: '算法', colSteps: '步数', colAllreduce: '一次 all-reduce', colAlpha: '其中 α', colBeta: '其中 β', colComm: '每步通信', colRatio: '通信 ÷ 对比时间', colShare: 'α 占比',
     failed: '引擎无法按这些设置作答：请修改设置。',
+    transfersTitle: '推理里的其他传输（§2.5）', colTransfer: '传输', colBytes: '字节', colHow: '经过', colTime: '时间',
+    kvOne: '4,096 token 提示的 KV 搬到 decode 机器', kvAll: (n) => `同上，经节点的 ${n} 张网卡`, oneNic: '一张 InfiniBand NDR 网卡', allNics: (n) => `${n} 张网卡，各 1/${n}`,
+    coldSsd: '冷启动：从一块 NVMe SSD 读权重', coldHost: (n) => `冷启动：权重已在 CPU 内存，每块卡 1/${n}`, ssd: '一块 NVMe SSD', host: (n) => `${n} 条 PCIe Gen5`,
+    transfersSentence: (x) => `${x.model}：4,096 token 提示的 KV 有 ${x.kv}，经一张网卡 ${x.one}，经 ${x.nics} 张 ${x.all}，${x.hidden ? '少于' : '多于'}它的 prefill 所需的 ${x.prefill}；冷启动要读 ${x.weights} 的权重，从一块 NVMe SSD 要 ${x.ssd}，从 CPU 内存经 ${x.gpus} 条 PCIe 要 ${x.host}。`,
   },
 };
 

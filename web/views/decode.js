@@ -49,7 +49,9 @@ export function createDecodeView(lang, links) {
     problem,
     drawn,
   );
-  drawn.append(summary, h('figure', { class: 'decode-figure' }, [h('figcaption', { text: t.caption }), picture]), sentences, tableBox);
+  // §2.5's other transfers for the same model: a prompt's KV to the decode machine, and a cold start.
+  const transfers = h('section', { class: 'decode-transfers', id: 'decode-transfers', dataset: { lecture: '2.5' }, 'aria-labelledby': 'decode-transfers-title' });
+  drawn.append(summary, h('figure', { class: 'decode-figure' }, [h('figcaption', { text: t.caption }), picture]), sentences, tableBox, transfers);
 
   // A whole number in [lo, hi] typed, or the words that say why not.
   function sayWrong() {
@@ -92,6 +94,7 @@ export function createDecodeView(lang, links) {
     if (tokensFromEngine) { tokens.value = String(steps[0].tokens); tokensFromEngine = false; }
     Object.assign(root.dataset, { model: steps[0].model.id, gpu: gpu.value, tp: String(steps[0].tp), link: link.value, phase: steps[0].phase, tokens: String(steps[0].tokens) });
     draw(steps);
+    await drawTransfers(mine, steps[0].model);
   }
 
   function fillPickers(presets) {
@@ -157,6 +160,40 @@ export function createDecodeView(lang, links) {
     );
     sentences.replaceChildren(...items);
     tableBox.replaceChildren(dataTable(steps, against));
+  }
+
+  // §2.5 (code 01 demo 3): the KV of a 4,096-token prompt over one NIC and over a node's NICs
+  // (kv_transfer), and the weights read at a cold start from one NVMe SSD or from CPU memory over
+  // the node's PCIe links, a GPU's share each (memory's weight_bytes_per_gpu, then transfer).
+  const NODE_GPUS = 8; // a DGX H100: 8 GPUs, 8 NICs, 8 PCIe links (the lecture's node)
+  async function drawTransfers(mine, m) {
+    const first = await askMany([{ op: 'kv_transfer', model: m.id, tokens: 4096 }, { op: 'memory', model: m.id, gpus: NODE_GPUS }], 'decode-transfers');
+    if (mine !== asked || !first || first.some((r) => !r || r.error)) return;
+    const [kv, mem] = first;
+    const loads = await askMany([{ op: 'transfer', link: 'nvme', bytes: mem.weight_bytes }, { op: 'transfer', link: 'pcie5', bytes: mem.weight_bytes_per_gpu }], 'decode-loads');
+    if (mine !== asked || !loads || loads.some((r) => !r || r.error)) return;
+    const [ssd, host] = loads;
+    const row = (key, what, bytes, how, time) => h('tr', { dataset: { transfer: key, bytes: String(bytes), timeS: String(time) } }, [
+      h('th', { scope: 'row', text: what }), h('td', { text: formatBytes(bytes) }), h('td', { text: how }), h('td', { text: formatTime(time) }),
+    ]);
+    Object.assign(transfers.dataset, { kvBytes: String(kv.kv_bytes), oneNicS: String(kv.one_nic_s), allNicsS: String(kv.all_nics_s), prefillS: String(kv.prefill_s), ssdS: String(ssd.time_s), hostS: String(host.time_s) });
+    transfers.replaceChildren(
+      h('h3', { id: 'decode-transfers-title', text: t.transfersTitle }),
+      h('table', { class: 'decode-transfers-table' }, [
+        h('thead', {}, h('tr', {}, [t.colTransfer, t.colBytes, t.colHow, t.colTime].map((c) => h('th', { scope: 'col', text: c })))),
+        h('tbody', {}, [
+          row('kv-one-nic', t.kvOne, kv.kv_bytes, t.oneNic, kv.one_nic_s),
+          row('kv-all-nics', t.kvAll(kv.nics), kv.kv_bytes, t.allNics(kv.nics), kv.all_nics_s),
+          row('cold-ssd', t.coldSsd, mem.weight_bytes, t.ssd, ssd.time_s),
+          row('cold-host', t.coldHost(NODE_GPUS), mem.weight_bytes, t.host(NODE_GPUS), host.time_s),
+        ]),
+      ]),
+      h('p', { 'data-role': 'transfers-sentence', text: t.transfersSentence({
+        model: m.label, kv: formatBytes(kv.kv_bytes), one: formatTime(kv.one_nic_s), all: formatTime(kv.all_nics_s), nics: kv.nics, prefill: formatTime(kv.prefill_s),
+        weights: formatBytes(mem.weight_bytes), ssd: formatTime(ssd.time_s), host: formatTime(host.time_s), gpus: NODE_GPUS,
+        hidden: kv.all_nics_s < kv.prefill_s,
+      }) }),
+    );
   }
 
   function dataTable(steps, against) {
