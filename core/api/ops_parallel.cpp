@@ -114,6 +114,42 @@ AllreduceAlgorithm read_algorithm(Request& r) {
   return a;
 }
 
+// tp's all-reduce (P5 §5.7): a flat algorithm, vLLM's one or two shots, or with `protocol` NCCL's
+// ring under LL, LL128 or Simple (§5.6).
+AllreduceKernel read_kernel(Request& r) {
+  std::vector<std::string> names;
+  for (AllreduceAlgorithm a : allreduce_algorithms()) names.push_back(algorithm_name(a));
+  for (CustomShot s : {CustomShot::one_shot, CustomShot::two_shot}) names.push_back(custom_shot_name(s));
+  const std::string name = r.name_or("algorithm", "ring", names);
+  const bool with_protocol = r.has("protocol");
+  if (with_protocol && name != "ring")
+    throw RequestError("invalid_value", "field '" + r.path("protocol") +
+                                            "': NCCL's protocols apply to algorithm 'ring' only, not '" + name +
+                                            "'; allowed: leave 'protocol' out, or set 'algorithm' to 'ring'");
+  if (with_protocol) {
+    const std::string p = r.name("protocol", {"LL", "LL128", "Simple"});
+    return AllreduceKernel::nccl(p == "LL" ? NcclProtocol::LL : p == "LL128" ? NcclProtocol::LL128 : NcclProtocol::Simple);
+  }
+  if (name == "one_shot") return AllreduceKernel::vllm(CustomShot::one_shot);
+  if (name == "two_shot") return AllreduceKernel::vllm(CustomShot::two_shot);
+  AllreduceAlgorithm a;
+  parse_allreduce_algorithm(name, &a);
+  return a;
+}
+
+json kernel_json(const AllreduceKernel& kernel, const TpCost& c) {
+  json out = cost_json(c.per_call);
+  if (kernel.kind == AllreduceKernel::Kind::nccl_ring) out["protocol"] = protocol_name(kernel.protocol);
+  if (kernel.kind == AllreduceKernel::Kind::custom) {
+    // vLLM's kernel outside its limits: the model's cost stays, said not to apply (P5 §5.7).
+    out["applies"] = c.kernel_applies;
+    out["limit"] = c.kernel_limit;
+    out["limit_bytes"] = kCustomAllreduceMaxBytes;
+    out["vllm_picks"] = c.vllm_picks;
+  }
+  return out;
+}
+
 json model_json(const ModelPreset& m) {
   return {{"id", m.id},           {"label", m.label},         {"layers", m.layers},
           {"hidden", m.hidden},   {"q_heads", m.q_heads},     {"kv_heads", m.kv_heads},
@@ -206,18 +242,18 @@ json op_tp(Request& r) {
   const Phase phase = phase_name == "prefill" ? Phase::prefill : Phase::decode;
   const double tokens = r.integer_or("tokens", phase == Phase::prefill ? 4096 : 1, 1, 100000000);
   const Link link = read_link_or(r, "link", g.nvlink);
-  const AllreduceAlgorithm algorithm = read_algorithm(r);
+  const AllreduceKernel kernel = read_kernel(r);
   const double mfu = read_mfu(r);
   const double hbm_eff = r.number_or("hbm_efficiency", kDefaultEfficiency, Range{0.01, 1, false, ""});
   r.finish();
-  const TpCost c = tp_cost(m, g, tp, tokens, phase, link, algorithm, mfu, hbm_eff);
+  const TpCost c = tp_cost(m, g, tp, tokens, phase, link, kernel, mfu, hbm_eff);
   json out = {{"model", model_json(m)},
               {"tp", tp},
               {"phase", phase_name},
               {"tokens", tokens},
               {"allreduce_bytes", c.allreduce_bytes},
               {"allreduces", c.allreduces},
-              {"per_allreduce", cost_json(c.per_call)},
+              {"per_allreduce", kernel_json(kernel, c)},
               {"comm_time_s", c.comm_time_s},
               {"bytes_sent_per_gpu", c.bytes_sent_per_gpu},
               {"compute_time_s", c.compute_time_s},

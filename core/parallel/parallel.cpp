@@ -28,11 +28,15 @@ double weight_read_time_s(const ModelPreset& m, const GpuPreset& g, int tp, doub
 }
 
 TpCost tp_cost(const ModelPreset& m, const GpuPreset& g, int tp, double tokens, Phase phase,
-               const Link& link, AllreduceAlgorithm algorithm, double mfu, double hbm_efficiency) {
+               const Link& link, const AllreduceKernel& kernel, double mfu, double hbm_efficiency) {
   TpCost c;
   c.allreduce_bytes = tokens * m.hidden * m.activation_bytes;
   c.allreduces = 2 * m.layers;  // P5 §6.2: after attention and after the MLP
-  c.per_call = allreduce_cost(algorithm, tp, c.allreduce_bytes, link);
+  const KernelCost k = allreduce_kernel_cost(kernel, tp, c.allreduce_bytes, link);
+  c.per_call = k.cost;
+  c.kernel_applies = k.applies;
+  c.kernel_limit = k.limit;
+  c.vllm_picks = k.vllm_picks;
   c.comm_time_s = c.allreduces * c.per_call.time_s;
   c.bytes_sent_per_gpu = c.allreduces * c.per_call.bytes_sent_per_device;
   c.weight_read_time_s = weight_read_time_s(m, g, tp, hbm_efficiency);

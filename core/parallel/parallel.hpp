@@ -10,6 +10,7 @@
 #include "model/collectives.hpp"
 #include "model/links.hpp"
 #include "model/presets.hpp"
+#include "model/small_allreduce.hpp"
 
 namespace commlab {
 
@@ -40,6 +41,9 @@ struct TpCost {
   double allreduce_bytes = 0;          // D of one call
   int allreduces = 0;                  // 2 x layers
   CollectiveCost per_call;
+  bool kernel_applies = true;          // a custom kernel (§5.7) inside its limits
+  std::string kernel_limit;            // the limit it breaks: "link", "devices" or "bytes"
+  bool vllm_picks = false;             // custom: the shot vLLM launches here
   double comm_time_s = 0;              // all calls, back to back
   double bytes_sent_per_gpu = 0;       // all calls
   double compute_time_s = 0;           // prefill: FLOPs / tp / F_eff; decode: weight read
@@ -51,7 +55,7 @@ struct TpCost {
   double sp_activation_bytes_per_gpu = 0;  // tokens / tp x hidden
 };
 TpCost tp_cost(const ModelPreset& m, const GpuPreset& g, int tp, double tokens, Phase phase,
-               const Link& link, AllreduceAlgorithm algorithm, double mfu = kDefaultMfu,
+               const Link& link, const AllreduceKernel& kernel, double mfu = kDefaultMfu,
                double hbm_efficiency = kDefaultEfficiency);
 
 /// The Megatron split run for real on random matrices in double (P5 §6.2, code 04 demo 1).

@@ -12,6 +12,9 @@ import { ROOT, axeViolations, launch, openPage, screenshotDir, serve } from './h
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
 const ALGORITHMS = ['ring', 'recursive_doubling', 'rabenseifner', 'binary_tree', 'double_binary_tree', 'in_switch'];
+// §5.7's kernels for small messages, as the view asks them: NCCL's ring under LL, vLLM's one and two shots.
+const KERNELS = [{ algorithm: 'ring', protocol: 'LL' }, { algorithm: 'one_shot' }, { algorithm: 'two_shot' }];
+const ROWS = [...ALGORITHMS.map((algorithm) => ({ algorithm })), ...KERNELS];
 let server;
 let browser;
 const errors = [];
@@ -31,19 +34,25 @@ after(async () => {
 const settled = (page, s) => page.waitForSelector(`[data-view="decode"]${Object.entries(s).map(([k, v]) => `[data-${k}="${v}"]`).join('')}:not([aria-busy]) .decode-row`, { timeout: 20000 });
 
 /** The rows drawn, read from their data-* attributes. */
-const rows = (page) => page.locator('.decode-row').evaluateAll((els) => els.map((e) => ({
-  algorithm: e.dataset.algorithm, comm: Number(e.dataset.commTimeS), compute: Number(e.dataset.computeTimeS), ratio: Number(e.dataset.commToCompute),
-  alpha: Number(e.dataset.alphaTimeS), beta: Number(e.dataset.betaTimeS), time: Number(e.dataset.allreduceTimeS), steps: Number(e.dataset.steps), bound: e.dataset.bound,
-})));
+const rows = (page) => page.locator('.decode-row').evaluateAll((els) => els.map((e) => (e.dataset.applies === 'false'
+  ? { algorithm: e.dataset.algorithm, applies: false, limit: e.dataset.limit, bound: e.dataset.bound }
+  : {
+    algorithm: e.dataset.algorithm, comm: Number(e.dataset.commTimeS), compute: Number(e.dataset.computeTimeS), ratio: Number(e.dataset.commToCompute),
+    alpha: Number(e.dataset.alphaTimeS), beta: Number(e.dataset.betaTimeS), time: Number(e.dataset.allreduceTimeS), steps: Number(e.dataset.steps), bound: e.dataset.bound,
+    ...(e.dataset.vllmPicks === undefined ? {} : { picks: e.dataset.vllmPicks === 'true' }),
+  })));
 
 /** Every row equals the engine's answer for these settings; returns the engine's answers. */
 async function matchesEngine(page, settings) {
-  const want = ALGORITHMS.map((algorithm) => engine({ op: 'tp', ...settings, algorithm }));
+  const want = ROWS.map((row) => engine({ op: 'tp', ...settings, ...row }));
   const got = await rows(page);
-  assert.deepEqual(got.map(({ bound, ...r }) => r), want.map((w) => ({
-    algorithm: w.per_allreduce.algorithm, comm: w.comm_time_s, compute: w.compute_time_s, ratio: w.comm_to_compute,
-    alpha: w.per_allreduce.alpha_time_s, beta: w.per_allreduce.beta_time_s, time: w.per_allreduce.time_s, steps: w.per_allreduce.steps,
-  })), JSON.stringify(settings));
+  assert.deepEqual(got.map(({ bound, ...r }) => r), want.map((w) => (w.per_allreduce.applies === false
+    ? { algorithm: w.per_allreduce.algorithm, applies: false, limit: w.per_allreduce.limit }
+    : {
+      algorithm: w.per_allreduce.algorithm, comm: w.comm_time_s, compute: w.compute_time_s, ratio: w.comm_to_compute,
+      alpha: w.per_allreduce.alpha_time_s, beta: w.per_allreduce.beta_time_s, time: w.per_allreduce.time_s, steps: w.per_allreduce.steps,
+      ...(w.per_allreduce.vllm_picks === undefined ? {} : { picks: w.per_allreduce.vllm_picks }),
+    })), JSON.stringify(settings));
   return { want, got };
 }
 
@@ -61,10 +70,22 @@ describe('decode', () => {
     assert.equal(await page.locator('[data-role="sentences"] li[data-algorithm="ring"]').textContent(), 'ring: communication is 68.3% of the weight read; α is 99.7% of each all-reduce (14 steps): latency-bound.');
     for (const b of await page.locator('[data-role="sentences"] li').evaluateAll((els) => els.map((e) => e.dataset.bound))) assert.equal(b, 'latency');
     // Fewer steps, less time: in-switch beats the ring in decode (§5.4, §5.7).
-    const inSwitch = (await rows(page)).find((r) => r.algorithm === 'in_switch');
+    const drawn = await rows(page);
+    const inSwitch = drawn.find((r) => r.algorithm === 'in_switch');
     assert.ok(inSwitch.comm < want[0].comm_time_s / 4);
-    // The table has a row per algorithm.
-    assert.deepEqual(await page.locator('details.chart-table tbody tr').evaluateAll((els) => els.map((e) => e.dataset.algorithm)), ALGORITHMS);
+    // §5.7's kernels: NCCL's LL ring and vLLM's one shot take a fraction of the generic ring; vLLM picks one shot at 16 KB.
+    const [ll, one, two] = ['ring/LL', 'one_shot', 'two_shot'].map((a) => drawn.find((r) => r.algorithm === a));
+    assert.ok(one.comm < two.comm && two.comm < ll.comm && ll.comm < want[0].comm_time_s, JSON.stringify({ one, two, ll }));
+    assert.equal(one.steps, 1);
+    assert.deepEqual([one.picks, two.picks], [true, false]);
+    assert.equal(await page.locator('.decode-group').textContent(), 'Kernels written for small messages (§5.7): NCCL’s LL protocol and vLLM’s custom all-reduce');
+    assert.equal(await page.locator('[data-role="sentences"] li[data-algorithm="one_shot"]').textContent(),
+      'vLLM custom, one shot: communication is 5.64% of the weight read; α is 86.3% of each all-reduce (1 step): latency-bound. vLLM launches this one for 16.38 KB on 8 GPUs.');
+    assert.equal(await page.locator('[data-role="sentences"] li[data-algorithm="ring/LL"]').textContent(),
+      'NCCL ring, LL protocol: communication is 25.2% of the weight read; α is 98.5% of each all-reduce (14 steps): latency-bound.');
+    // The table has a row per algorithm and kernel.
+    assert.deepEqual(await page.locator('details.chart-table tbody tr').evaluateAll((els) => els.map((e) => e.dataset.algorithm)),
+      [...ALGORITHMS, 'ring/LL', 'one_shot', 'two_shot']);
     // §2.5's other transfers (code 01 demo 3): a 4K prompt's KV over 1 and 8 NICs, a cold start from NVMe and from CPU memory.
     const transfers = page.locator('#decode-transfers[data-kv-bytes]');
     await transfers.waitFor({ timeout: 20000 });
@@ -94,6 +115,10 @@ describe('decode', () => {
     assert.equal(await page.locator('#decode-tokens').inputValue(), String(prefill.tokens));
     await matchesEngine(page, { model: 'llama3_70b', gpu: 'h100', tp: 8, link: 'nvlink4', phase: 'prefill', tokens: prefill.tokens });
     assert.equal(await page.locator('[data-role="sentences"] li[data-algorithm="ring"]').getAttribute('data-bound'), 'bandwidth');
+    // A prefill's all-reduce is over vLLM's 8 MiB: its rows say so and draw nothing.
+    assert.equal(await page.locator('[data-role="sentences"] li[data-algorithm="two_shot"]').textContent(),
+      'vLLM custom, two shots: does not run here: each all-reduce is 67.11 MB, over vLLM’s limit of 8 MiB, 8.389 MB; NCCL runs instead.');
+    assert.equal(await page.locator('.decode-row[data-algorithm="one_shot"] .bar').count(), 0);
     assert.match(await page.locator('[data-role="sentences"] li[data-algorithm="ring"]').textContent(), /of the compute; α is \d.*bandwidth-bound\.$/);
     // Back to decode on InfiniBand (§6.2): communication outgrows the weight read.
     await page.locator('#decode-phase').selectOption('decode');
@@ -103,6 +128,8 @@ describe('decode', () => {
     const { want: ib } = await matchesEngine(page, { model: 'llama3_70b', gpu: 'h100', tp: 8, link: 'ib_ndr', phase: 'decode', tokens: 1 });
     assert.ok(ib[0].comm_to_compute > 1);
     assert.match(await page.locator('[data-role="sentences"] li[data-algorithm="ring"]').textContent(), /communication is 172% of the weight read.*latency-bound\.$/);
+    assert.equal(await page.locator('[data-role="sentences"] li[data-algorithm="one_shot"]').textContent(),
+      'vLLM custom, one shot: does not run here: it reads the other GPUs’ memory directly, so every pair must be joined by NVLink, and this link is not; NCCL runs instead.');
     // Another model and GPU; the extremes of tp and tokens.
     await page.locator('#decode-model').selectOption('deepseek_v3');
     await page.locator('#decode-gpu').selectOption('b200');
@@ -118,6 +145,7 @@ describe('decode', () => {
       }
       if (b === 100000000) assert.equal(got[0].bound, 'bandwidth', 'a huge batch: bandwidth-bound');
       if (k === 4096) assert.match(await page.locator('[data-role="sentences"] li').first().textContent(), /communication is [\d,.]+× of the weight read/);
+      if (k === 1) assert.ok(got.every((r) => r.applies !== false), 'one GPU breaks no limit of vLLM\'s');
     }
     // Values the engine would refuse: said, naming the control and the range; nothing drawn.
     await page.locator('#decode-tp').fill('0');
@@ -129,10 +157,19 @@ describe('decode', () => {
     await page.locator('#decode-tokens').fill('4');
     await settled(page, { tp: 8, tokens: 4 });
     assert.equal(await page.locator('[data-view="decode"] [data-role="drawn"]').isHidden(), false);
+    // NVLink 5 with 16 GPUs: vLLM's kernel takes 2, 4, 6 or 8.
+    await page.locator('#decode-link').selectOption('nvlink5');
+    await page.locator('#decode-tp').fill('16');
+    await settled(page, { tp: 16, link: 'nvlink5', tokens: 4 });
+    await matchesEngine(page, { model: 'deepseek_v3', gpu: 'b200', tp: 16, link: 'nvlink5', phase: 'decode', tokens: 4 });
+    assert.equal(await page.locator('.decode-row[data-algorithm="two_shot"]').getAttribute('data-limit'), 'devices');
+    assert.match(await page.locator('[data-role="sentences"] li[data-algorithm="two_shot"]').textContent(), /takes 2, 4, 6 or 8 GPUs, not 16; NCCL runs instead\.$/);
     // In Chinese.
     const zh = await openPage(ctx, `${server.url}?view=decode&lang=zh`, mine);
     await settled(zh, { tp: 8 });
     assert.equal(await zh.locator('[data-role="sentences"] li[data-algorithm="ring"]').textContent(), '环：通信是读权重的 68.3%；α 占每次 all-reduce 的 99.7%（14 步）：受延迟限制。');
+    assert.equal(await zh.locator('[data-role="sentences"] li[data-algorithm="one_shot"]').textContent(),
+      'vLLM custom，一步（one-shot）：通信是读权重的 5.64%；α 占每次 all-reduce 的 86.3%（1 步）：受延迟限制。vLLM 在 8 块卡、16.38 KB 时用的就是这个。');
     assert.deepEqual(mine, [], 'no console errors');
     await ctx.close();
   });

@@ -1266,7 +1266,7 @@ export function moeStrings(lang) {
 const DECODE_STRINGS = {
   en: {
     title: 'Small messages in inference: a decode step’s all-reduces (§5.7)',
-    intro: 'With tensor parallelism every layer ends in two all-reduces of the activations: B × hidden × 2 bytes, a few KB in decode. Each costs the algorithm’s steps × α however small it is, so in decode the step’s communication is nearly all latency, set against the time to read the weights from HBM. Below, every all-reduce algorithm side by side, as the engine’s tp op computes it; in prefill the messages are large and the β part takes over (§2.5, §6.2).',
+    intro: 'With tensor parallelism every layer ends in two all-reduces of the activations: B × hidden × 2 bytes, a few KB in decode. Each costs the algorithm’s steps × α however small it is, so in decode the step’s communication is nearly all latency, set against the time to read the weights from HBM. Below, every all-reduce algorithm side by side, as the engine’s tp op computes it, then the kernels inference engines write for small messages: NCCL’s LL protocol, and vLLM’s custom all-reduce, which reads the other GPUs’ memory over NVLink in one or two steps. In prefill the messages are large and the β part takes over (§2.5, §6.2).',
     model: 'Model', gpu: 'GPU', tp: 'Tensor-parallel GPUs (tp)', link: 'Link', phase: 'Phase', tokens: 'Tokens (batch in decode, prompt in prefill)',
     phases: { decode: 'decode', prefill: 'prefill' },
     range: {
@@ -1279,10 +1279,14 @@ const DECODE_STRINGS = {
     pictureLabel: 'Each algorithm’s communication a step, split into α and β, beside the weight read or compute; the same figures are in the table below.',
     comm: 'communication', alphaLegend: 'α part (steps × α, every all-reduce)', betaLegend: 'β part (bytes ÷ β)',
     sentence: (x) => (x.bound === 'none' ? 'one GPU: no all-reduce, no communication.'
-      : `communication is ${x.ratio >= 10 ? `${x.times}×` : x.ratioText} of the ${x.against}; α is ${x.share} of each all-reduce (${x.steps} steps): ${x.bound === 'latency' ? 'latency-bound' : 'bandwidth-bound'}.`),
+      : `communication is ${x.ratio >= 10 ? `${x.times}×` : x.ratioText} of the ${x.against}; α is ${x.share} of each all-reduce (${x.steps} ${x.steps === 1 ? 'step' : 'steps'}): ${x.bound === 'latency' ? 'latency-bound' : 'bandwidth-bound'}.`),
     table: 'The step as a table',
     colAlgorithm: 'Algorithm', colSteps: 'Steps', colAllreduce: 'One all-reduce', colAlpha: 'its α part', colBeta: 'its β part', colComm: 'Communication a step', colRatio: 'Communication ÷ compute side', colShare: 'α share',
     failed: 'The engine could not answer for these settings: change a setting.',
+    kernelsTitle: 'Kernels written for small messages (§5.7): NCCL’s LL protocol and vLLM’s custom all-reduce',
+    kernels: { 'ring/LL': 'NCCL ring, LL protocol', one_shot: 'vLLM custom, one shot', two_shot: 'vLLM custom, two shots' },
+    notHere: (x) => `does not run here: ${x.limit === 'link' ? 'it reads the other GPUs’ memory directly, so every pair must be joined by NVLink, and this link is not' : x.limit === 'devices' ? `vLLM’s kernel takes 2, 4, 6 or 8 GPUs, not ${x.tp}` : `each all-reduce is ${x.bytes}, over vLLM’s limit of ${x.limitBytes}`}; NCCL runs instead.`,
+    vllmPicks: (bytes, tp) => ` vLLM launches this one for ${bytes} on ${tp} GPUs.`,
     transfersTitle: 'Other transfers in inference (§2.5)', colTransfer: 'Transfer', colBytes: 'Bytes', colHow: 'Over', colTime: 'Time',
     kvOne: 'KV of a 4,096-token prompt to the decode machine', kvAll: (n) => `the same over the node’s ${n} NICs`, oneNic: 'one InfiniBand NDR NIC', allNics: (n) => `${n} NICs, 1/${n} each`,
     coldSsd: 'Cold start: the weights from one NVMe SSD', coldHost: (n) => `Cold start: the weights from CPU memory, 1/${n} a GPU`, ssd: 'one NVMe SSD', host: (n) => `${n} PCIe Gen5 links`,
@@ -1290,7 +1294,7 @@ const DECODE_STRINGS = {
   },
   zh: {
     title: '推理里的小消息：一个 decode 步的 all-reduce（§5.7）',
-    intro: '张量并行时每层末尾有两次激活值的 all-reduce：B × hidden × 2 字节，decode 时只有几 KB。无论消息多小，每次都要付出算法的步数 × α，所以 decode 时一步的通信几乎全是延迟，与从 HBM 读权重的时间相比。下面把每种 all-reduce 算法并排列出，数字来自引擎的 tp 操作；prefill 时消息很大，β 部分占主导（§2.5、§6.2）。',
+    intro: '张量并行时每层末尾有两次激活值的 all-reduce：B × hidden × 2 字节，decode 时只有几 KB。无论消息多小，每次都要付出算法的步数 × α，所以 decode 时一步的通信几乎全是延迟，与从 HBM 读权重的时间相比。下面把每种 all-reduce 算法并排列出，数字来自引擎的 tp 操作；然后是推理引擎为小消息写的内核：NCCL 的 LL 协议，以及 vLLM 的 custom all-reduce，经 NVLink 直接读其他卡的显存，一两步完成。prefill 时消息很大，β 部分占主导（§2.5、§6.2）。',
     model: '模型', gpu: 'GPU', tp: '张量并行 GPU 数（tp）', link: '链路', phase: '阶段', tokens: 'token 数（decode 为批大小，prefill 为提示长度）',
     phases: { decode: 'decode', prefill: 'prefill' },
     range: {
@@ -1307,6 +1311,10 @@ const DECODE_STRINGS = {
     table: '一步的数据表',
     colAlgorithm: '算法', colSteps: '步数', colAllreduce: '一次 all-reduce', colAlpha: '其中 α', colBeta: '其中 β', colComm: '每步通信', colRatio: '通信 ÷ 对比时间', colShare: 'α 占比',
     failed: '引擎无法按这些设置作答：请修改设置。',
+    kernelsTitle: '为小消息写的内核（§5.7）：NCCL 的 LL 协议与 vLLM 的 custom all-reduce',
+    kernels: { 'ring/LL': 'NCCL ring，LL 协议', one_shot: 'vLLM custom，一步（one-shot）', two_shot: 'vLLM custom，两步（two-shot）' },
+    notHere: (x) => `这里不能用：${x.limit === 'link' ? '它直接读写其他卡的显存，每两块卡之间都要有 NVLink，这条链路不是' : x.limit === 'devices' ? `vLLM 的内核只支持 2、4、6、8 块卡，不支持 ${x.tp} 块` : `每次 all-reduce 有 ${x.bytes}，超过 vLLM 的上限 ${x.limitBytes}`}；改用 NCCL。`,
+    vllmPicks: (bytes, tp) => `vLLM 在 ${tp} 块卡、${bytes} 时用的就是这个。`,
     transfersTitle: '推理里的其他传输（§2.5）', colTransfer: '传输', colBytes: '字节', colHow: '经过', colTime: '时间',
     kvOne: '4,096 token 提示的 KV 搬到 decode 机器', kvAll: (n) => `同上，经节点的 ${n} 张网卡`, oneNic: '一张 InfiniBand NDR 网卡', allNics: (n) => `${n} 张网卡，各 1/${n}`,
     coldSsd: '冷启动：从一块 NVMe SSD 读权重', coldHost: (n) => `冷启动：权重已在 CPU 内存，每块卡 1/${n}`, ssd: '一块 NVMe SSD', host: (n) => `${n} 条 PCIe Gen5`,

@@ -11,12 +11,19 @@ import { askMany } from '../engine/door.js';
 
 // Every all-reduce algorithm the `tp` op accepts (its error names them), the ring first.
 export const DECODE_ALGORITHMS = ['ring', 'recursive_doubling', 'rabenseifner', 'binary_tree', 'double_binary_tree', 'in_switch'];
+// §5.7's kernels written for small messages, asked of the same op: NCCL's ring under its LL
+// protocol (§5.6) and vLLM's custom all-reduce in one or two shots (it says where it cannot run).
+export const DECODE_KERNELS = [{ algorithm: 'ring', protocol: 'LL' }, { algorithm: 'one_shot' }, { algorithm: 'two_shot' }];
+const DECODE_KERNELS_FIRST = 'ring/LL'; // the first kernel row's algorithm, as the engine names it
 const LIMITS = { tp: [1, 4096], tokens: [1, 1e8] };
 
 /** The α share of one all-reduce: alpha_time_s / time_s, both the engine's (0 when nothing is sent). */
 export function alphaShare(perAllreduce) {
   return perAllreduce.time_s > 0 ? perAllreduce.alpha_time_s / perAllreduce.time_s : 0;
 }
+
+/** vLLM's limit as it is written, in MiB, with its decimal size beside it ("8 MiB, 8.389 MB"). */
+const mib = (b) => `${Number((b / 1048576).toPrecision(4))} MiB, ${formatBytes(b)}`;
 
 /** A share as a percentage ("99.7%"). Presentation only. */
 const percent = (x) => `${Number((x * 100).toPrecision(3))}%`;
@@ -80,7 +87,8 @@ export function createDecodeView(lang, links) {
     if (model.value) base.model = model.value;
     if (gpu.value) base.gpu = gpu.value;
     // One batch: the presets (the pickers) and the step under every algorithm, side by side.
-    const answers = await askMany([{ op: 'presets' }, ...DECODE_ALGORITHMS.map((algorithm) => ({ ...base, algorithm }))], 'decode');
+    const answers = await askMany([{ op: 'presets' }, ...DECODE_ALGORITHMS.map((algorithm) => ({ ...base, algorithm })),
+      ...DECODE_KERNELS.map((k) => ({ ...base, ...k }))], 'decode');
     if (mine !== asked) return;
     root.removeAttribute('aria-busy');
     const [presets, ...steps] = answers;
@@ -105,7 +113,7 @@ export function createDecodeView(lang, links) {
     gpu.value = 'h100';
   }
 
-  const algoName = (a) => vt.algorithms[a] ?? a;
+  const algoName = (a) => t.kernels[a] ?? vt.algorithms[a] ?? a;
 
   function draw(steps) {
     const first = steps[0];
@@ -121,6 +129,17 @@ export function createDecodeView(lang, links) {
     const items = [];
     for (const s of steps) {
       const p = s.per_allreduce;
+      if (p.algorithm === DECODE_KERNELS_FIRST) rows.push(h('h3', { class: 'decode-group', text: t.kernelsTitle }));
+      if (p.applies === false) {
+        // vLLM's kernel outside its limits: said in words, nothing drawn (NCCL runs instead).
+        const why = t.notHere({ limit: p.limit, tp: s.tp, bytes: formatBytes(s.allreduce_bytes), limitBytes: mib(p.limit_bytes) });
+        rows.push(h('div', { class: 'decode-row', dataset: { algorithm: p.algorithm, applies: 'false', limit: p.limit, bound: 'none' } }, [
+          h('span', { class: 'decode-name', text: algoName(p.algorithm) }),
+          h('span', { class: 'decode-bars' }, h('span', { class: 'decode-na', text: why })),
+        ]));
+        items.push(h('li', { dataset: { algorithm: p.algorithm, bound: 'none', applies: 'false' } }, [h('strong', { text: `${algoName(p.algorithm)}${t.colon}` }), why]));
+        continue;
+      }
       const share = alphaShare(p);
       const alphaPart = s.allreduces * p.alpha_time_s; // the step's α: all-reduces × α time each
       const betaPart = s.allreduces * p.beta_time_s;
@@ -136,6 +155,7 @@ export function createDecodeView(lang, links) {
         dataset: {
           algorithm: p.algorithm, commTimeS: String(s.comm_time_s), computeTimeS: String(s.compute_time_s), commToCompute: String(s.comm_to_compute),
           alphaTimeS: String(p.alpha_time_s), betaTimeS: String(p.beta_time_s), allreduceTimeS: String(p.time_s), steps: String(p.steps), alphaShare: String(share), bound,
+          ...(p.applies === undefined ? {} : { applies: 'true', vllmPicks: String(p.vllm_picks) }),
         },
       }, [
         h('span', { class: 'decode-name', text: algoName(p.algorithm) }),
@@ -147,6 +167,7 @@ export function createDecodeView(lang, links) {
       items.push(h('li', { dataset: { algorithm: p.algorithm, bound } }, [
         h('strong', { text: `${algoName(p.algorithm)}${t.colon}` }),
         t.sentence({ bound, ratio: s.comm_to_compute, ratioText: percent(s.comm_to_compute), times: String(Number(s.comm_to_compute.toPrecision(3))), against, share: percent(share), steps: p.steps }),
+        ...(p.vllm_picks ? [t.vllmPicks(formatBytes(s.allreduce_bytes), s.tp)] : []),
       ]));
     }
     picture.setAttribute('aria-label', t.pictureLabel);
@@ -203,6 +224,12 @@ export function createDecodeView(lang, links) {
       h('thead', {}, h('tr', {}, cols.map((c) => h('th', { scope: 'col', text: c })))),
       h('tbody', {}, steps.map((s) => {
         const p = s.per_allreduce;
+        if (p.applies === false) {
+          return h('tr', { dataset: { algorithm: p.algorithm, applies: 'false' } }, [
+            h('th', { scope: 'row', text: algoName(p.algorithm) }),
+            h('td', { colspan: String(cols.length - 1), text: t.notHere({ limit: p.limit, tp: s.tp, bytes: formatBytes(s.allreduce_bytes), limitBytes: mib(p.limit_bytes) }) }),
+          ]);
+        }
         return h('tr', { dataset: { algorithm: p.algorithm } }, [
           h('th', { scope: 'row', text: algoName(p.algorithm) }),
           ...[String(p.steps), formatTime(p.time_s), formatTime(p.alpha_time_s), formatTime(p.beta_time_s), formatTime(s.comm_time_s),
