@@ -20,12 +20,20 @@ export function serve(dir = DIST, options = {}) {
   return serveFolder(dir, 0, options);
 }
 
+export const CHROMIUM_OPTIONS = {
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic',
+    '--no-first-run', '--disable-component-update', '--disable-sync'],
+};
+
+/**
+ * The browser of a test file: the one Chromium that tests/browser/run.mjs started for every file
+ * (COMMLAB_BROWSER_WS), or one of its own when the file runs alone. Closing a shared one only
+ * disconnects this file, and its contexts go with it.
+ */
 export function launch() {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic',
-      '--no-first-run', '--disable-component-update', '--disable-sync'],
-  });
+  const shared = process.env.COMMLAB_BROWSER_WS;
+  return shared ? chromium.connect(shared) : chromium.launch(CHROMIUM_OPTIONS);
 }
 
 export function screenshotDir() {
