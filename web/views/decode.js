@@ -114,6 +114,8 @@ export function createDecodeView(lang, links) {
   }
 
   const algoName = (a) => t.kernels[a] ?? vt.algorithms[a] ?? a;
+  // Why vLLM's kernel cannot run at a step's settings: the limit the engine names, in words.
+  const whyNot = (s) => t.notHere({ limit: s.per_allreduce.limit, tp: s.tp, bytes: formatBytes(s.allreduce_bytes), limitBytes: mib(s.per_allreduce.limit_bytes) });
 
   function draw(steps) {
     const first = steps[0];
@@ -132,7 +134,7 @@ export function createDecodeView(lang, links) {
       if (p.algorithm === DECODE_KERNELS_FIRST) rows.push(h('h3', { class: 'decode-group', text: t.kernelsTitle }));
       if (p.applies === false) {
         // vLLM's kernel outside its limits: said in words, nothing drawn (NCCL runs instead).
-        const why = t.notHere({ limit: p.limit, tp: s.tp, bytes: formatBytes(s.allreduce_bytes), limitBytes: mib(p.limit_bytes) });
+        const why = whyNot(s);
         rows.push(h('div', { class: 'decode-row', dataset: { algorithm: p.algorithm, applies: 'false', limit: p.limit, bound: 'none' } }, [
           h('span', { class: 'decode-name', text: algoName(p.algorithm) }),
           h('span', { class: 'decode-bars' }, h('span', { class: 'decode-na', text: why })),
@@ -227,7 +229,7 @@ export function createDecodeView(lang, links) {
         if (p.applies === false) {
           return h('tr', { dataset: { algorithm: p.algorithm, applies: 'false' } }, [
             h('th', { scope: 'row', text: algoName(p.algorithm) }),
-            h('td', { colspan: String(cols.length - 1), text: t.notHere({ limit: p.limit, tp: s.tp, bytes: formatBytes(s.allreduce_bytes), limitBytes: mib(p.limit_bytes) }) }),
+            h('td', { colspan: String(cols.length - 1), text: whyNot(s) }),
           ]);
         }
         return h('tr', { dataset: { algorithm: p.algorithm } }, [
