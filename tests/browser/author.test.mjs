@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { DIST, ROOT, answer, engineEval, launch, openPage, screenshotDir, serve, settled, verdicts } from './helpers.mjs';
+import { answer, DIST, downloadPath, engineEval, launch, openPage, ROOT, screenshotDir, serve, settled, verdicts } from './helpers.mjs';
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -264,7 +264,7 @@ describe('the authoring view', () => {
     await linted(page2);
     const [download] = await Promise.all([page2.waitForEvent('download'), status.locator('[data-action="download"]').click()]);
     assert.equal(download.suggestedFilename(), '09.json');
-    assert.equal(readFileSync(await download.path(), 'utf8'), edited);
+    assert.equal(readFileSync(await downloadPath(download), 'utf8'), edited);
     await full.close();
   });
 

@@ -5,7 +5,7 @@
 // and a dialog of a tall frame opens in view. The course page is on another site than the lab.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { answerIn, courseSite, launch, screenshotDir, serve } from './helpers.mjs';
+import { answerIn, courseSite, downloadPath, launch, screenshotDir, serve } from './helpers.mjs';
 import { join } from 'node:path';
 
 const WRONG6 = { microbatches: '4', token_interval: '1.1 ms' };
@@ -128,7 +128,7 @@ describe('course platforms: controls that hold, plain frames', () => {
     }), true);
     await frame.locator('#notice').screenshot({ path: join(screenshotDir(), 'plain-frame-notice.png') });
     const [download] = await Promise.all([page.waitForEvent('download'), frame.locator('[data-action="export"]').click()]);
-    const path = await download.path();
+    const path = await downloadPath(download);
     // A reload forgets everything (nothing can be saved) ...
     await page.reload();
     frame = frameOf(page, 6);

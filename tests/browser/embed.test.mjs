@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { DIST, answerIn, courseSite, launch, screenshotDir, serve } from './helpers.mjs';
+import { answerIn, courseSite, DIST, downloadPath, launch, screenshotDir, serve } from './helpers.mjs';
 
 const LECTURE3 = { ring: '162 us', recursive_doubling: '45.6 us', rabenseifner: '52 us', binary_tree: '91.2 us', best: 'recursive_doubling' };
 const WRONG6 = { microbatches: '4', token_interval: '1.1 ms' };
@@ -261,7 +261,7 @@ describe('embedded in a course page', () => {
     await frame.waitForFunction(() => /cannot save/.test(document.querySelector('#notice').textContent), null, { timeout: 5000, polling: 100 });
     assert.equal(await frame.locator('#notice').isVisible(), true);
     const [download] = await Promise.all([page.waitForEvent('download'), frame.locator('[data-action="export"]').click()]);
-    const file = JSON.parse(await (await import('node:fs/promises')).readFile(await download.path(), 'utf8'));
+    const file = JSON.parse(await (await import('node:fs/promises')).readFile(await downloadPath(download), 'utf8'));
     assert.equal(file.exercises['6'].variants.lecture.answers.microbatches, '4');
     await ctx.close();
   });

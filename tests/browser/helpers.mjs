@@ -36,6 +36,19 @@ export function launch() {
   return shared ? chromium.connect(shared) : chromium.launch(CHROMIUM_OPTIONS);
 }
 
+let downloads = 0;
+/**
+ * A local copy of a download, its path. Download.path() is the browser's own file, which a file
+ * connected to the shared browser (run.mjs) cannot read; saveAs works either way.
+ */
+export async function downloadPath(download) {
+  const dir = join(ROOT, 'build-wasm', 'downloads');
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `${process.pid}-${++downloads}-${download.suggestedFilename()}`);
+  await download.saveAs(path);
+  return path;
+}
+
 export function screenshotDir() {
   mkdirSync(SHOTS, { recursive: true });
   return SHOTS;

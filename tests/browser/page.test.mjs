@@ -8,9 +8,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import {
-  DIST, answer, engineEval, launch, nextFrame, openPage, screenshotDir, serve, variantParams, verdicts,
-} from './helpers.mjs';
+import { answer, DIST, downloadPath, engineEval, launch, nextFrame, openPage, screenshotDir, serve, variantParams, verdicts } from './helpers.mjs';
 import { serve as serveWithAncestors } from '../../web/tools/serve.mjs';
 
 // The lecture's own answers (P5 §11), as a student would type them.
@@ -312,7 +310,7 @@ describe('the lab page', () => {
     const page = await openPage(ctx, server.url, errors);
     await answer(page, 2, LECTURE[2]);
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-action="export"]').click()]);
-    const file = await download.path();
+    const file = await downloadPath(download);
     const saved = JSON.parse(readFileSync(file, 'utf8'));
     assert.equal(saved.format, 'commlab-progress');
     assert.equal(saved.exercises['2'].variants.lecture.solved, true);

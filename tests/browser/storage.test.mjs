@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { answer, launch, openPage, screenshotDir, serve, settled, verdicts } from './helpers.mjs';
+import { answer, downloadPath, launch, openPage, screenshotDir, serve, settled, verdicts } from './helpers.mjs';
 
 const LECTURE2 = { bytes_sent: '150 MB', steps: '6', time: '429 us' };
 const DESKTOP = { width: 1280, height: 900 };
@@ -113,7 +113,7 @@ describe('progress is never lost', () => {
     assert.equal(await button.innerText(), '导出进度');
     await shoot(page, 'full-zh');
     const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
-    const file = JSON.parse(readFileSync(await download.path(), 'utf8'));
+    const file = JSON.parse(readFileSync(await downloadPath(download), 'utf8'));
     assert.equal(file.exercises['2'].variants.lecture.solved, true, 'the export holds the unsaved attempt');
     // Kept in memory: the card shows it; storage still holds what it held (nothing lost, nothing half-written).
     assert.match(await status(page, 2), /已完成/);
@@ -264,7 +264,7 @@ describe('progress is never lost', () => {
     assert.equal((await verdicts(page, 2)).steps, 'correct');
     // Export carries the set-aside values under "setAside".
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-action="export"]').click()]);
-    const file = JSON.parse(readFileSync(await download.path(), 'utf8'));
+    const file = JSON.parse(readFileSync(await downloadPath(download), 'utf8'));
     assert.deepEqual(Object.values(file.setAside).sort(), bad.map(([, v]) => v).sort());
     assert.equal(file.exercises['2'].variants.lecture.answers.steps, '6');
     // And the exported file imports (setAside is left alone).
@@ -400,7 +400,7 @@ describe('progress is never lost', () => {
     await answer(page, 2, LECTURE2);
     assert.match(await status(page, 2), /Solved/);
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-action="export"]').click()]);
-    const file = JSON.parse(readFileSync(await download.path(), 'utf8'));
+    const file = JSON.parse(readFileSync(await downloadPath(download), 'utf8'));
     assert.equal(file.exercises['2'].variants.lecture.solved, true);
     await page.locator('[data-action="reset"]').click();
     await page.locator('[data-action="reset-confirm"]').click();

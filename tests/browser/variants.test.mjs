@@ -5,9 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import {
-  answer, engineEval, launch, nextFrame, openPage, serve, settled, variantParams, verdicts,
-} from './helpers.mjs';
+import { answer, downloadPath, engineEval, launch, nextFrame, openPage, serve, settled, variantParams, verdicts } from './helpers.mjs';
 
 let server;
 let browser;
@@ -41,7 +39,7 @@ async function newVariant(page, n) {
 
 async function exportFile(page) {
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-action="export"]').click()]);
-  return download.path();
+  return downloadPath(download);
 }
 
 /** Everything the page shows and saves, to compare before and after a refused import. */
