@@ -14,7 +14,6 @@ export const DECODE_ALGORITHMS = ['ring', 'recursive_doubling', 'rabenseifner', 
 // §5.7's kernels written for small messages, asked of the same op: NCCL's ring under its LL
 // protocol (§5.6) and vLLM's custom all-reduce in one or two shots (it says where it cannot run).
 export const DECODE_KERNELS = [{ algorithm: 'ring', protocol: 'LL' }, { algorithm: 'one_shot' }, { algorithm: 'two_shot' }];
-const DECODE_KERNELS_FIRST = 'ring/LL'; // the first kernel row's algorithm, as the engine names it
 const LIMITS = { tp: [1, 4096], tokens: [1, 1e8] };
 
 /** The α share of one all-reduce: alpha_time_s / time_s, both the engine's (0 when nothing is sent). */
@@ -129,9 +128,10 @@ export function createDecodeView(lang, links) {
     const width = (x) => `${(longest > 0 ? (x / longest) * 100 : 0).toFixed(2)}%`;
     const rows = [];
     const items = [];
-    for (const s of steps) {
+    for (const [i, s] of steps.entries()) {
       const p = s.per_allreduce;
-      if (p.algorithm === DECODE_KERNELS_FIRST) rows.push(h('h3', { class: 'decode-group', text: t.kernelsTitle }));
+      // The kernels follow the algorithms in the batch: their heading goes before the first.
+      if (i === DECODE_ALGORITHMS.length) rows.push(h('h3', { class: 'decode-group', text: t.kernelsTitle }));
       if (p.applies === false) {
         // vLLM's kernel outside its limits: said in words, nothing drawn (NCCL runs instead).
         const why = whyNot(s);
