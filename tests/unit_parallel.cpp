@@ -43,7 +43,7 @@ TEST(TensorParallel, SmallMessagesSection57) {
   const Link nv = catalogue_link("nvlink4");
   const TpCost c = tp_cost(llama(), h100(), 8, 1, Phase::decode, nv, AllreduceAlgorithm::ring);
   EXPECT_EQ(c.allreduces, 160);
-  EXPECT_EQ(c.per_call.steps, 14);
+  EXPECT_EQ(c.call.cost.steps, 14);
   expect_lecture(c.comm_time_s / ms, "4.5");
   expect_lecture(c.weight_read_time_s / ms, "6.6");
   expect_lecture(c.comm_time_s / c.weight_read_time_s, "about 0.67", 0.05);  // "two thirds"
@@ -70,11 +70,11 @@ TEST(TensorParallel, Exercise5PrefillTraffic) {
   const TpCost c = tp_cost(llama(), h100(), 8, 4096, Phase::prefill, catalogue_link("nvlink4"),
                            AllreduceAlgorithm::ring);
   EXPECT_NEAR(c.allreduce_bytes / MB, 67.108864, 1e-9);                        // "about 67 MB"
-  expect_lecture(c.per_call.bytes_sent_per_device / MB, "117");                // 2 x 7/8 x 67
-  expect_lecture(2 * c.per_call.bytes_sent_per_device / MB, "235");            // a layer
+  expect_lecture(c.call.cost.bytes_sent_per_device / MB, "117");                // 2 x 7/8 x 67
+  expect_lecture(2 * c.call.cost.bytes_sent_per_device / MB, "235");            // a layer
   expect_lecture(c.bytes_sent_per_gpu / GB, "18.8");
   expect_lecture(c.comm_time_s / ms, "57");
-  expect_lecture(2 * c.per_call.time_s / ms, "0.71");                          // §7.2
+  expect_lecture(2 * c.call.cost.time_s / ms, "0.71");                          // §7.2
   // Sequence parallelism: the same bytes, activations divided by k.
   EXPECT_DOUBLE_EQ(c.sp_bytes_sent_per_gpu, c.bytes_sent_per_gpu);
   EXPECT_DOUBLE_EQ(c.sp_activation_bytes_per_gpu * 8, c.tp_activation_bytes_per_gpu);

@@ -87,11 +87,11 @@ TEST(SmallAllreduce, DecodeStepOnTp8) {
   EXPECT_LT(one.comm_time_s, two.comm_time_s);
   EXPECT_LT(two.comm_time_s, ll.comm_time_s);
   EXPECT_LT(ll.comm_time_s, ring.comm_time_s);
-  EXPECT_TRUE(one.vllm_picks);
-  EXPECT_FALSE(two.vllm_picks);
+  EXPECT_TRUE(one.call.vllm_picks);
+  EXPECT_FALSE(two.call.vllm_picks);
   // A 4,096-token prefill sends 67 MB a call: over vLLM's limit.
   const TpCost prefill = tp_cost(*find_model("llama3_70b"), *find_gpu("h100"), 8, 4096, Phase::prefill,
                                  catalogue_link("nvlink4"), AllreduceKernel::vllm(CustomShot::two_shot));
-  EXPECT_FALSE(prefill.kernel_applies);
-  EXPECT_EQ(prefill.kernel_limit, "bytes");
+  EXPECT_FALSE(prefill.call.applies);
+  EXPECT_EQ(prefill.call.limit, "bytes");
 }

@@ -106,19 +106,23 @@ NodePreset read_node(Request& r, const std::string& fallback) {
 // times infinite, and the answer must name the field rather than print null.
 double read_mfu(Request& r) { return r.number_or("mfu", kDefaultMfu, Range{0.01, 1, false, ""}); }
 
-AllreduceAlgorithm read_algorithm(Request& r) {
+// The flat all-reduce algorithms' names (§5), what `algorithm` allows before §5.7's kernels.
+std::vector<std::string> flat_algorithm_names() {
   std::vector<std::string> names;
   for (AllreduceAlgorithm a : allreduce_algorithms()) names.push_back(algorithm_name(a));
+  return names;
+}
+
+AllreduceAlgorithm read_algorithm(Request& r) {
   AllreduceAlgorithm a;
-  parse_allreduce_algorithm(r.name_or("algorithm", "ring", names), &a);
+  parse_allreduce_algorithm(r.name_or("algorithm", "ring", flat_algorithm_names()), &a);
   return a;
 }
 
 // tp's all-reduce (P5 §5.7): a flat algorithm, vLLM's one or two shots, or with `protocol` NCCL's
 // ring under LL, LL128 or Simple (§5.6).
 AllreduceKernel read_kernel(Request& r) {
-  std::vector<std::string> names;
-  for (AllreduceAlgorithm a : allreduce_algorithms()) names.push_back(algorithm_name(a));
+  std::vector<std::string> names = flat_algorithm_names();
   for (CustomShot s : {CustomShot::one_shot, CustomShot::two_shot}) names.push_back(custom_shot_name(s));
   const std::string name = r.name_or("algorithm", "ring", names);
   const bool with_protocol = r.has("protocol");
@@ -138,14 +142,14 @@ AllreduceKernel read_kernel(Request& r) {
 }
 
 json kernel_json(const AllreduceKernel& kernel, const TpCost& c) {
-  json out = cost_json(c.per_call);
+  json out = cost_json(c.call.cost);
   if (kernel.kind == AllreduceKernel::Kind::nccl_ring) out["protocol"] = protocol_name(kernel.protocol);
   if (kernel.kind == AllreduceKernel::Kind::custom) {
     // vLLM's kernel outside its limits: the model's cost stays, said not to apply (P5 §5.7).
-    out["applies"] = c.kernel_applies;
-    out["limit"] = c.kernel_limit;
+    out["applies"] = c.call.applies;
+    out["limit"] = c.call.limit;
     out["limit_bytes"] = kCustomAllreduceMaxBytes;
-    out["vllm_picks"] = c.vllm_picks;
+    out["vllm_picks"] = c.call.vllm_picks;
   }
   return out;
 }

@@ -44,8 +44,8 @@ std::vector<ParallelismRow> compare_parallelisms(const ModelPreset& m, const Gpu
     r.nic_time_s = b.comm_time_s;
     r.compute_time_s = a.compute_time_s;
     r.message_bytes = a.allreduce_bytes;
-    r.intra_message_time_s = a.per_call.time_s;
-    r.nic_message_time_s = b.per_call.time_s;
+    r.intra_message_time_s = a.call.cost.time_s;
+    r.nic_message_time_s = b.call.cost.time_s;
     r.belongs_on = place(r.nic_time_s, r.compute_time_s);
     rows.push_back(r);
   }

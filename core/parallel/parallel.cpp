@@ -32,13 +32,9 @@ TpCost tp_cost(const ModelPreset& m, const GpuPreset& g, int tp, double tokens, 
   TpCost c;
   c.allreduce_bytes = tokens * m.hidden * m.activation_bytes;
   c.allreduces = 2 * m.layers;  // P5 §6.2: after attention and after the MLP
-  const KernelCost k = allreduce_kernel_cost(kernel, tp, c.allreduce_bytes, link);
-  c.per_call = k.cost;
-  c.kernel_applies = k.applies;
-  c.kernel_limit = k.limit;
-  c.vllm_picks = k.vllm_picks;
-  c.comm_time_s = c.allreduces * c.per_call.time_s;
-  c.bytes_sent_per_gpu = c.allreduces * c.per_call.bytes_sent_per_device;
+  c.call = allreduce_kernel_cost(kernel, tp, c.allreduce_bytes, link);
+  c.comm_time_s = c.allreduces * c.call.cost.time_s;
+  c.bytes_sent_per_gpu = c.allreduces * c.call.cost.bytes_sent_per_device;
   c.weight_read_time_s = weight_read_time_s(m, g, tp, hbm_efficiency);
   c.compute_time_s = phase == Phase::prefill
                          ? m.layers * prefill_layer_time_s(m, tokens, tp, effective_flops(g, mfu))

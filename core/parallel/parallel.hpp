@@ -40,10 +40,7 @@ enum class Phase { decode, prefill };
 struct TpCost {
   double allreduce_bytes = 0;          // D of one call
   int allreduces = 0;                  // 2 x layers
-  CollectiveCost per_call;
-  bool kernel_applies = true;          // a custom kernel (§5.7) inside its limits
-  std::string kernel_limit;            // the limit it breaks: "link", "devices" or "bytes"
-  bool vllm_picks = false;             // custom: the shot vLLM launches here
+  KernelCost call;                     // one call: its cost, and whether a §5.7 kernel runs here
   double comm_time_s = 0;              // all calls, back to back
   double bytes_sent_per_gpu = 0;       // all calls
   double compute_time_s = 0;           // prefill: FLOPs / tp / F_eff; decode: weight read
