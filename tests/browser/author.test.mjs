@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { answer, DIST, downloadPath, engineEval, launch, openPage, ROOT, screenshotDir, serve, settled, verdicts } from './helpers.mjs';
+import { answer, DIST, downloadPath, engineEval, launch, openPage, ROOT, screenshotDir, serve, settled, verdicts, shot } from './helpers.mjs';
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -405,12 +405,12 @@ describe('the authoring view', () => {
         const wide = await page.evaluate(() => document.documentElement.scrollWidth);
         assert.ok(wide <= viewport.width, `${width} ${lang}: the page is ${wide}px wide`);
         await page.evaluate(() => window.scrollTo(0, 0));
-        await page.screenshot({ path: join(dir, `author-${width}-${lang}.png`), fullPage: true });
+        await shot(page, { path: join(dir, `author-${width}-${lang}.png`), fullPage: true });
         // With problems beside the text.
         await textarea(page).fill(MISTAKES);
         await linted(page);
         assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= viewport.width);
-        await view(page).locator('.author-editor').screenshot({ path: join(dir, `author-problems-${width}-${lang}.png`) });
+        await shot(view(page).locator('.author-editor'), { path: join(dir, `author-problems-${width}-${lang}.png`) });
         await ctx.close();
       }
     }

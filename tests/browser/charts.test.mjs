@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { engineEval, launch, openPage, screenshotDir, serve } from './helpers.mjs';
+import { engineEval, launch, openPage, screenshotDir, serve, shot } from './helpers.mjs';
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -310,12 +310,12 @@ describe('charts', () => {
           // No chart wider than its box (a clipped canvas).
           const over = await page.locator('.chart .chart-box').evaluateAll((els) => els.filter((e) => !e.closest('[hidden]') && e.scrollWidth > e.clientWidth + 1).length);
           assert.equal(over, 0, `${name} ${lang} ${viewport.width}: a chart overflows its box`);
-          await page.locator(target).screenshot({ path: join(dir, `chart-${name}-${lang}-${viewport.width}.png`) });
+          await shot(page.locator(target), { path: join(dir, `chart-${name}-${lang}-${viewport.width}.png`) });
           // Each chart on its own too, to be read at phone size.
           const charts = page.locator(`${target} .chart:not([hidden])`);
           for (let i = 0; i < await charts.count(); ++i) {
             const view = await charts.nth(i).getAttribute('data-view');
-            await charts.nth(i).screenshot({ path: join(dir, `chart-${name}-${view}-${lang}-${viewport.width}.png`) });
+            await shot(charts.nth(i), { path: join(dir, `chart-${name}-${view}-${lang}-${viewport.width}.png`) });
           }
           await page.close();
         }

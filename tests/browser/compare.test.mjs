@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ROOT, axeViolations, launch, openPage, screenshotDir, serve } from './helpers.mjs';
+import { ROOT, axeViolations, launch, openPage, screenshotDir, serve, shot } from './helpers.mjs';
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -213,7 +213,7 @@ describe('compare view', () => {
         assert.ok(width <= viewport.width, `compare ${lang}: ${width}px wide in ${viewport.width}px`);
         if (lang === 'en') assert.deepEqual(await axeViolations(page), []);
         if (lang === 'zh') assert.match(await page.locator('[data-says="combine"]').textContent(), /节点内 TP8，节点间 PP2/);
-        await page.screenshot({ path: join(dir, `compare-${lang}-${viewport.width}.png`), fullPage: true });
+        await shot(page, { path: join(dir, `compare-${lang}-${viewport.width}.png`), fullPage: true });
         await page.close();
       }
       await ctx.close();

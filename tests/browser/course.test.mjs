@@ -5,7 +5,7 @@
 // and a dialog of a tall frame opens in view. The course page is on another site than the lab.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { answerIn, courseSite, downloadPath, launch, screenshotDir, serve } from './helpers.mjs';
+import { answerIn, courseSite, downloadPath, launch, screenshotDir, serve, shot } from './helpers.mjs';
 import { join } from 'node:path';
 
 const WRONG6 = { microbatches: '4', token_interval: '1.1 ms' };
@@ -126,7 +126,7 @@ describe('course platforms: controls that hold, plain frames', () => {
       return !!(document.querySelector('#exercises').compareDocumentPosition(n) & Node.DOCUMENT_POSITION_FOLLOWING) &&
         n.nextElementSibling === document.querySelector('.embed-foot');
     }), true);
-    await frame.locator('#notice').screenshot({ path: join(screenshotDir(), 'plain-frame-notice.png') });
+    await shot(frame.locator('#notice'), { path: join(screenshotDir(), 'plain-frame-notice.png') });
     const [download] = await Promise.all([page.waitForEvent('download'), frame.locator('[data-action="export"]').click()]);
     const path = await downloadPath(download);
     // A reload forgets everything (nothing can be saved) ...
@@ -199,7 +199,7 @@ describe('course platforms: controls that hold, plain frames', () => {
     const frameTop = await page.locator('iframe').evaluate((f) => f.getBoundingClientRect().top);
     const box = await dialog.evaluate((d) => { const r = d.getBoundingClientRect(); return { top: r.top, bottom: r.bottom }; });
     assert.ok(frameTop + box.top >= 0 && frameTop + box.bottom <= inView, `frame top ${frameTop}, dialog ${JSON.stringify(box)} at ${frameTop + box.top}..${frameTop + box.bottom}, view 0..${inView}`);
-    await page.screenshot({ path: join(screenshotDir(), 'tall-frame-dialog.png') });
+    await shot(page, { path: join(screenshotDir(), 'tall-frame-dialog.png') });
     await frame.locator('[data-action="reset-cancel"]').click();
     assert.deepEqual(errors, []);
     await ctx.close();

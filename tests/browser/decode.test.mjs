@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ROOT, axeViolations, launch, openPage, screenshotDir, serve } from './helpers.mjs';
+import { ROOT, axeViolations, launch, openPage, screenshotDir, serve, shot } from './helpers.mjs';
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -194,7 +194,7 @@ describe('decode', () => {
         if (lang === 'en') {
           assert.deepEqual(await axeViolations(page), [], `axe at ${viewport.width}px`);
         }
-        await page.screenshot({ path: join(dir, `decode-${lang}-${viewport.width}.png`), fullPage: true });
+        await shot(page, { path: join(dir, `decode-${lang}-${viewport.width}.png`), fullPage: true });
         await page.close();
       }
       await c.close();

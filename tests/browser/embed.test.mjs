@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { answerIn, courseSite, DIST, downloadPath, launch, screenshotDir, serve } from './helpers.mjs';
+import { answerIn, courseSite, DIST, downloadPath, launch, screenshotDir, serve, shot, TAKE_SCREENSHOTS } from './helpers.mjs';
 
 const LECTURE3 = { ring: '162 us', recursive_doubling: '45.6 us', rabenseifner: '52 us', binary_tree: '91.2 us', best: 'recursive_doubling' };
 const WRONG6 = { microbatches: '4', token_interval: '1.1 ms' };
@@ -326,7 +326,8 @@ describe('embedded in a course page', () => {
     assert.ok(errors.length === 0, errors.join('\n'));
   });
 
-  test('screenshots of the course page: 1280 and 390 px, light and dark', async () => {
+  // Nothing to check here but the pictures: run when they are taken (helpers.shot).
+  test('screenshots of the course page: 1280 and 390 px, light and dark', { skip: !TAKE_SCREENSHOTS && 'screenshots only (COMMLAB_SCREENSHOTS=1)' }, async () => {
     const dir = screenshotDir();
     for (const [name, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]]) {
       for (const scheme of ['light', 'dark']) {
@@ -339,7 +340,7 @@ describe('embedded in a course page', () => {
         await page.setViewportSize({ width: viewport.width, height });
         await page.evaluate(() => window.scrollTo(0, 0));
         await page.waitForTimeout(300);
-        await page.screenshot({ path: join(dir, `embed-${name}-${scheme}.png`) });
+        await shot(page, { path: join(dir, `embed-${name}-${scheme}.png`) });
         await ctx.close();
       }
     }

@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { DIST, answerIn, courseSite, launch, screenshotDir, serve } from './helpers.mjs';
+import { DIST, answerIn, courseSite, launch, screenshotDir, serve, shot } from './helpers.mjs';
 
 const LECTURE3 = { ring: '162 us', recursive_doubling: '45.6 us', rabenseifner: '52 us', binary_tree: '91.2 us', best: 'recursive_doubling' };
 
@@ -230,7 +230,7 @@ describe('frames of a course page', () => {
       await page.waitForTimeout(300); // the frame's new height
       await page.setViewportSize({ width, height: await page.evaluate(() => document.documentElement.scrollHeight) });
       await page.waitForTimeout(300);
-      await page.screenshot({ path: join(screenshotDir(), `embed-dark-theme-${name}.png`) });
+      await shot(page, { path: join(screenshotDir(), `embed-dark-theme-${name}.png`) });
     }
     await page.setViewportSize({ width: 1280, height: 900 });
     // axe-core in the dark frame (evaluated by DevTools: not subject to the frame's CSP).
@@ -305,7 +305,7 @@ describe('frames of a course page', () => {
     for (const [name, width] of [['desktop', 1280], ['phone', 390]]) {
       await page.setViewportSize({ width, height: 900 });
       await page.waitForTimeout(200);
-      await page.screenshot({ path: join(dir, `embed-refused-${name}.png`) });
+      await shot(page, { path: join(dir, `embed-refused-${name}.png`) });
     }
     // setLang switches the messages too.
     await page.evaluate(() => window.commlab.setLang('en'));

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { DIST, launch, screenshotDir, serve } from './helpers.mjs';
+import { DIST, launch, screenshotDir, serve, shot } from './helpers.mjs';
 
 let server;
 let browser;
@@ -149,9 +149,9 @@ describe('a .wasm that cannot be had', () => {
       if (kind === 'missing' || kind === 'timeout') {
         const shots = screenshotDir();
         await page.evaluate(() => window.scrollTo(0, 0));
-        await page.screenshot({ path: join(shots, `engine-failure-${kind}-${lang}-1280.png`) });
+        await shot(page, { path: join(shots, `engine-failure-${kind}-${lang}-1280.png`) });
         await page.setViewportSize({ width: 390, height: 844 });
-        await page.screenshot({ path: join(shots, `engine-failure-${kind}-${lang}-390.png`) });
+        await shot(page, { path: join(shots, `engine-failure-${kind}-${lang}-390.png`) });
         await page.setViewportSize({ width: 1280, height: 900 });
       }
       // Retry reloads the page (the .wasm still broken: the same words again).
@@ -246,10 +246,10 @@ describe('a worker that stops', () => {
       assert.equal(await summary.innerText(), SAID[lang].stopped);
       assert.equal(await first.two.locator('[data-answer="steps"]').inputValue(), '6', 'the typed answer stays');
       assert.equal(JSON.parse(await page.evaluate(() => localStorage.getItem('commlab.v2.progress.2.lecture'))).answers.steps, '6');
-      await page.screenshot({ path: join(screenshotDir(), `engine-stopped-check-${lang}-1280.png`) });
+      await shot(page, { path: join(screenshotDir(), `engine-stopped-check-${lang}-1280.png`) });
       await page.setViewportSize({ width: 390, height: 844 });
       await summary.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: join(screenshotDir(), `engine-stopped-check-${lang}-390.png`) });
+      await shot(page, { path: join(screenshotDir(), `engine-stopped-check-${lang}-390.png`) });
       await page.setViewportSize({ width: 1280, height: 900 });
       // Checked again: the restarted worker answers.
       await first.two.locator('[data-action="check"]').click();

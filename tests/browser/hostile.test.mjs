@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { answerIn, launch, openPage, screenshotDir, serve } from './helpers.mjs';
+import { answerIn, launch, openPage, screenshotDir, serve, shot } from './helpers.mjs';
 
 const LECTURE3 = { ring: '162 us', recursive_doubling: '45.6 us', rabenseifner: '52 us', binary_tree: '91.2 us', best: 'recursive_doubling' };
 const WRONG6 = { microbatches: '4', token_interval: '1.1 ms' };
@@ -158,7 +158,7 @@ describe('hostile links', () => {
         const ctx = await browser.newContext({ viewport, locale: 'en-US' });
         const page = await openPage(ctx, `${lab.url}?view=explore&lang=${lang}&collective=constructor&devices=abc`, errors);
         await page.waitForSelector('[data-view="schedule"]:not([data-steps="0"])', { timeout: 20000 });
-        await page.screenshot({ path: join(dir, `hostile-explore-${lang}-${name}.png`) });
+        await shot(page, { path: join(dir, `hostile-explore-${lang}-${name}.png`) });
         await ctx.close();
       }
     }

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ROOT, axeViolations, engineEval, launch, openPage, screenshotDir, serve, settled } from './helpers.mjs';
+import { ROOT, axeViolations, engineEval, launch, openPage, screenshotDir, serve, settled, shot } from './helpers.mjs';
 import { formatBytes, formatTime } from '../../web/util/units.js';
 import { busBandwidth, formatPercent, formatRate } from '../../web/views/measured.js';
 
@@ -283,7 +283,7 @@ describe('measured view', () => {
         const width = await page.evaluate(() => document.documentElement.scrollWidth);
         assert.ok(width <= viewport.width, `${lang}: the page is ${width}px wide in a ${viewport.width}px viewport`);
         await page.locator('[data-role="data-table"] summary').click();
-        await page.screenshot({ path: join(dir, `measured-${lang}-${viewport.width}.png`), fullPage: true });
+        await shot(page, { path: join(dir, `measured-${lang}-${viewport.width}.png`), fullPage: true });
         await ctx.close();
       }
     }

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { axeViolations, engineEval, launch, openPage, screenshotDir, serve } from './helpers.mjs';
+import { axeViolations, engineEval, launch, openPage, screenshotDir, serve, shot } from './helpers.mjs';
 import { formatBytes, formatTime } from '../../web/util/units.js';
 
 const DESKTOP = { width: 1280, height: 900 };
@@ -172,13 +172,13 @@ describe('memory view', () => {
         const width = await page.evaluate(() => document.documentElement.scrollWidth);
         assert.ok(width <= viewport.width, `memory ${lang}: ${width}px wide in ${viewport.width}px`);
         if (lang === 'en') assert.deepEqual(await axeViolations(page), []);
-        await page.screenshot({ path: join(dir, `memory-${lang}-${viewport.width}.png`), fullPage: true });
+        await shot(page, { path: join(dir, `memory-${lang}-${viewport.width}.png`), fullPage: true });
         // Eight GPUs that fit, for the picture of a split.
         await page.locator('#memory-in-gpus').fill('8');
         await settled(page, { ...LECTURE, gpus: 8 });
         const wide = await page.evaluate(() => document.documentElement.scrollWidth);
         assert.ok(wide <= viewport.width, `memory ${lang} on 8 GPUs: ${wide}px wide in ${viewport.width}px`);
-        await page.screenshot({ path: join(dir, `memory-8-${lang}-${viewport.width}.png`), fullPage: true });
+        await shot(page, { path: join(dir, `memory-8-${lang}-${viewport.width}.png`), fullPage: true });
         await page.close();
       }
       await ctx.close();

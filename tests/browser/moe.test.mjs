@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ROOT, axeViolations, launch, openPage, screenshotDir, serve } from './helpers.mjs';
+import { ROOT, axeViolations, launch, openPage, screenshotDir, serve, shot } from './helpers.mjs';
 import { formatBytes, formatTime } from '../../web/util/units.js';
 
 const DESKTOP = { width: 1280, height: 900 };
@@ -140,7 +140,7 @@ describe('moe view', () => {
         if (lang === 'en') {
           assert.deepEqual(await axeViolations(page), []);
         }
-        await page.screenshot({ path: join(dir, `moe-${lang}-${viewport.width}.png`), fullPage: true });
+        await shot(page, { path: join(dir, `moe-${lang}-${viewport.width}.png`), fullPage: true });
         await page.close();
       }
       await ctx.close();

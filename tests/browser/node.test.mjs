@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ROOT, axeViolations, launch, openPage, screenshotDir, serve } from './helpers.mjs';
+import { ROOT, axeViolations, launch, openPage, screenshotDir, serve, shot } from './helpers.mjs';
 import { formatTime } from '../../web/util/units.js';
 
 const DESKTOP = { width: 1280, height: 900 };
@@ -118,7 +118,7 @@ describe('node view', () => {
         const width = await page.evaluate(() => document.documentElement.scrollWidth);
         assert.ok(width <= viewport.width, `node ${lang}: ${width}px wide in ${viewport.width}px`);
         if (lang === 'en') assert.deepEqual(await axeViolations(page), []);
-        await page.screenshot({ path: join(dir, `node-${lang}-${viewport.width}.png`), fullPage: true });
+        await shot(page, { path: join(dir, `node-${lang}-${viewport.width}.png`), fullPage: true });
         await page.close();
       }
       await ctx.close();

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { answer, DIST, downloadPath, engineEval, launch, nextFrame, openPage, screenshotDir, serve, variantParams, verdicts } from './helpers.mjs';
+import { answer, DIST, downloadPath, engineEval, launch, nextFrame, openPage, screenshotDir, serve, variantParams, verdicts, shot } from './helpers.mjs';
 import { serve as serveWithAncestors } from '../../web/tools/serve.mjs';
 
 // The lecture's own answers (P5 §11), as a student would type them.
@@ -358,10 +358,10 @@ describe('the lab page', () => {
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(width <= viewport.width, `${name}: page is ${width}px wide in a ${viewport.width}px viewport`);
       await page.evaluate(() => window.scrollTo(0, 0));
-      await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
-      await page.locator('#ex3').screenshot({ path: join(dir, `${name}-ex3.png`) });
+      await shot(page, { path: join(dir, `${name}.png`), fullPage: true });
+      await shot(page.locator('#ex3'), { path: join(dir, `${name}-ex3.png`) });
       const single = await openPage(ctx, `${server.url}?exercise=6`, errors);
-      await single.screenshot({ path: join(dir, `${name}-single.png`), fullPage: true });
+      await shot(single, { path: join(dir, `${name}-single.png`), fullPage: true });
       await ctx.close();
     }
   });

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { launch, openPage, screenshotDir, serve } from './helpers.mjs';
+import { launch, openPage, screenshotDir, serve, shot } from './helpers.mjs';
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -241,7 +241,7 @@ describe('schedule player against the engine', () => {
         const levels = await pl.locator('[data-message]').evaluateAll((els) => els.map((e) => e.dataset.level));
         assert.ok(levels.length > 0 && levels.every((l) => l === 'inter'));
         await pl.scrollIntoViewIfNeeded();
-        await pl.screenshot({ path: join(shots, `player-explore-4x4-step4-${lang}-${label}.png`) });
+        await shot(pl, { path: join(shots, `player-explore-4x4-step4-${lang}-${label}.png`) });
         // Exercise 4 at 4 x 8 (another size, so that the card shows its pictures before it is solved).
         const e4 = await openPage(ctx, `${server.url}?exercise=4&lang=${lang}`, errors);
         await e4.locator('[data-exercise="4"] [data-param="bytes"]').fill('2');
@@ -253,7 +253,7 @@ describe('schedule player against the engine', () => {
         const m = await hier.locator('[data-message]').evaluateAll((els) => els.map((e) => [Number(e.dataset.from), Number(e.dataset.to), e.dataset.level]));
         assert.ok(m.length === 32 && m.every(([a, b, l]) => l === 'inter' && a % 8 === b % 8), JSON.stringify(m.slice(0, 4)));
         await hier.scrollIntoViewIfNeeded();
-        await hier.screenshot({ path: join(shots, `player-ex4-step8-${lang}-${label}.png`) });
+        await shot(hier, { path: join(shots, `player-ex4-step8-${lang}-${label}.png`) });
         await ctx.close();
       }
     }

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { answer, engineEval, launch, openPage, screenshotDir, serve, settled } from './helpers.mjs';
+import { answer, engineEval, launch, openPage, screenshotDir, serve, settled, shot } from './helpers.mjs';
 
 let server;
 let browser;
@@ -250,7 +250,7 @@ describe('worksheets', () => {
       const ctx = await fresh({ viewport });
       const page = await openPage(ctx, `${server.url}?print=1&seed=7&exercise=3`, errors);
       await settled(page);
-      await page.screenshot({ path: join(dir, `worksheet-${name}.png`), fullPage: true });
+      await shot(page, { path: join(dir, `worksheet-${name}.png`), fullPage: true });
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `${name}: nothing wider than the screen (${overflow} px)`);
       await ctx.close();

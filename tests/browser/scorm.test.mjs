@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { unzipSync } from 'fflate';
-import { DIST, ROOT, answerIn, engineEval, launch, screenshotDir, serve } from './helpers.mjs';
+import { DIST, ROOT, answerIn, engineEval, launch, screenshotDir, serve, shot } from './helpers.mjs';
 import { writePackages } from '../../web/tools/scorm.mjs';
 
 let tmp;
@@ -360,7 +360,7 @@ describe('SCORM 1.2 packages', () => {
     await said.first().waitFor();
     assert.match(await said.first().innerText(), /refused LMSSetValue of cmi\.core\.score\.raw: error 405/);
     assert.equal(await frame.locator('#lms').getAttribute('data-kind'), 'error');
-    await page.screenshot({ path: join(screenshotDir(), 'scorm-lms-error-1280.png') });
+    await shot(page, { path: join(screenshotDir(), 'scorm-lms-error-1280.png') });
     assert.deepEqual(errors, []);
     await ctx.close();
   });
@@ -373,7 +373,7 @@ describe('SCORM 1.2 packages', () => {
     await page.waitForSelector('html[data-ready="true"]');
     assert.equal(await page.locator('#lms').getAttribute('data-lms'), 'none');
     assert.match(await page.locator('#lms').innerText(), /no SCORM API was found/);
-    await page.screenshot({ path: join(screenshotDir(), 'scorm-no-lms-1280.png') });
+    await shot(page, { path: join(screenshotDir(), 'scorm-no-lms-1280.png') });
     await answerIn(page.mainFrame(), { microbatches: '4' });
     assert.equal(await page.locator('[data-answer="microbatches"]').getAttribute('data-verdict'), 'incorrect');
     assert.ok(await page.evaluate(() => Object.keys(localStorage).some((k) => k.startsWith('commlab.v2.progress.6.'))), 'kept in its own storage');
@@ -393,7 +393,7 @@ describe('SCORM 1.2 packages', () => {
       await page.waitForFunction(() => window.cmi().score === '40', null, { timeout: 10000 });
       await frame.evaluate(() => window.scrollTo(0, 0));
       await page.evaluate(() => window.scrollTo(0, 0));
-      await page.screenshot({ path: join(dir, `scorm-lms-${width}.png`) });
+      await shot(page, { path: join(dir, `scorm-lms-${width}.png`) });
       const overflow = await frame.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       assert.ok(overflow <= 0, `no sideways scroll in the frame at ${width} px (${overflow} px)`);
       await ctx.close();
@@ -401,7 +401,7 @@ describe('SCORM 1.2 packages', () => {
     // The refusal of a hostile suspend_data, on a phone.
     const ctx = await browser.newContext({ viewport: { width: 390, height: 900 }, locale: 'zh-CN' });
     const { page } = await openLms(ctx, 'commlab-exercise-3', { cmi: { suspend_data: '{"v":1,"3":[0,[0,["1"],"c","many"]]}' } });
-    await page.screenshot({ path: join(dir, 'scorm-refused-390-zh.png') });
+    await shot(page, { path: join(dir, 'scorm-refused-390-zh.png') });
     await ctx.close();
     assert.deepEqual(errors, []);
   });

@@ -10,7 +10,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { DIST, ROOT, answer, engineEval, launch, openPage, screenshotDir, serve, settled, variantParams, verdicts } from './helpers.mjs';
+import { DIST, ROOT, answer, engineEval, launch, openPage, screenshotDir, serve, settled, variantParams, verdicts, shot } from './helpers.mjs';
 
 let browser;
 const copies = [];
@@ -72,7 +72,7 @@ describe('documents served beside the page', () => {
         await answer(page, n, solved.display);
         assert.deepEqual(await verdicts(page, n), Object.fromEntries(Object.keys(solved.display).map((k) => [k, 'correct'])), `exercise ${n}`);
       }
-      await page.screenshot({ path: join(screenshotDir(), 'served-ten-cards-1280.png'), fullPage: true });
+      await shot(page, { path: join(screenshotDir(), 'served-ten-cards-1280.png'), fullPage: true });
       // Wrong answers of the tenth fail; a new variant of each new one passes with its own answers.
       await answer(page, 10, { protocol: 'Simple', payload_share: '50%', wire_time: '1 ms' });
       assert.deepEqual(await verdicts(page, 10), { protocol: 'incorrect', payload_share: 'incorrect', wire_time: 'incorrect' });

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ROOT, axeViolations, launch, openPage, screenshotDir, serve } from './helpers.mjs';
+import { ROOT, axeViolations, launch, openPage, screenshotDir, serve, shot } from './helpers.mjs';
 import { formatBytes, formatTime } from '../../web/util/units.js';
 
 const DESKTOP = { width: 1280, height: 900 };
@@ -209,7 +209,7 @@ describe('split view', () => {
         const width = await page.evaluate(() => document.documentElement.scrollWidth);
         assert.ok(width <= viewport.width, `split ${lang}: ${width}px wide in ${viewport.width}px`);
         if (lang === 'en') assert.deepEqual(await axeViolations(page), []);
-        await page.screenshot({ path: join(dir, `split-${lang}-${viewport.width}.png`), fullPage: true });
+        await shot(page, { path: join(dir, `split-${lang}-${viewport.width}.png`), fullPage: true });
         await page.close();
       }
       await ctx.close();

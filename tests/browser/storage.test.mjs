@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { answer, downloadPath, launch, openPage, screenshotDir, serve, settled, verdicts } from './helpers.mjs';
+import { answer, downloadPath, launch, openPage, screenshotDir, serve, settled, verdicts, shot } from './helpers.mjs';
 
 const LECTURE2 = { bytes_sent: '150 MB', steps: '6', time: '429 us' };
 const DESKTOP = { width: 1280, height: 900 };
@@ -77,7 +77,7 @@ async function shoot(page, name) {
   for (const [label, size] of [['desktop', DESKTOP], ['phone', PHONE]]) {
     await page.setViewportSize(size);
     await page.locator('#notice').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(screenshotDir(), `storage-${name}-${label}.png`) });
+    await shot(page, { path: join(screenshotDir(), `storage-${name}-${label}.png`) });
   }
   await page.setViewportSize(DESKTOP);
 }

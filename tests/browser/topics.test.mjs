@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ROOT, axeViolations, launch, openPage, screenshotDir, serve } from './helpers.mjs';
+import { ROOT, axeViolations, launch, openPage, screenshotDir, serve, shot } from './helpers.mjs';
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -89,23 +89,36 @@ describe('topics', () => {
       seen.add(href);
       return true;
     });
-    const check = async ({ section, href, exercise }) => {
-      const url = new URL(href, server.url).href;
+    // Links that differ only in their fragment open one page: it is loaded once and holds each
+    // link's section (a load costs 2-3 s here).
+    const pages = new Map();
+    for (const link of todo) {
+      const url = new URL(link.href, server.url);
+      url.hash = '';
+      if (!pages.has(url.href)) pages.set(url.href, []);
+      pages.get(url.href).push(link);
+    }
+    const check = async ([url, group]) => {
       const mine = [];
       const p = await openPage(ctx, url, mine);
-      assert.equal(await p.locator('#link-problems [data-setting="view"]').count(), 0, `${href} is a view this build knows`);
-      // §11 lists the exercises: each card carries the section it illustrates.
-      const lecture = section === '11' && exercise ? await p.locator(`[data-exercise="${exercise}"]`).getAttribute('data-lecture') : section;
-      assert.ok(lecture, `${href}: the card names its section`);
-      await p.waitForSelector(`[data-lecture="${lecture}"]`, { state: 'attached', timeout: 20000 });
-      if (exercise) assert.equal(await p.locator(`section.card[data-exercise="${exercise}"]:not([data-prerendered])`).count(), 1, `${href}: the live card`);
+      for (const { section, href, exercise } of group) {
+        assert.equal(await p.locator('#link-problems [data-setting="view"]').count(), 0, `${href} is a view this build knows`);
+        // §11 lists the exercises: each card carries the section it illustrates.
+        const lecture = section === '11' && exercise ? await p.locator(`[data-exercise="${exercise}"]`).getAttribute('data-lecture') : section;
+        assert.ok(lecture, `${href}: the card names its section`);
+        await p.waitForSelector(`[data-lecture="${lecture}"]`, { state: 'attached', timeout: 20000 });
+        if (exercise) assert.equal(await p.locator(`section.card[data-exercise="${exercise}"]:not([data-prerendered])`).count(), 1, `${href}: the live card`);
+        const hash = new URL(href, server.url).hash;
+        if (hash) await p.waitForSelector(hash, { state: 'attached', timeout: 20000 }); // the place it points at
+        opened.add(section);
+      }
       await p.waitForTimeout(50);
-      assert.deepEqual(mine, [], `${href}: no console errors`);
-      opened.add(section);
+      assert.deepEqual(mine, [], `${url}: no console errors`);
       await p.close();
     };
     // Three pages at a time (one browser): the walk stays short.
-    for (let i = 0; i < todo.length; i += 3) await Promise.all(todo.slice(i, i + 3).map(check));
+    const walk = [...pages];
+    for (let i = 0; i < walk.length; i += 3) await Promise.all(walk.slice(i, i + 3).map(check));
     for (const s of ['0.5', '3', '4.1', '4.3', '5.1', '5.2', '5.3', '5.4', '5.5', '5.6', '6.3', '6.5', '7.1', '7.2', '7.3', '7.4']) assert.ok(opened.has(s), `§${s} has a view that opened`);
     await ctx.close();
   });
@@ -259,7 +272,7 @@ describe('topics', () => {
           const width = await page.evaluate(() => document.documentElement.scrollWidth);
           assert.ok(width <= viewport.width, `${view} ${lang}: ${width}px wide in ${viewport.width}px`);
           if (lang === 'en') await axeClean(page, `${view} at ${viewport.width}px`); // the same markup in Chinese
-          await page.screenshot({ path: join(dir, `${view}-${lang}-${viewport.width}.png`), fullPage: view !== 'topics' || viewport.width > 400 });
+          await shot(page, { path: join(dir, `${view}-${lang}-${viewport.width}.png`), fullPage: view !== 'topics' || viewport.width > 400 });
           await page.close();
         }
         await ctx.close();

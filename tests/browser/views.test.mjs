@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { DIST, engineEval, launch, nextFrame, openPage, screenshotDir, serve } from './helpers.mjs';
+import { DIST, engineEval, launch, nextFrame, openPage, screenshotDir, serve, shot } from './helpers.mjs';
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -291,7 +291,7 @@ describe('views', () => {
         const width = await page.evaluate(() => document.documentElement.scrollWidth);
         assert.ok(width <= w, `${name}: page is ${width}px wide in a ${w}px viewport`);
         const target = name.startsWith('explore') ? page.locator('[data-view="explore"]') : page.locator('[data-role="visuals"]');
-        await target.screenshot({ path: join(dir, `view-${name}-${w}.png`) });
+        await shot(target, { path: join(dir, `view-${name}-${w}.png`) });
         await page.close();
       }
       await ctx.close();
