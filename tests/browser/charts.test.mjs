@@ -301,8 +301,13 @@ describe('charts', () => {
     for (const lang of ['en', 'zh']) {
       for (const viewport of [DESKTOP, PHONE]) {
         const ctx = await fresh(viewport, lang === 'zh' ? 'zh-CN' : 'en-US');
+        // The exercises' charts on one page of all eight (a load costs 2-3 s here).
+        let cards = null;
         for (const [name, query, target, setup] of shots) {
-          const page = await openPage(ctx, `${server.url}${query}&lang=${lang}`, errors);
+          const onCards = query.startsWith('?exercise=');
+          if (onCards) cards ??= await openPage(ctx, `${server.url}?lang=${lang}`, errors);
+          const page = onCards ? cards : await openPage(ctx, `${server.url}${query}&lang=${lang}`, errors);
+          if (onCards) await page.locator(`section.card[data-exercise="${query.slice('?exercise='.length)}"]:not([data-prerendered])`).scrollIntoViewIfNeeded();
           await setup(page);
           await page.waitForTimeout(300);
           const width = await page.evaluate(() => document.documentElement.scrollWidth);
@@ -317,8 +322,9 @@ describe('charts', () => {
             const view = await charts.nth(i).getAttribute('data-view');
             await shot(charts.nth(i), { path: join(dir, `chart-${name}-${view}-${lang}-${viewport.width}.png`) });
           }
-          await page.close();
+          if (!onCards) await page.close();
         }
+        await cards?.close();
         await ctx.close();
       }
     }

@@ -258,41 +258,55 @@ describe('views', () => {
 
   test('screenshots of each view at 1280 and 390 px; nothing wider than the viewport', async () => {
     const dir = screenshotDir();
+    const wide = async (page, what, w) => {
+      await page.waitForTimeout(300);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= w, `${what}: page is ${width}px wide in a ${w}px viewport`);
+    };
     for (const viewport of [DESKTOP, PHONE]) {
       const w = viewport.width;
       const ctx = await fresh(viewport);
-      const shots = [
-        ['ex1', '?exercise=1', async (p) => {
-          await p.locator('[data-param="bytes"]').fill('128');
-          await p.waitForSelector('[data-view="bandwidth"][data-link="own"] canvas');
-          await p.locator('[data-role="link-picker"]').selectOption('ib_ndr');
-          await p.waitForSelector('[data-view="bandwidth"][data-link="ib_ndr"]');
+      // The eight exercises on one page (a load costs 2-3 s here), each card set up in turn.
+      const cards = [
+        [1, async (p, c) => {
+          await p.locator(`${c} [data-param="bytes"]`).fill('128');
+          await p.waitForSelector(`${c} [data-view="bandwidth"][data-link="own"] canvas`);
+          await p.locator(`${c} [data-role="link-picker"]`).selectOption('ib_ndr');
+          await p.waitForSelector(`${c} [data-view="bandwidth"][data-link="ib_ndr"]`);
         }],
-        ['ex2', '?exercise=2', async (p) => { await p.locator('[data-param="devices"]').fill('6'); await waitSteps(p, '', 10); for (let i = 0; i < 3; i++) await p.locator('[data-action="step-forward"]').click(); }],
-        ['ex3', '?exercise=3', async (p) => { await p.locator('[data-param="devices"]').fill('12'); await p.waitForSelector('[data-view="crossover"][data-devices="12"]'); await p.locator('[data-action="step-forward"]').click(); }],
-        ['ex4', '?exercise=4', async (p) => { await p.locator('[data-param="nodes"]').fill('3'); await waitSteps(p, '[data-visual-of="4"] .player:first-of-type'.replace(' .player:first-of-type', ''), 2 * 7 + 2 * 2); }],
-        ['ex5', '?exercise=5', async (p) => { await p.locator('[data-param="tokens"]').fill('8192'); await p.waitForSelector('[data-view="timeline"] [data-role="timeline-note"]'); }],
-        ['ex6', '?exercise=6', async (p) => {
-          await p.locator('[data-param="stages"]').fill('4');
-          await p.waitForSelector('[data-view="timeline"] [data-role="timeline-note"]');
-          await p.locator('[data-role="microbatches"]').fill('6');
-          await p.waitForFunction(() => /^6 micro-batches/.test(document.querySelector('[data-role="timeline-note"]')?.textContent ?? ''));
+        [2, async (p, c) => { await p.locator(`${c} [data-param="devices"]`).fill('6'); await waitSteps(p, c, 10); for (let i = 0; i < 3; i++) await p.locator(`${c} [data-action="step-forward"]`).click(); }],
+        [3, async (p, c) => { await p.locator(`${c} [data-param="devices"]`).fill('12'); await p.waitForSelector(`${c} [data-view="crossover"][data-devices="12"]`); await p.locator(`${c} [data-action="step-forward"]`).click(); }],
+        [4, async (p, c) => { await p.locator(`${c} [data-param="nodes"]`).fill('3'); await waitSteps(p, c, 2 * 7 + 2 * 2); }],
+        [5, async (p, c) => { await p.locator(`${c} [data-param="tokens"]`).fill('8192'); await p.waitForSelector(`${c} [data-view="timeline"] [data-role="timeline-note"]`); }],
+        [6, async (p, c) => {
+          await p.locator(`${c} [data-param="stages"]`).fill('4');
+          await p.waitForSelector(`${c} [data-view="timeline"] [data-role="timeline-note"]`);
+          await p.locator(`${c} [data-role="microbatches"]`).fill('6');
+          await p.waitForFunction((sel) => /^6 micro-batches/.test(document.querySelector(sel)?.textContent ?? ''), `${c} [data-role="timeline-note"]`);
         }],
-        ['ex8', '?exercise=8', async (p) => { await p.locator('[data-param="nics"]').fill('4'); await p.waitForSelector('[data-view="timeline"] [data-role="timeline-note"]'); }],
-        ['ex7', '?exercise=7', async (p) => { await p.locator('[data-param="devices"]').fill('16'); await p.waitForSelector('[data-view="ring-attention"] canvas'); }],
+        [7, async (p, c) => { await p.locator(`${c} [data-param="devices"]`).fill('16'); await p.waitForSelector(`${c} [data-view="ring-attention"] canvas`); }],
+        [8, async (p, c) => { await p.locator(`${c} [data-param="nics"]`).fill('4'); await p.waitForSelector(`${c} [data-view="timeline"] [data-role="timeline-note"]`); }],
+      ];
+      const page = await openPage(ctx, server.url, errors);
+      for (const [n, setup] of cards) {
+        const c = `section.card[data-exercise="${n}"]:not([data-prerendered])`;
+        await page.locator(c).scrollIntoViewIfNeeded();
+        await setup(page, c);
+        await wide(page, `exercise ${n}`, w);
+        await shot(page.locator(`${c} [data-role="visuals"]`), { path: join(dir, `view-ex${n}-${w}.png`) });
+      }
+      await page.close();
+      const explore = [
         ['explore', '?view=explore&algorithm=double_binary_tree&devices=10&bytes=4000000', async (p) => { await p.waitForSelector('[data-view="schedule"]:not([data-steps="0"])'); await p.locator('[data-action="step-forward"]').click(); await p.locator('[data-action="step-forward"]').click(); }],
         ['explore-two-level', '?view=explore&algorithm=hierarchical&devices=16&gpus_per_node=4&topology=two_level&bytes=1000000&link=ib_ndr', async (p) => { await p.waitForSelector('[data-view="schedule"]:not([data-steps="0"])'); for (let i = 0; i < 4; i++) await p.locator('[data-action="step-forward"]').click(); }],
         ['explore-1024', '?view=explore&devices=1024&bytes=1000000', async (p) => waitSteps(p, '', 2046)],
       ];
-      for (const [name, query, setup] of shots) {
-        const page = await openPage(ctx, `${server.url}${query}`, errors);
-        await setup(page);
-        await page.waitForTimeout(300);
-        const width = await page.evaluate(() => document.documentElement.scrollWidth);
-        assert.ok(width <= w, `${name}: page is ${width}px wide in a ${w}px viewport`);
-        const target = name.startsWith('explore') ? page.locator('[data-view="explore"]') : page.locator('[data-role="visuals"]');
-        await shot(target, { path: join(dir, `view-${name}-${w}.png`) });
-        await page.close();
+      for (const [name, query, setup] of explore) {
+        const p = await openPage(ctx, `${server.url}${query}`, errors);
+        await setup(p);
+        await wide(p, name, w);
+        await shot(p.locator('[data-view="explore"]'), { path: join(dir, `view-${name}-${w}.png`) });
+        await p.close();
       }
       await ctx.close();
     }
