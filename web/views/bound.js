@@ -6,7 +6,8 @@
 // two numbers to say which algorithms meet the bound; it computes no figure.
 
 import { h } from '../util/dom.js';
-import { boundStrings, viewStrings } from '../util/i18n.js';
+import { viewStrings } from '../util/i18n.js';
+import { boundStrings } from '../util/section_strings.js';
 import { formatBytes, formatTime } from '../util/units.js';
 import { askMany } from '../engine/door.js';
 

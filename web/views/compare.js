@@ -4,7 +4,7 @@
 // engine's `parallelisms` op (core/parallel/compare.cpp); the page draws its rows.
 
 import { h } from '../util/dom.js';
-import { compareStrings } from '../util/i18n.js';
+import { compareStrings } from '../util/section_strings.js';
 import { formatBytes, formatTime } from '../util/units.js';
 import { askMany } from '../engine/door.js';
 

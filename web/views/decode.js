@@ -5,7 +5,8 @@
 // The page draws: bar lengths are the engine's times on one linear axis, never figures.
 
 import { h } from '../util/dom.js';
-import { decodeStrings, viewStrings } from '../util/i18n.js';
+import { viewStrings } from '../util/i18n.js';
+import { decodeStrings } from '../util/section_strings.js';
 import { formatBytes, formatTime } from '../util/units.js';
 import { askMany } from '../engine/door.js';
 

@@ -5,7 +5,7 @@
 // NICs outside (§2.3). The page draws: bar lengths are positions on the log axes, never figures.
 
 import { h } from '../util/dom.js';
-import { ladderStrings } from '../util/i18n.js';
+import { ladderStrings } from '../util/section_strings.js';
 import { formatBytes, formatTime } from '../util/units.js';
 import { askMany } from '../engine/door.js';
 

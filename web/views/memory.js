@@ -5,7 +5,7 @@
 // `memory` op's; the page draws shares of the engine's values and words the engine's verdicts.
 
 import { h } from '../util/dom.js';
-import { memoryStrings } from '../util/i18n.js';
+import { memoryStrings } from '../util/section_strings.js';
 import { formatBytes, formatTime } from '../util/units.js';
 import { askMany } from '../engine/door.js';
 

@@ -5,7 +5,7 @@
 // draws and words the engine's figures; bar heights are shares of the engine's largest value.
 
 import { h } from '../util/dom.js';
-import { moeStrings } from '../util/i18n.js';
+import { moeStrings } from '../util/section_strings.js';
 import { formatBytes, formatTime } from '../util/units.js';
 import { askMany } from '../engine/door.js';
 

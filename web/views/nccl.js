@@ -6,7 +6,8 @@
 // selectable and kept in the address (`devices`, `bytes`, `link`).
 
 import { h } from '../util/dom.js';
-import { ncclStrings, viewStrings } from '../util/i18n.js';
+import { viewStrings } from '../util/i18n.js';
+import { ncclStrings } from '../util/section_strings.js';
 import { formatBytes, formatTime, inputText } from '../util/units.js';
 import { askMany } from '../engine/door.js';
 import { createCrossover, createNccl } from './chart.js';

@@ -6,7 +6,7 @@
 // H100). Where each parallelism's traffic goes is drawn on the same picture (§2.3's placement).
 
 import { h } from '../util/dom.js';
-import { nodeStrings } from '../util/i18n.js';
+import { nodeStrings } from '../util/section_strings.js';
 import { formatTime } from '../util/units.js';
 import { askMany } from '../engine/door.js';
 import { formatRate, formatRatio } from './ladder.js';

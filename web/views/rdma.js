@@ -5,7 +5,7 @@
 // every sentence is chosen by the engine's figures (fastest, paced_by, nccl_path, the ratios).
 
 import { h } from '../util/dom.js';
-import { rdmaStrings } from '../util/i18n.js';
+import { rdmaStrings } from '../util/section_strings.js';
 import { formatBytes, formatTime } from '../util/units.js';
 import { ask } from '../engine/door.js';
 

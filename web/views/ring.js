@@ -5,7 +5,7 @@
 // engine's `ring_attention` op, asked on two links; the page draws its figures.
 
 import { h } from '../util/dom.js';
-import { ringStrings } from '../util/i18n.js';
+import { ringStrings } from '../util/section_strings.js';
 import { formatTime } from '../util/units.js';
 import { askMany } from '../engine/door.js';
 

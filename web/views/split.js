@@ -7,7 +7,7 @@
 // the engine's figures; every ratio it states is the engine's (bytes_ratio, comm_to_compute).
 
 import { h } from '../util/dom.js';
-import { splitStrings } from '../util/i18n.js';
+import { splitStrings } from '../util/section_strings.js';
 import { formatBytes, formatTime } from '../util/units.js';
 import { askMany } from '../engine/door.js';
 
