@@ -13,13 +13,11 @@ import { sameFingerprints } from '../engine/documents.js';
 import { authorStrings, browserLanguage, measuredStrings, pick, strings, viewStrings } from '../util/i18n.js';
 import { createExplore, readSettings, settingsQuery } from '../views/explore.js';
 import { Store } from './store.js';
-import { createAuthor } from './author.js';
 import { exportText, parseExerciseState, parseProgressFile, restoreSaved } from './progress.js';
 import { fixedState, frameSnapshot, listenToHost, reportHeight, stateReporter, tellHost } from './frame.js';
 import { encodeCarry, exerciseProblem, pageOptions, showLinkProblems } from './address.js';
 import { own } from '../util/own.js';
 import { showWorksheet } from './worksheet.js';
-import { scormStart } from './scorm.js';
 import { applyLook } from './theme.js';
 import { LECTURE, fullParams, studentSeed, variantKey } from '../card/variant.js';
 // Topics and its section views (views/topics.js).
@@ -50,7 +48,8 @@ export async function start(importer, documents) {
   const options = pageOptions(query);
   // scorm=1: the course platform's session (app/scorm.js); while it holds the progress, the
   // store keeps it in memory, and scorm=student draws each student's variant from its id.
-  const lms = scormStart(options);
+  // Fetched only then (as app/author.js only for the authoring view): most pages are neither.
+  const lms = options.scorm ? (await import('./scorm.js')).scormStart(options) : null;
   if (lms?.student) options.student = lms.student;
   const store = new Store(lms?.storage ?? safeStorage());
   store.load();
@@ -478,7 +477,8 @@ export async function start(importer, documents) {
 
   // The authoring view replaces the cards (app/author.js); its draft has a key of its own.
   let author = null;
-  function showAuthor(builtIns) {
+  async function showAuthor(builtIns) {
+    const { createAuthor } = await import('./author.js');
     author = createAuthor({ lang, builtIns, storage: safeStorage(), confirmLeave });
     main.append(author.root);
   }
@@ -578,7 +578,7 @@ export async function start(importer, documents) {
   if (authoring) {
     status.hidden = true;
     for (const el of main.querySelectorAll('section.card[data-prerendered]')) el.remove();
-    showAuthor(list.exercises);
+    await showAuthor(list.exercises);
     document.documentElement.dataset.ready = 'true';
     return;
   }
