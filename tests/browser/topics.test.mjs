@@ -306,6 +306,89 @@ describe('topics', () => {
     assert.deepEqual(await fetched('?view=measured', 'html[data-ready="true"] [data-view="measured"]'), ['measured']);
   });
 
+  test('a section view\'s settings live in the address: a link reproduces them, a change is written, a bad one is named', async () => {
+    const ctx = await fresh();
+    const valuesOf = (page) => page.evaluate(() => Object.fromEntries([...document.querySelectorAll('[data-setting]')]
+      .map((e) => [e.dataset.setting, e.type === 'checkbox' ? String(e.checked) : e.value])));
+    // The ladder: a number and two pickers from the address, drawn as if chosen by hand.
+    const page = await openPage(ctx, `${server.url}?view=ladder&efficiency=0.8&a=pcie5&b=nvlink4`, errors);
+    assert.deepEqual(await valuesOf(page), { efficiency: '0.8', a: 'pcie5', b: 'nvlink4', node: 'dgx_h100' });
+    assert.equal(await page.locator('span[data-role="yours"]').getAttribute('data-comparison'), 'pcie5/nvlink4');
+    const lectureEfficiency = engine({ op: 'ladder', efficiency: 0.8, pairs: [['pcie5', 'nvlink4']] }).comparisons[0];
+    assert.equal(await page.locator('span[data-role="yours"]').getAttribute('data-ratio'), String(lectureEfficiency.ratio));
+    // A change by hand is written into the address (no new history entry), and a reload keeps it.
+    const entries = await page.evaluate(() => history.length);
+    await page.selectOption('#ladder-b', 'ib_ndr');
+    await page.fill('#ladder-efficiency', '0.7');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('efficiency') === '0.7');
+    const query = new URL(page.url()).searchParams;
+    assert.deepEqual(Object.fromEntries(query), { view: 'ladder', efficiency: '0.7', a: 'pcie5', b: 'ib_ndr', node: 'dgx_h100' });
+    assert.equal(await page.evaluate(() => history.length), entries);
+    // A value the address would not take back (half typed) leaves the address as it was.
+    await page.fill('#ladder-efficiency', '7');
+    await page.waitForTimeout(100);
+    assert.equal(new URL(page.url()).searchParams.get('efficiency'), '0.7');
+    await page.fill('#ladder-efficiency', '0.7');
+    await page.reload();
+    await page.waitForSelector('html[data-ready="true"]');
+    assert.deepEqual(await valuesOf(page), { efficiency: '0.7', a: 'pcie5', b: 'ib_ndr', node: 'dgx_h100' });
+    // The language switch draws the view anew: the settings stay.
+    await page.click('[data-action="language"]');
+    await page.waitForFunction(() => document.documentElement.lang.startsWith('zh') && document.querySelector('#ladder-b')?.value === 'ib_ndr');
+    assert.deepEqual(await valuesOf(page), { efficiency: '0.7', a: 'pcie5', b: 'ib_ndr', node: 'dgx_h100' });
+    // A checkbox (RDMA's same PCIe switch) and a whole number.
+    const rdma = await openPage(ctx, `${server.url}?view=rdma&same_pcie_switch=false&chunks=8`, errors);
+    const rdmaValues = await valuesOf(rdma);
+    assert.equal(rdmaValues.same_pcie_switch, 'false');
+    assert.equal(rdmaValues.chunks, '8');
+    // Bad settings: each named with its value and what is allowed; the view draws with its own
+    // (in English: the language chosen above is kept for this origin).
+    const mine = [];
+    const bad = await openPage(ctx, `${server.url}?view=bound&devices=9999&link=nope&mb=abc&tp=1&lang=en`, mine);
+    const named = await bad.locator('#link-problems li').evaluateAll((els) => els.map((li) => [li.dataset.setting, li.textContent]));
+    assert.deepEqual(named.map(([k]) => k), ['devices', 'mb', 'link']);
+    assert.match(named[0][1], /devices: "9999" is not allowed; allowed: a whole number from 2 to 256\. Shown instead: 8\./);
+    assert.match(named[1][1], /mb: "abc" is not allowed; allowed: a number from 0\.000001 to 1,000,000\./);
+    assert.match(named[2][1], /link: "nope" is not allowed; allowed: hbm3, .*nvlink4.*\. Shown instead: nvlink4\./);
+    assert.deepEqual(await valuesOf(bad), { devices: '8', mb: '8', link: 'nvlink4' });
+    assert.equal(mine.length, 3, 'each said to the console too');
+    await ctx.close();
+  });
+
+  test('every section view takes each of its settings from the address', async () => {
+    const ctx = await fresh();
+    const views = ['ladder', 'nccl', 'moe', 'decode', 'split', 'rdma', 'bound', 'memory', 'compare', 'node', 'ring'];
+    const controlsOf = (page) => page.evaluate(() => [...document.querySelectorAll('[data-role="section-view"] [data-setting]')]
+      .map((e) => ({ name: e.dataset.setting, kind: e.tagName === 'SELECT' ? 'select' : e.type, value: e.type === 'checkbox' ? String(e.checked) : e.value,
+        options: e.tagName === 'SELECT' ? [...e.options].map((o) => o.value) : null, min: Number(e.min), max: Number(e.max), step: e.step })));
+    // Another value each control allows: the next option, the number one step (or twice) away, the box toggled.
+    const other = (c) => {
+      if (c.kind === 'select') return c.options[(c.options.indexOf(c.value) + 1) % c.options.length];
+      if (c.kind === 'checkbox') return c.value === 'true' ? 'false' : 'true';
+      const x = Number(c.value);
+      if (c.step === '1') return String(x + 1 <= c.max ? x + 1 : x - 1);
+      return String(x * 2 <= c.max ? x * 2 : x / 2);
+    };
+    const page = await ctx.newPage();
+    const mine = [];
+    page.on('console', (msg) => { if (msg.type() === 'error') mine.push(`${page.url()}: ${msg.text()}`); });
+    page.on('pageerror', (err) => mine.push(`${page.url()}: ${err.message}`));
+    for (const view of views) {
+      await page.goto(`${server.url}?view=${view}&lang=en`);
+      await page.waitForSelector('html[data-ready="true"]');
+      const defaults = await controlsOf(page);
+      assert.ok(defaults.length >= 2, `${view}: ${defaults.length} settings`);
+      const wanted = Object.fromEntries(defaults.map((c) => [c.name, other(c)]));
+      await page.goto(`${server.url}?view=${view}&lang=en&${new URLSearchParams(wanted)}`);
+      await page.waitForSelector('html[data-ready="true"]');
+      assert.equal(await page.locator('#link-problems li').count(), 0, `${view}: ${await page.locator('#link-problems').innerText()}`);
+      const held = Object.fromEntries((await controlsOf(page)).map((c) => [c.name, c.value]));
+      assert.deepEqual(held, wanted, `${view}: every setting from the address`);
+    }
+    assert.deepEqual(mine, [], 'no console errors');
+    await ctx.close();
+  });
+
   test('no console errors on any page above', () => {
     assert.deepEqual(errors, []);
   });

@@ -465,7 +465,7 @@ export async function start(importer, documents) {
   let sectionAsked = 0; // a language switch while the view's module loads: the later one wins
   async function showSection() {
     const mine = ++sectionAsked;
-    const { createSectionView } = await import('../views/sections.js');
+    const [{ createSectionView }, { applySettings, followSettings }] = await Promise.all([import('../views/sections.js'), import('./view_settings.js')]);
     const made = await createSectionView(sectionView, lang, { exercises: exerciseList, links: knownLinks() });
     if (mine !== sectionAsked) return;
     section?.destroy?.();
@@ -473,6 +473,17 @@ export async function start(importer, documents) {
     main.querySelector('[data-role="section-view"]')?.remove();
     section.root.setAttribute('data-role', 'section-view');
     main.append(section.root);
+    // Its settings from the address (app/view_settings.js), named when they cannot be used
+    // (the first time: a language switch draws the view again from the same address).
+    await made.ready;
+    if (mine !== sectionAsked) return;
+    const problems = await applySettings(made.root, new URLSearchParams(location.search));
+    if (mine === 1 && problems.length) {
+      linkProblems.push(...problems);
+      for (const p of problems) console.error(`commlab: ${strings('en').linkProblem(p)}`);
+      showLinkProblems($('#link-problems'), linkProblems, lang);
+    }
+    followSettings(made.root);
   }
 
   // The authoring view replaces the cards (app/author.js); its draft has a key of its own.

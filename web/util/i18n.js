@@ -313,6 +313,9 @@ function allowedText(allowed, lang) {
   if (allowed.list) return allowed.list.join(zh ? '、' : ', ');
   if (allowed.word) return FALLBACK_WORDS[zh ? 'zh' : 'en'][allowed.word];
   if (allowed.whole) return zh ? `${n(allowed.whole[0])} 到 ${n(allowed.whole[1])} 之间的整数` : `a whole number from ${n(allowed.whole[0])} to ${n(allowed.whole[1])}`;
+  // A view's number setting (app/view_settings.js): its bounds written whole, 0.000001 included.
+  const x = (v) => v.toLocaleString('en', { maximumFractionDigits: 12 });
+  if (allowed.number) return zh ? `${x(allowed.number[0])} 到 ${x(allowed.number[1])} 之间的数` : `a number from ${x(allowed.number[0])} to ${x(allowed.number[1])}`;
   if (allowed.bytes) return zh ? `${n(allowed.bytes[0])} 到 ${n(allowed.bytes[1])} 之间的字节数` : `a number of bytes from ${n(allowed.bytes[0])} to ${n(allowed.bytes[1])}`;
   if (allowed.seconds) return zh ? `不小于 0 的秒数，与 ${allowed.seconds} 一起给出` : `a number of seconds, 0 or more, given with ${allowed.seconds}`;
   if (allowed.rate) return zh ? `大于 0 的每秒字节数，与 ${allowed.rate} 一起给出` : `a number of bytes per second above 0, given with ${allowed.rate}`;
