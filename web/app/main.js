@@ -56,6 +56,11 @@ export async function start(importer, documents) {
   // Another page of the origin may have freed space: writes still waiting are tried again.
   window.addEventListener('storage', () => store.retry());
   const linkProblems = [...options.problems];
+  // Problems found later (a view's settings, an exercise the page does not have): shown with the rest.
+  const addLinkProblems = (problems) => {
+    linkProblems.push(...problems);
+    showLinkProblems($('#link-problems'), linkProblems, lang);
+  };
   // Said to the instructor's console too, with what is allowed (README "Course platforms").
   for (const p of options.problems) console.error(`commlab: ${strings('en').linkProblem(p)}`);
   if (options.print) showWorksheet();
@@ -450,8 +455,7 @@ export async function start(importer, documents) {
     if (!settings) {
       const read = readSettings(location.search, knownLinks().map((l) => l.id));
       settings = read.settings;
-      linkProblems.push(...read.problems);
-      showLinkProblems($('#link-problems'), linkProblems, lang);
+      addLinkProblems(read.problems);
     }
     explorer = createExplore(lang, settings, knownLinks(), (s) => history.replaceState(null, '', settingsQuery(s)));
     main.querySelector('[data-view="explore"]')?.remove();
@@ -479,9 +483,8 @@ export async function start(importer, documents) {
     if (mine !== sectionAsked) return;
     const problems = await applySettings(made.root, new URLSearchParams(location.search));
     if (mine === 1 && problems.length) {
-      linkProblems.push(...problems);
       for (const p of problems) console.error(`commlab: ${strings('en').linkProblem(p)}`);
-      showLinkProblems($('#link-problems'), linkProblems, lang);
+      addLinkProblems(problems);
     }
     followSettings(made.root);
   }
@@ -499,8 +502,7 @@ export async function start(importer, documents) {
   async function showMeasured() {
     const { createMeasured, readShared } = await import('../views/measured.js');
     const links = knownLinks();
-    linkProblems.push(...readShared(location.search, links.map((l) => l.id)).problems);
-    showLinkProblems($('#link-problems'), linkProblems, lang);
+    addLinkProblems(readShared(location.search, links.map((l) => l.id)).problems);
     measured = createMeasured({ lang, links, storage: safeStorage(), search: location.search });
     main.append(measured.root);
   }
@@ -684,8 +686,7 @@ export async function start(importer, documents) {
   status.textContent = '';
   status.hidden = true;
   if (only !== null && !listing.length) {
-    linkProblems.push(exerciseProblem(query, list.exercises.map((ex) => ex.id)));
-    showLinkProblems($('#link-problems'), linkProblems, lang);
+    addLinkProblems([exerciseProblem(query, list.exercises.map((ex) => ex.id))]);
   }
   renderProgress();
   lms?.report(store, cards, listing.length, options.reveal); // status and score to the course platform
