@@ -2,6 +2,11 @@
 
 import { own, shownValue } from './own.js';
 
+/** The words of a table by language ({en, zh, ...}) in `lang`; English for a language it lacks. */
+export function wordsIn(words, lang) {
+  return own(words, lang) ?? words.en;
+}
+
 // The engine's refusal of a document, without the file name it starts with (said before it).
 const refusal = (p) => String(p.message).replace(/^exercises\/[^:]*: /, '');
 
@@ -349,7 +354,7 @@ function contrastText(c, lang) {
 
 /** The UI strings of `lang` ("en" or "zh"). */
 export function strings(lang) {
-  return own(STRINGS, lang) ?? STRINGS.en;
+  return wordsIn(STRINGS, lang);
 }
 
 /** The browser's preferred language, narrowed to the two the page speaks. */
@@ -613,7 +618,7 @@ const VIEW_STRINGS = {
 
 /** The views' words in `lang`. */
 export function viewStrings(lang) {
-  return own(VIEW_STRINGS, lang) ?? VIEW_STRINGS.en;
+  return wordsIn(VIEW_STRINGS, lang);
 }
 
 // The words of the authoring view (`?view=author`, app/author.js) in both languages. The lint
@@ -711,7 +716,7 @@ const AUTHOR_STRINGS = {
 
 /** The authoring view's words in `lang`. */
 export function authorStrings(lang) {
-  return own(AUTHOR_STRINGS, lang) ?? AUTHOR_STRINGS.en;
+  return wordsIn(AUTHOR_STRINGS, lang);
 }
 
 // Worksheets (?print=1 and printouts, card/worksheet.js): the parameters' heading and the seed
@@ -723,7 +728,7 @@ const WORKSHEET_STRINGS = {
 
 /** The worksheet's words in `lang`. */
 export function worksheetStrings(lang) {
-  return own(WORKSHEET_STRINGS, lang) ?? WORKSHEET_STRINGS.en;
+  return wordsIn(WORKSHEET_STRINGS, lang);
 }
 
 // SCORM packages (app/scorm.js, README "SCORM packages"): the course platform's session, what it
@@ -803,7 +808,7 @@ const SCORM_STRINGS = {
 
 /** The SCORM words in `lang`. */
 export function scormStrings(lang) {
-  return own(SCORM_STRINGS, lang) ?? SCORM_STRINGS.en;
+  return wordsIn(SCORM_STRINGS, lang);
 }
 
 // The measured view (`?view=measured`, views/measured.js): an nccl-tests log against the
@@ -960,7 +965,7 @@ Object.assign(FALLBACK_WORDS.zh, {
 
 /** The measured view's words in `lang`. */
 export function measuredStrings(lang) {
-  return own(MEASURED_STRINGS, lang) ?? MEASURED_STRINGS.en;
+  return wordsIn(MEASURED_STRINGS, lang);
 }
 
 // Topics (`?view=topics`, views/topics.js): the page's words and its links' labels, and the
@@ -1074,5 +1079,5 @@ const TOPIC_STRINGS = {
 
 /** The Topics page's words in `lang`. */
 export function topicStrings(lang) {
-  return own(TOPIC_STRINGS, lang) ?? TOPIC_STRINGS.en;
+  return wordsIn(TOPIC_STRINGS, lang);
 }

@@ -2,8 +2,7 @@
 // util/i18n.js so that a page loads them only with a view that needs them (they were half of
 // i18n.js, 84 KB raw, on every page).
 
-import { pick } from './i18n.js';
-import { own } from './own.js';
+import { pick, wordsIn } from './i18n.js';
 
 // The bandwidth ladder (`?view=ladder`, views/ladder.js, P5 §2.1 and §2.3).
 const LADDER_STRINGS = {
@@ -53,7 +52,7 @@ const LADDER_STRINGS = {
 
 /** The bandwidth ladder's words in `lang`. */
 export function ladderStrings(lang) {
-  return own(LADDER_STRINGS, lang) ?? LADDER_STRINGS.en;
+  return wordsIn(LADDER_STRINGS, lang);
 }
 
 // NCCL (`?view=nccl`, views/nccl.js, P5 §5.6): the ring's protocols, NVLS, the tuner's choice.
@@ -108,7 +107,7 @@ const NCCL_STRINGS = {
 
 /** The NCCL view's words in `lang`. */
 export function ncclStrings(lang) {
-  return own(NCCL_STRINGS, lang) ?? NCCL_STRINGS.en;
+  return wordsIn(NCCL_STRINGS, lang);
 }
 
 // Experts (`?view=moe`, views/moe.js, P5 §6.4 and §4.3): MoE dispatch and combine all-to-alls.
@@ -190,7 +189,7 @@ const MOE_STRINGS = {
 };
 
 export function moeStrings(lang) {
-  return own(MOE_STRINGS, lang) ?? MOE_STRINGS.en;
+  return wordsIn(MOE_STRINGS, lang);
 }
 
 // Small messages in inference (`?view=decode`, views/decode.js, P5 §5.7, §2.5, §6.2).
@@ -255,7 +254,7 @@ const DECODE_STRINGS = {
 
 /** The decode view's words in `lang`. */
 export function decodeStrings(lang) {
-  return own(DECODE_STRINGS, lang) ?? DECODE_STRINGS.en;
+  return wordsIn(DECODE_STRINGS, lang);
 }
 
 // §2.4 RDMA view (views/rdma.js): one message between nodes through host memory or by GPUDirect.
@@ -322,7 +321,7 @@ const RDMA_STRINGS = {
 
 /** The RDMA view's words in `lang`. */
 export function rdmaStrings(lang) {
-  return own(RDMA_STRINGS, lang) ?? RDMA_STRINGS.en;
+  return wordsIn(RDMA_STRINGS, lang);
 }
 
 // §6.2 split view (`?view=split`, views/split.js, P5 §6.2): tensor and sequence parallelism.
@@ -433,7 +432,7 @@ const SPLIT_STRINGS = {
 
 /** The §6.2 split view's words in `lang`. */
 export function splitStrings(lang) {
-  return own(SPLIT_STRINGS, lang) ?? SPLIT_STRINGS.en;
+  return wordsIn(SPLIT_STRINGS, lang);
 }
 
 // §4.2 bound view (views/bound.js): the least each device must send in an all-reduce.
@@ -496,7 +495,7 @@ const BOUND_STRINGS = {
 
 /** The §4.2 bound view's words in `lang`. */
 export function boundStrings(lang) {
-  return own(BOUND_STRINGS, lang) ?? BOUND_STRINGS.en;
+  return wordsIn(BOUND_STRINGS, lang);
 }
 
 // §1 memory view (`?view=memory`, views/memory.js, P5 §1 and §6.1).
@@ -620,7 +619,7 @@ const MEMORY_STRINGS = {
 
 /** The memory view's words in `lang` (§1 memory view). */
 export function memoryStrings(lang) {
-  return own(MEMORY_STRINGS, lang) ?? MEMORY_STRINGS.en;
+  return wordsIn(MEMORY_STRINGS, lang);
 }
 
 // §6.6 compare view (`?view=compare`, views/compare.js, P5 §6.6): the comparison table of parallelisms.
@@ -688,7 +687,7 @@ const COMPARE_STRINGS = {
 };
 
 export function compareStrings(lang) {
-  return own(COMPARE_STRINGS, lang) ?? COMPARE_STRINGS.en;
+  return wordsIn(COMPARE_STRINGS, lang);
 }
 
 // §2.2 node view (views/node.js): a node's NVLink domain and a rail-optimised network of nodes.
@@ -747,7 +746,7 @@ const NODE_STRINGS = {
 
 /** The §2.2 node view's words in `lang`. */
 export function nodeStrings(lang) {
-  return own(NODE_STRINGS, lang) ?? NODE_STRINGS.en;
+  return wordsIn(NODE_STRINGS, lang);
 }
 
 // §6.5 ring view (views/ring.js): ring attention's hiding threshold and the causal zig-zag.
@@ -820,5 +819,5 @@ const RING_STRINGS = {
 
 /** The §6.5 ring view's words in `lang`. */
 export function ringStrings(lang) {
-  return own(RING_STRINGS, lang) ?? RING_STRINGS.en;
+  return wordsIn(RING_STRINGS, lang);
 }
