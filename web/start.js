@@ -20,7 +20,11 @@
         boot.worker = new SharedWorker('engine/worker.js', { type: 'module', name: 'commlab-engine' });
         boot.shared = true;
       } else {
-        boot.worker = new Worker('engine/worker.js', { type: 'module' });
+        // The exercises and Explore need only the engine's lean module; another view (a
+        // section's, the measured one, authoring) starts with the full one (engine/worker.js).
+        var view = query.get('view');
+        boot.engine = view && view !== 'explore' && view !== 'topics' && !query.has('exercise') ? 'full' : 'lean';
+        boot.worker = new Worker(boot.engine === 'full' ? 'engine/worker.js?engine=full' : 'engine/worker.js', { type: 'module' });
       }
       // A worker that fails before engine/door.js listens: the door sees it here.
       boot.worker.onerror = function (e) {

@@ -38,7 +38,7 @@ test('the shared engine\'s name carries the fingerprint of the engine the build 
   const engine = join(ROOT, 'dist/engine');
   const scripts = readdirSync(engine).filter((f) => f.endsWith('.js')).sort();
   const hash = createHash('sha256');
-  for (const f of ['commlab_wasm.wasm', 'commlab_wasm.mjs', ...scripts]) hash.update(readFileSync(join(engine, f)));
+  for (const f of ['commlab_wasm.wasm', 'commlab_lean.wasm', 'commlab_wasm.mjs', ...scripts]) hash.update(readFileSync(join(engine, f)));
   const start = readFileSync(join(ROOT, 'dist/start.js'), 'utf8');
   assert.match(start, new RegExp(`name: 'commlab-engine-${hash.digest('hex').slice(0, 12)}'`));
   assert.doesNotMatch(start, /name: 'commlab-engine'/);

@@ -160,7 +160,10 @@ function fail(problem) {
 
 function spawn() {
   try {
-    return new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    // The module start.js chose for this page (engine/worker.js): a restarted worker starts alike.
+    const url = new URL('./worker.js', import.meta.url);
+    if (globalThis.commlabBoot?.engine === 'full') url.search = 'engine=full';
+    return new Worker(url, { type: 'module' });
   } catch {
     return null;
   }

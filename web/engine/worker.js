@@ -6,7 +6,17 @@
 // before it answers anything. Protocol: protocol.js; the documents: documents.js. The page times
 // the start-up (door.js START_TIMEOUT_MS) and says `stop-loading` when it ran out: the fetches
 // are then aborted, and the failure is reported like any other.
-const WASM_URL = new URL('./commlab_wasm.wasm', import.meta.url);
+//
+// Two modules of one engine: the lean one (commlab_lean.wasm, about a fifth smaller) answers every
+// op that the exercises and Explore ask; the full one (commlab_wasm.wasm) every op. The worker
+// starts with the lean one, or with the full one when the page opens on another view
+// (`?engine=full`, start.js), and moves to the full one, for good, the first time it is asked an op
+// the lean one lacks: that batch and those after it wait for it, which is fetched, compiled and
+// given the same exercise documents (the lean one holds no other state: exercise.load is a full
+// op).
+const FULL_URL = new URL('./commlab_wasm.wasm', import.meta.url);
+const startsFull = new URLSearchParams(self.location.search).get('engine') === 'full';
+const WASM_URL = startsFull ? FULL_URL : new URL('./commlab_lean.wasm', import.meta.url);
 const EXERCISES_URL = new URL('../exercises/', import.meta.url);
 const INDEX_URL = new URL('index.json', EXERCISES_URL);
 const loading = new AbortController();
@@ -17,10 +27,10 @@ const documents = import('./documents.js').then((d) => d.fetchDocuments(EXERCISE
   (url) => (String(url) === String(INDEX_URL) ? indexFetch : fetch(url, { signal }))).then((served) => ({ d, served })))
   .catch((err) => ({ d: null, served: { files: [], problems: [{ file: 'index.json', kind: 'unreadable', message: String(err?.message ?? err) }] } }));
 
-function compileWasm() {
-  const viaBytes = () => fetch(WASM_URL, { signal }).then((r) => {
+function compileWasm(url = WASM_URL, { signal } = { signal: loading.signal }) {
+  const viaBytes = () => fetch(url, { signal }).then((r) => {
     if (!r.ok) {
-      const e = new Error(`${WASM_URL.pathname}: HTTP ${r.status} ${r.statusText}`.trim());
+      const e = new Error(`${url.pathname}: HTTP ${r.status} ${r.statusText}`.trim());
       e.status = r.status;
       throw e;
     }
@@ -29,26 +39,59 @@ function compileWasm() {
   if (typeof WebAssembly.compileStreaming !== 'function') return viaBytes();
   // A host that serves .wasm without application/wasm refuses streaming (a TypeError, as an HTTP
   // error is, which the second fetch names): compile the bytes. Bad bytes fail the same twice.
-  return WebAssembly.compileStreaming(fetch(WASM_URL, { signal }))
+  return WebAssembly.compileStreaming(fetch(url, { signal }))
     .catch((e) => (e instanceof TypeError ? viaBytes() : Promise.reject(e)));
 }
 
 const compiled = compileWasm();
 compiled.catch(() => {}); // reported through `ready` below
 
+// Either module through the one glue (wasm/CMakeLists.txt): the compiled module goes straight
+// in, so nothing is fetched or compiled twice.
+async function instantiate(loadCommlab, module) {
+  let refused;
+  const instantiated = new Promise((resolve, reject) => { refused = reject; });
+  return Promise.race([instantiated, loadCommlab({
+    instantiateWasm(imports, receive) {
+      WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module), refused);
+      return {};
+    },
+  })]);
+}
+
+// The engine that answers now: {lab, full, lean: the ops the lean module answers}.
+const engine = { lab: null, full: startsFull, lean: new Set() };
 const ready = Promise.all([import('./commlab.js'), import('./protocol.js'), import('./warmup.js'), compiled, documents])
   .then(async ([{ loadCommlab }, protocol, warmup, module, { d, served }]) => {
-    let refused;
-    const instantiated = new Promise((resolve, reject) => { refused = reject; });
-    const lab = await Promise.race([instantiated, loadCommlab({
-      // The compiled module goes straight in: nothing is fetched or compiled twice.
-      instantiateWasm(imports, receive) {
-        WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module), refused);
-        return {};
-      },
-    })]);
-    return { lab, protocol, warmup, installed: d ? d.installDocuments(lab, served) : { exercises: [], problems: served.problems } };
+    const lab = await instantiate(loadCommlab, module);
+    engine.lab = lab;
+    if (!engine.full) {
+      // `ops` lists the lean module's own ops; it and exercise.install (which replaces the
+      // documents the full one would be given) go to the full one.
+      for (const { op } of JSON.parse(lab.evaluateText('{"op":"ops"}')).ops) engine.lean.add(op);
+      engine.lean.delete('ops');
+      engine.lean.delete('exercise.install');
+    }
+    return { protocol, warmup, loadCommlab, installed: d ? d.installDocuments(lab, served) : { exercises: [], problems: served.problems } };
   });
+
+/** True when a batch asks an op that the engine of the moment lacks. */
+const needsFull = (requests) => !engine.full && Array.isArray(requests)
+  && requests.some((r) => typeof r?.op !== 'string' || !engine.lean.has(r.op));
+
+// The move to the full module, once (a failure is reported to the batches that waited, and the
+// next such batch tries again).
+let upgrading = null;
+function upgrade() {
+  upgrading ??= Promise.all([ready, compileWasm(FULL_URL, {}), documents]).then(async ([{ loadCommlab }, module, { d, served }]) => {
+    const lab = await instantiate(loadCommlab, module);
+    if (d) d.installDocuments(lab, served);
+    engine.lab = lab;
+    engine.full = true;
+  });
+  upgrading.catch(() => { upgrading = null; });
+  return upgrading;
+}
 
 // The page asks what was served (the documents' fingerprints, as soon as they are fetched: it
 // takes the build's answers only for the very documents of the build) and what was installed
@@ -78,6 +121,25 @@ const idle = () => [...connections].every((c) => c.idle());
 function connect(post) {
   let receive = null;
   const early = [];
+  const held = []; // messages that wait for the full module, in order
+  function route(m) {
+    if (!held.length && !(m?.type === 'ask' && needsFull(m.requests))) {
+      receive(m);
+      return;
+    }
+    held.push(m);
+    if (held.length > 1) return;
+    upgrade().then(() => {
+      for (const h of held.splice(0)) receive(h);
+    }, (err) => {
+      // Each request of a batch that waited is answered not_loaded, with the cause (the page
+      // names it as a failed start: engine/door.js); a cancel for one is answered by its answer.
+      const error = { code: 'not_loaded', message: `the engine's full module could not be loaded (${String(err?.message ?? err)})`, cause: causeOf(err) };
+      for (const h of held.splice(0)) {
+        if (h?.type === 'ask') post({ type: 'answer', id: h.id ?? null, responses: (Array.isArray(h.requests) ? h.requests : [null]).map(() => ({ error })) });
+      }
+    });
+  }
   const c = {
     idle: () => !receive || !receive.idle || receive.idle(),
     handle(data) {
@@ -99,18 +161,18 @@ function connect(post) {
         tellDocuments(data.type, post);
         return;
       }
-      if (receive) receive(data);
+      if (receive) route(data);
       else early.push(data);
     },
   };
   connections.add(c);
-  ready.then(({ lab, protocol, warmup }) => {
+  ready.then(({ protocol, warmup }) => {
     // Text out: the page parses only the answers it still wants (protocol.js).
-    receive = protocol.createServer((r) => lab.evaluateText(JSON.stringify(r)), post);
-    for (const m of early.splice(0)) receive(m);
+    receive = protocol.createServer((r) => engine.lab.evaluateText(JSON.stringify(r)), post);
+    for (const m of early.splice(0)) route(m);
     warm ??= () => {
       warm = () => {};
-      warmup.warmWhenIdle((text) => lab.evaluateText(text), idle);
+      warmup.warmWhenIdle((text) => engine.lab.evaluateText(text), idle);
     };
     if (warmWanted) warm();
   }, (err) => {

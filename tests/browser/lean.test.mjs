@@ -1,0 +1,92 @@
+// The engine's two modules in the page (web/engine/worker.js): the exercise page fetches only the
+// lean one; a section view opened by its address only the full one; a page on the lean one that
+// is asked an op it lacks moves to the full one, answers it as the CLI does, and its exercises go
+// on answering alike; a full module that cannot be had is said for that request only.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { ROOT, answer, launch, openPage, serve, verdicts } from './helpers.mjs';
+
+let server;
+let browser;
+const cli = (request) => JSON.parse(execFileSync(join(ROOT, 'build', 'commlab'), ['eval', JSON.stringify(request)]).toString());
+// Exercise 1 at its defaults, as the lecture answers it (tests/browser/page.test.mjs).
+const EX1 = { n_half: '720 KB', time: '2.18 us', fraction: '8.2%' };
+const EX1_RIGHT = { n_half: 'correct', time: 'correct', fraction: 'correct' };
+
+/** A fresh context that records the .wasm files it fetches. */
+async function recording(route = null) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  const wasm = [];
+  ctx.on('request', (r) => { if (r.url().endsWith('.wasm')) wasm.push(new URL(r.url()).pathname.replace(/.*\//, '')); });
+  if (route) await ctx.route('**/commlab_wasm.wasm', route);
+  return { ctx, wasm };
+}
+// A request through the page's own door to its worker (engine/door.js).
+const ask = (page, request) => page.evaluate((r) => import('./engine/door.js').then((d) => d.ask(r)), request);
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('the engine\'s lean and full modules', () => {
+  test('the exercise page fetches only the lean module, a section view only the full one', async () => {
+    const errors = [];
+    for (const [address, want] of [['', ['commlab_lean.wasm']], ['?view=explore', ['commlab_lean.wasm']], ['?view=ladder', ['commlab_wasm.wasm']], ['?view=measured', ['commlab_wasm.wasm']]]) {
+      const { ctx, wasm } = await recording();
+      const page = await openPage(ctx, `${server.url}${address}`, errors);
+      await page.waitForTimeout(300);
+      assert.deepEqual(wasm, want, `${address || 'the exercise page'} fetched ${wasm}`);
+      if (!address) assert.deepEqual(await verdicts(await answer(page, 1, EX1).then(() => page), 1), EX1_RIGHT);
+      await ctx.close();
+    }
+    assert.deepEqual(errors, []);
+  });
+
+  test('asked an op the lean module lacks, the worker moves to the full one: the CLI\'s answer, the exercises unchanged', async () => {
+    const errors = [];
+    const { ctx, wasm } = await recording();
+    const page = await openPage(ctx, server.url, errors);
+    const solvedBefore = await ask(page, { op: 'exercise.solve', id: 4 });
+    const request = { op: 'ladder', pairs: [['pcie5', 'nvlink4']] };
+    // A batch with a lean op and a full one, and a lean request right behind it: answered in order.
+    const [both, after_] = await page.evaluate((r) => import('./engine/door.js').then((d) => Promise.all([
+      d.askMany([{ op: 'transfer', link: 'nvlink4', bytes: 64000 }, r]), d.ask({ op: 'transfer', link: 'ib_ndr', bytes: 1e6 })])), request);
+    assert.deepEqual(both[1], cli(request));
+    assert.deepEqual(both[0], cli({ op: 'transfer', link: 'nvlink4', bytes: 64000 }));
+    assert.deepEqual(after_, cli({ op: 'transfer', link: 'ib_ndr', bytes: 1e6 }));
+    assert.deepEqual(wasm, ['commlab_lean.wasm', 'commlab_wasm.wasm']);
+    // The full module holds the same exercise documents: the same solution, the same verdicts.
+    assert.deepEqual(await ask(page, { op: 'exercise.solve', id: 4 }), solvedBefore);
+    await answer(page, 1, EX1);
+    assert.deepEqual(await verdicts(page, 1), EX1_RIGHT);
+    // Moved once, for good.
+    assert.deepEqual(await ask(page, { op: 'memory', model: 'llama3_70b', gpu: 'h100', gpus: 4 }), cli({ op: 'memory', model: 'llama3_70b', gpu: 'h100', gpus: 4 }));
+    assert.deepEqual(wasm, ['commlab_lean.wasm', 'commlab_wasm.wasm']);
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  });
+
+  test('a full module that cannot be had fails only the request that needed it, with its cause; the exercises go on', async () => {
+    const errors = [];
+    const { ctx, wasm } = await recording((route) => route.fulfill({ status: 404, body: 'gone' }));
+    const page = await openPage(ctx, server.url, errors);
+    const out = await ask(page, { op: 'ladder' });
+    assert.equal(out.error.code, 'not_loaded');
+    assert.equal(out.error.problem.kind, 'missing');
+    assert.equal(out.error.problem.status, 404);
+    assert.match(out.error.message, /commlab_wasm\.wasm: HTTP 404/);
+    // The lean module still answers; the next such request tries again.
+    await answer(page, 1, EX1);
+    assert.deepEqual(await verdicts(page, 1), EX1_RIGHT);
+    assert.equal((await ask(page, { op: 'ladder' })).error.code, 'not_loaded');
+    assert.equal(wasm.filter((f) => f === 'commlab_wasm.wasm').length >= 2, true, `${wasm}`);
+    await ctx.close();
+  });
+});
