@@ -117,7 +117,7 @@ function sizesOf(path) {
 
 /** Sizes of the engine's three files and of every file the page requested (its first cold load). */
 function sizes(pageFiles) {
-  const rows = ['engine/commlab_wasm.wasm', 'engine/commlab_wasm.mjs', 'engine/commlab.js']
+  const rows = ['engine/commlab_lean.wasm', 'engine/commlab_wasm.wasm', 'engine/commlab_wasm.mjs', 'engine/commlab.js']
     .map((file) => ({ label: file, ...sizesOf(join(DIST, file)) }));
   const paths = [...new Set(pageFiles.filter((f) => f.status === 200).map((f) => {
     const path = decodeURIComponent(new URL(f.url).pathname).slice(1);
@@ -142,7 +142,9 @@ function budgets(report) {
     !CHECKS.includes(row.wasm_case));
   const over = calculator.filter((row) => row.ratio > RATIO_BUDGET);
   const checks = report.requests.filter((row) => row.ratio != null && CHECKS.includes(row.wasm_case));
-  const wasm = report.sizes.find((s) => s.label === 'engine/commlab_wasm.wasm');
+  // The exercise page's module is the lean one; a section view's is the full one (engine/worker.js).
+  const wasm = report.sizes.find((s) => s.label === 'engine/commlab_lean.wasm');
+  const full = report.sizes.find((s) => s.label === 'engine/commlab_wasm.wasm');
   return [
     { what: `calculator requests in wasm within ${RATIO_BUDGET}x of native`, met: over.length === 0,
       measured: `${calculator.length - over.length} of ${calculator.length}` +
@@ -150,8 +152,8 @@ function budgets(report) {
     { what: `the checks on random matrices in wasm within ${CHECK_RATIO_BUDGET}x of native`,
       met: checks.length === CHECKS.length && checks.every((row) => row.ratio <= CHECK_RATIO_BUDGET),
       measured: checks.map((row) => `${row.label} ${row.ratio.toFixed(2)}x`).join(', ') || 'not measured' },
-    { what: `.wasm at most ${kb(WASM_GZIP_BUDGET_BYTES)} gzipped`, met: wasm.gzip <= WASM_GZIP_BUDGET_BYTES,
-      measured: kb(wasm.gzip) },
+    { what: `the exercise page's .wasm at most ${kb(WASM_GZIP_BUDGET_BYTES)} gzipped`, met: wasm.gzip <= WASM_GZIP_BUDGET_BYTES,
+      measured: `${kb(wasm.gzip)} (commlab_lean.wasm; the full module a section view loads: ${kb(full.gzip)})` },
   ];
 }
 
