@@ -1,12 +1,15 @@
 // The engine's two modules in the page (web/engine/worker.js): the exercise page fetches only the
 // lean one; a section view opened by its address only the full one; a page on the lean one that
 // is asked an op it lacks moves to the full one, answers it as the CLI does, and its exercises go
-// on answering alike; a full module that cannot be had is said for that request only.
+// on answering alike; a full module that cannot be had is said for that request only; a served
+// document that declares a request of an op the lean module lacks is installed on the full one.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ROOT, answer, launch, openPage, serve, verdicts } from './helpers.mjs';
+import { DIST, ROOT, answer, launch, openPage, serve, verdicts } from './helpers.mjs';
 
 let server;
 let browser;
@@ -88,5 +91,43 @@ describe('the engine\'s lean and full modules', () => {
     assert.equal((await ask(page, { op: 'ladder' })).error.code, 'not_loaded');
     assert.equal(wasm.filter((f) => f === 'commlab_wasm.wasm').length >= 2, true, `${wasm}`);
     await ctx.close();
+  });
+
+  test('a served document that declares an op the lean module lacks (memory) is installed on the full module and works', async () => {
+    // exercises/11.json: the ninth exercise of the tests under id 11, with one more computed value
+    // asked of `memory` (lints ok natively), as an instructor would add it to a deployed site.
+    const doc = JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/exercises/09.json'), 'utf8'));
+    doc.id = 11;
+    doc.title = { en: 'A document that asks the memory op', zh: '使用 memory 请求的练习' };
+    doc.compute.values.push({ id: 'min_gpus_70b', request: { op: 'memory', model: 'llama3_70b', gpu: 'h100', gpus: 4 }, field: 'min_gpus' });
+    const dir = mkdtempSync(join(tmpdir(), 'commlab-lean-'));
+    try {
+      cpSync(DIST, dir, { recursive: true });
+      writeFileSync(join(dir, 'exercises', '11.json'), `${JSON.stringify(doc, null, 1)}\n`);
+      const index = JSON.parse(readFileSync(join(dir, 'exercises', 'index.json'), 'utf8'));
+      index.files.push('11.json');
+      writeFileSync(join(dir, 'exercises', 'index.json'), `${JSON.stringify(index)}\n`);
+      const site = await serve(dir);
+      const errors = [];
+      const { ctx, wasm } = await recording();
+      try {
+        const page = await openPage(ctx, `${site.url}?exercise=11`, errors);
+        const installed = await page.evaluate(() => import('./engine/door.js').then((d) => d.documentsInstalled()));
+        assert.deepEqual(installed.problems, []);
+        assert.ok(installed.exercises.some((e) => e.id === 11), 'exercise 11 is installed');
+        assert.equal(await page.locator('section.card[data-exercise="11"]:not([data-prerendered])').count(), 1, 'the card is there');
+        const solved = await ask(page, { op: 'exercise.solve', id: 11 });
+        assert.equal(solved.values.min_gpus_70b, cli({ op: 'memory', model: 'llama3_70b', gpu: 'h100', gpus: 4 }).min_gpus);
+        assert.ok(wasm.includes('commlab_wasm.wasm'), `${wasm}`);
+        // The shipped exercises are installed beside it, on the same module.
+        assert.equal((await ask(page, { op: 'exercise.solve', id: 1 })).answers.n_half, cli({ op: 'transfer', link: 'nvlink4', bytes: 64000 }).n_half_bytes);
+        assert.deepEqual(errors, []);
+      } finally {
+        await ctx.close();
+        await site.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

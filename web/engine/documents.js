@@ -98,3 +98,29 @@ export function installDocuments(lab, served) {
     : out.problems.map((p) => ({ file: p.file, kind: 'invalid', message: p.message }));
   return { exercises: out.exercises ?? [], problems: [...served.problems, ...refused] };
 }
+
+/**
+ * The op of every request the documents declare (a "request" member: exercises/schema.json), so
+ * the worker installs them on a module that has those ops (engine/worker.js). A text that does
+ * not parse adds none: installing it names its problem.
+ */
+export function declaredOps(files) {
+  const ops = new Set();
+  const walk = (v) => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        if (k === 'request' && typeof x?.op === 'string') ops.add(x.op);
+        walk(x);
+      }
+    }
+  };
+  for (const { text } of files) {
+    try {
+      walk(JSON.parse(text));
+    } catch {
+      // unreadable or nested past the stack: the engine refuses it when it is installed
+    }
+  }
+  return ops;
+}

@@ -13,7 +13,8 @@
 // (`?engine=full`, start.js), and moves to the full one, for good, the first time it is asked an op
 // the lean one lacks: that batch and those after it wait for it, which is fetched, compiled and
 // given the same exercise documents (the lean one holds no other state: exercise.load is a full
-// op).
+// op). Served documents that declare a request of an op the lean module lacks are installed on
+// the full one from the start.
 const FULL_URL = new URL('./commlab_wasm.wasm', import.meta.url);
 const startsFull = new URLSearchParams(self.location.search).get('engine') === 'full';
 const WASM_URL = startsFull ? FULL_URL : new URL('./commlab_lean.wasm', import.meta.url);
@@ -63,15 +64,25 @@ async function instantiate(loadCommlab, module) {
 const engine = { lab: null, full: startsFull, lean: new Set() };
 const ready = Promise.all([import('./commlab.js'), import('./protocol.js'), import('./warmup.js'), compiled, documents])
   .then(async ([{ loadCommlab }, protocol, warmup, module, { d, served }]) => {
-    const lab = await instantiate(loadCommlab, module);
-    engine.lab = lab;
+    let lab = await instantiate(loadCommlab, module);
     if (!engine.full) {
       // `ops` lists the lean module's own ops; it and exercise.install (which replaces the
       // documents the full one would be given) go to the full one.
       for (const { op } of JSON.parse(lab.evaluateText('{"op":"ops"}')).ops) engine.lean.add(op);
       engine.lean.delete('ops');
       engine.lean.delete('exercise.install');
+      // A served document that declares a request of another op (an instructor's, asking
+      // `memory`, say) is installed on the full module: the lean one would refuse it.
+      if (d && [...d.declaredOps(served.files)].some((op) => !engine.lean.has(op))) {
+        try {
+          lab = await instantiate(loadCommlab, await compileWasm(FULL_URL, {}));
+          engine.full = true;
+        } catch {
+          // no full module: the lean one installs the others and names the document it refuses
+        }
+      }
     }
+    engine.lab = lab;
     return { protocol, warmup, loadCommlab, installed: d ? d.installDocuments(lab, served) : { exercises: [], problems: served.problems } };
   });
 
