@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { loadCommlab } from '../../build-wasm/wasm/commlab.js';
+import { declaredOps } from '../../web/engine/documents.js';
 import { ROOT, folderExercises, loadLab } from './exercises.mjs';
 
 const LEAN_WASM = `${ROOT}build-wasm/wasm/commlab_lean.wasm`;
@@ -23,18 +24,6 @@ async function loadLean() {
 }
 const opsOf = (lab) => lab.evaluate({ op: 'ops' }).ops.map((o) => o.op);
 
-/** The op of every declared request (a "request" member) anywhere in a document. */
-function declaredOps(value, into = new Set()) {
-  if (Array.isArray(value)) value.forEach((v) => declaredOps(v, into));
-  else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      if (k === 'request' && typeof v?.op === 'string') into.add(v.op);
-      declaredOps(v, into);
-    }
-  }
-  return into;
-}
-
 test('the lean module lists the full module\'s ops but the other views\' ones, in the same order', async () => {
   const [lean, full] = [opsOf(await loadLean()), opsOf(await loadLab())];
   assert.deepEqual(lean, full.filter((op) => !FULL_ONLY.includes(op)));
@@ -43,8 +32,8 @@ test('the lean module lists the full module\'s ops but the other views\' ones, i
 
 test('every op the shipped exercise documents declare is in the lean module', async () => {
   const lean = new Set(opsOf(await loadLean()));
-  const declared = new Set();
-  for (const { text } of folderExercises()) declaredOps(JSON.parse(text), declared);
+  // The worker's own reading of the documents (web/engine/documents.js).
+  const declared = declaredOps(folderExercises());
   assert.ok(declared.size >= 5, `found ${[...declared]}`);
   for (const op of declared) assert.ok(lean.has(op), `${op} is declared by an exercise and not in the lean module`);
 });
