@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "base/error.hpp"
+#include "base/heap_sort.hpp"
 #include "base/quantity.hpp"
 
 namespace commlab {
@@ -305,7 +306,7 @@ void Request::finish() const {
       names.emplace_back(read_, i, end - i);
       i = end + 1;
     }
-    std::sort(names.begin(), names.end());
+    heap_sort(names.begin(), names.end());
     names.erase(std::unique(names.begin(), names.end()), names.end());
     return names;
   };

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "base/error.hpp"
+#include "base/heap_sort.hpp"
 
 namespace commlab {
 
@@ -141,7 +142,7 @@ const DtreeShape& dtree_shape(int k) {
       key = ((key * 64 + depth[t][r]) * 4 + children[t][r]) * 2 + (parent[t][r] >= 0 ? 1 : 0);
     keys.push_back(key);
   }
-  std::sort(keys.begin(), keys.end());
+  heap_sort(keys.begin(), keys.end());
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
   for (long long key : keys) {
     DtreeClass c{};

@@ -6,6 +6,8 @@
 #include <string>
 #include <tuple>
 
+#include "base/heap_sort.hpp"
+
 namespace commlab {
 
 PipelineResult simulate_pipeline_decode(int p, int m, double s, double t, int tokens, int timeline_tokens) {
@@ -51,9 +53,9 @@ PipelineResult simulate_pipeline_decode(int p, int m, double s, double t, int to
   const double fill = s > 0 ? std::ceil(r.trip_s / s - 1e-12) : 1;
   r.microbatches_to_fill = fill <= 2147483647.0 ? static_cast<int>(fill) : 2147483647;
   r.tokens_per_s = r.makespan_s > 0 ? double(m) * tokens / r.makespan_s : 0;
-  // A total order: std::sort is not stable and libstdc++ and libc++ order ties differently, so
+  // A total order: sorts are not stable and libstdc++ and libc++ order ties differently, so
   // ordering by start time alone made the native and wasm timelines differ.
-  std::sort(r.timeline.begin(), r.timeline.end(), [](const PipelineInterval& a, const PipelineInterval& b) {
+  heap_sort(r.timeline.begin(), r.timeline.end(), [](const PipelineInterval& a, const PipelineInterval& b) {
     return std::tie(a.start_s, a.end_s, a.kind, a.stage, a.microbatch, a.token) <
            std::tie(b.start_s, b.end_s, b.kind, b.stage, b.microbatch, b.token);
   });

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "base/error.hpp"
+#include "base/heap_sort.hpp"
 #include "base/work_meter.hpp"
 #include "model/collectives.hpp"
 
@@ -388,7 +389,8 @@ void Executor::apply_data(const Step& step) {
     writes.reserve(count);
     for (const Message& m : step.messages)
       writes.push_back({m.dst, position(m.dst_begin, m.den, n), position(m.dst_begin + m.len, m.den, n)});
-    std::sort(writes.begin(), writes.end(), [](const Write& a, const Write& b) {
+    // Ties (one node, one lo) in any order: max_hi at the end of their run is the same.
+    heap_sort(writes.begin(), writes.end(), [](const Write& a, const Write& b) {
       return a.node != b.node ? a.node < b.node : a.lo < b.lo;
     });
     std::vector<int64_t> max_hi(writes.size());
