@@ -1,0 +1,1 @@
+// The object the test files' precompiled header is built with (tests/CMakeLists.txt).
