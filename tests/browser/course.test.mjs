@@ -192,8 +192,14 @@ describe('course platforms: controls that hold, plain frames', () => {
     await page.waitForFunction(() => document.querySelector('iframe').getBoundingClientRect().height > 2 * window.innerHeight);
     const reset = frame.locator('[data-action="reset"]');
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-    await reset.click({ force: true }); // the frame's pictures animate: never 'stable'
     const dialog = frame.locator('#reset-dialog');
+    // A click just after the course page scrolls can reach the page's <iframe> element instead of
+    // the frame (Chromium routes it before the frame's new place is known: 2 of 12 here), and the
+    // dialog never opens: click again, at most five times, until it does.
+    for (let i = 0; i < 5 && !(await dialog.evaluate((d) => d.open)); i++) {
+      await reset.click({ force: true }); // the frame's pictures animate: never 'stable'
+      await dialog.waitFor({ timeout: 1000 }).catch(() => {});
+    }
     await dialog.waitFor();
     const inView = await page.evaluate(() => window.innerHeight);
     const frameTop = await page.locator('iframe').evaluate((f) => f.getBoundingClientRect().top);
