@@ -168,7 +168,7 @@ class Parser {
         fail("function nth_smallest: n is " + num(n) + "; allowed: a whole number from 1 to " +
              std::to_string(count) + " (the figures listed after it)");
       std::vector<double> rest(args.begin() + 1, args.end());
-      // NaN has no place in an order (and breaks std::sort's): the result is NaN, which lint reports.
+      // NaN has no place in an order (and breaks a sort's): the result is NaN, which lint reports.
       for (double x : rest)
         if (std::isnan(x)) return x;
       heap_sort(rest.begin(), rest.end());
