@@ -27,29 +27,29 @@ json ops_list(Request& r);
 std::vector<OpInfo>& ops() {
   static std::vector<OpInfo> table = {
       {"ops", ops_list, "this list"},
-      {"links", op_links, "the link catalogue of P5 §2.1 (nominal and effective bandwidth, alpha)"},
+      {"links", nullptr, "the link catalogue of P5 §2.1 (nominal and effective bandwidth, alpha)", op_links},
       COMMLAB_FULL_ONLY({"ladder", nullptr, "the bandwidth ladder of P5 §2.1: each level's links, pairs compared (faster, by how much), a node inside vs outside (§2.3)", op_ladder})
-      COMMLAB_FULL_ONLY({"gpudirect", op_gpudirect, "a message between GPUs of two nodes: through host memory, chunked through it, or GPUDirect RDMA (§2.4)"})
+      COMMLAB_FULL_ONLY({"gpudirect", nullptr, "a message between GPUs of two nodes: through host memory, chunked through it, or GPUDirect RDMA (§2.4)", op_gpudirect})
       {"transfer", nullptr, "one message on one link: alpha-beta time, n_1/2, bandwidth fraction (§3)", op_transfer},
       {"allreduce", nullptr, "all-reduce by algorithm, including hierarchical and auto (§5)", op_allreduce},
       {"collective", nullptr, "cost of any of the six collectives or send/recv (§4)", op_collective},
       {"nccl", nullptr, "NCCL protocols LL / LL128 / Simple and its (algorithm, protocol) choice (§5.6)", op_nccl},
       COMMLAB_FULL_ONLY({"nccl.protocols", nullptr, "what NCCL's protocols are: latencies, the unit carrying a flag, the payload share of the bandwidth (§5.6)", op_nccl_protocols})
       {"crossover", nullptr, "exact sizes where the cheapest all-reduce algorithm or NCCL pair changes (§5.3, §5.6)", op_crossover},
-      {"simulate", op_simulate, "the collective-step engine: explicit schedule run on buffers, verified, timed (§4-5)"},
-      {"presets", op_presets, "models, GPUs and nodes; any field can be overridden in a request (§1-2)"},
-      {"tp", op_tp, "tensor / sequence parallel all-reduces of a decode step or a prefill (§6.2)"},
+      {"simulate", nullptr, "the collective-step engine: explicit schedule run on buffers, verified, timed (§4-5)", op_simulate},
+      {"presets", nullptr, "models, GPUs and nodes; any field can be overridden in a request (§1-2)", op_presets},
+      {"tp", nullptr, "tensor / sequence parallel all-reduces of a decode step or a prefill (§6.2)", op_tp},
       // P5 §1, §6.1: the memory view's op.
-      COMMLAB_FULL_ONLY({"memory", op_memory, "fits or not: weights and KV per GPU vs its memory, GPUs needed, KV room, batch-1 decode lower bound on 1 and n GPUs, replicas (§1, §6.1)"})
-      COMMLAB_FULL_ONLY({"sharding_check", op_sharding_check, "Megatron MLP / attention split run on random matrices vs one device (§6.2)"})
-      {"pipeline", op_pipeline, "pipeline decode simulator: token interval, utilisation, timeline (§6.3)"},
-      COMMLAB_FULL_ONLY({"moe", op_moe, "expert parallel dispatch / combine bytes and time, with a hot expert (§6.4)"})
-      COMMLAB_FULL_ONLY({"parallelisms", op_parallelisms, "the comparison table of §6.6: each parallelism's traffic a step, pattern, time on the node's NVLink and NIC, where it belongs"})
-      {"ring_attention", op_ring_attention, "ring attention: KV-hiding threshold, causal imbalance, zig-zag (§6.5)"},
-      COMMLAB_FULL_ONLY({"ring_attention_check", op_ring_attention_check, "ring attention with online softmax run vs one device (§6.5)"})
-      {"overlap", op_overlap, "chunked / TP prefill / two-batch overlap as compute and comm timelines (§7)"},
+      COMMLAB_FULL_ONLY({"memory", nullptr, "fits or not: weights and KV per GPU vs its memory, GPUs needed, KV room, batch-1 decode lower bound on 1 and n GPUs, replicas (§1, §6.1)", op_memory})
+      COMMLAB_FULL_ONLY({"sharding_check", nullptr, "Megatron MLP / attention split run on random matrices vs one device (§6.2)", op_sharding_check})
+      {"pipeline", nullptr, "pipeline decode simulator: token interval, utilisation, timeline (§6.3)", op_pipeline},
+      COMMLAB_FULL_ONLY({"moe", nullptr, "expert parallel dispatch / combine bytes and time, with a hot expert (§6.4)", op_moe})
+      COMMLAB_FULL_ONLY({"parallelisms", nullptr, "the comparison table of §6.6: each parallelism's traffic a step, pattern, time on the node's NVLink and NIC, where it belongs", op_parallelisms})
+      {"ring_attention", nullptr, "ring attention: KV-hiding threshold, causal imbalance, zig-zag (§6.5)", op_ring_attention},
+      COMMLAB_FULL_ONLY({"ring_attention_check", nullptr, "ring attention with online softmax run vs one device (§6.5)", op_ring_attention_check})
+      {"overlap", nullptr, "chunked / TP prefill / two-batch overlap as compute and comm timelines (§7)", op_overlap},
       COMMLAB_FULL_ONLY({"fit", nullptr, "nccl-tests logs read and fitted to the ring model: alpha, bus bandwidth, residuals, collapses, nearest link (§0.5, §5.1)", op_fit})
-      {"kv_transfer", op_kv_transfer, "a prompt's KV over NICs: after prefill vs layer by layer (§2.5, §7.3)"},
+      {"kv_transfer", nullptr, "a prompt's KV over NICs: after prefill vs layer by layer (§2.5, §7.3)", op_kv_transfer},
       {"exercise.list", op_exercise_list, "the exercises of P5 §11: id and title"},
       {"exercise.get", op_exercise_get, "one exercise document: statement, params, answers with their rule, hints"},
       {"exercise.solve", op_exercise_solve, "an exercise's answers and filled worked solution for given params"},
@@ -58,8 +58,8 @@ std::vector<OpInfo>& ops() {
       {"exercise.install", op_exercise_install, "installs the exercise documents the host ships (replacing all): ids, titles, problems"},
       COMMLAB_FULL_ONLY({"exercise.load", op_exercise_load, "adds an exercise document (JSON, answers declared as requests) for this session"})
       COMMLAB_FULL_ONLY({"exercise.lint", op_exercise_lint, "every problem of an exercise document, each naming its path in the file"})
-      {"link.match", op_link_match, "the catalogue link whose effective figures are alpha_s and beta_Bps: matched, id, label"},
-      {"model.match", op_model_match, "the model preset of this shape (layers, hidden, experts) and the name of bytes_per_value: matched, id, label, precision"},
+      {"link.match", nullptr, "the catalogue link whose effective figures are alpha_s and beta_Bps: matched, id, label", op_link_match},
+      {"model.match", nullptr, "the model preset of this shape (layers, hidden, experts) and the name of bytes_per_value: matched, id, label, precision", op_model_match},
   };
   return table;
 }

@@ -26,7 +26,7 @@ const std::vector<OpInfo>& op_table();
 void add_op(const OpInfo& info);
 
 // ops_cost.cpp: links, the alpha-beta model, collectives, all-reduce algorithms, NCCL.
-json op_links(Request& r);
+void op_links(Request& r, JsonWriter& w);
 void op_transfer(Request& r, JsonWriter& w);
 void op_allreduce(Request& r, JsonWriter& w);
 void op_collective(Request& r, JsonWriter& w);
@@ -34,23 +34,23 @@ void op_nccl(Request& r, JsonWriter& w);
 void op_nccl_protocols(Request& r, JsonWriter& w);
 void op_crossover(Request& r, JsonWriter& w);
 // ops_simulate.cpp: the collective-step engine (schedule, executor, topology).
-json op_simulate(Request& r);
+void op_simulate(Request& r, JsonWriter& w);
 // ops_parallel.cpp: presets, parallelism and overlap (P5 §6-7).
-json op_presets(Request& r);
-json op_model_match(Request& r);
-json op_tp(Request& r);
+void op_presets(Request& r, JsonWriter& w);
+void op_model_match(Request& r, JsonWriter& w);
+void op_tp(Request& r, JsonWriter& w);
 // P5 §1, §6.1: fits or not, GPUs needed, KV room, decode lower bound, replicas.
-json op_memory(Request& r);
-json op_sharding_check(Request& r);
-json op_pipeline(Request& r);
-json op_moe(Request& r);
-json op_parallelisms(Request& r);
-json op_ring_attention(Request& r);
-json op_ring_attention_check(Request& r);
-json op_overlap(Request& r);
-json op_kv_transfer(Request& r);
+void op_memory(Request& r, JsonWriter& w);
+void op_sharding_check(Request& r, JsonWriter& w);
+void op_pipeline(Request& r, JsonWriter& w);
+void op_moe(Request& r, JsonWriter& w);
+void op_parallelisms(Request& r, JsonWriter& w);
+void op_ring_attention(Request& r, JsonWriter& w);
+void op_ring_attention_check(Request& r, JsonWriter& w);
+void op_overlap(Request& r, JsonWriter& w);
+void op_kv_transfer(Request& r, JsonWriter& w);
 // ops_gpudirect.cpp: one message between nodes through host memory or by GPUDirect RDMA (§2.4).
-json op_gpudirect(Request& r);
+void op_gpudirect(Request& r, JsonWriter& w);
 // The bandwidth ladder of P5 §2.1 with its ratios (links and a node preset).
 void op_ladder(Request& r, JsonWriter& w);
 // ops_exercise.cpp: the exercises of P5 §11 (list, get, solve, check, variant).
@@ -62,11 +62,16 @@ json op_exercise_variant(Request& r);
 json op_exercise_load(Request& r);
 json op_exercise_install(Request& r);
 json op_exercise_lint(Request& r);
-json op_link_match(Request& r);
+void op_link_match(Request& r, JsonWriter& w);
 // ops_fit.cpp: nccl-tests logs fitted to the ring model (SPEC "Measured against the model").
 void op_fit(Request& r, JsonWriter& w);
 
 /// JSON form of a collective cost, shared by the ops that report one.
 json cost_json(const struct CollectiveCost& c);
+/// A cost's members, in an object the caller opens.
+void write_cost_members(JsonWriter& w, const CollectiveCost& c);
+/// The same as an object the writer writes, and a link's {alpha_s, beta_Bps, id} under `key`.
+void write_cost(JsonWriter& w, const CollectiveCost& c);
+void write_link(JsonWriter& w, const char* key, const struct Link& l);
 
 }  // namespace commlab

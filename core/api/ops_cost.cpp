@@ -30,7 +30,6 @@ json cost_json(const CollectiveCost& c) {
   return w.take();
 }
 
-namespace {
 void write_cost(JsonWriter& w, const CollectiveCost& c) {
   w.begin_object();
   write_cost_members(w, c);
@@ -43,38 +42,38 @@ void write_link(JsonWriter& w, const char* key, const Link& l) {
   w.member("alpha_s", l.alpha_s).member("beta_Bps", l.beta_Bps).member("id", l.id);
   w.end_object();
 }
-}  // namespace
 
 // A statement names a catalogue link only when alpha and beta are its effective figures
 // (SPEC "Variants"); exercises written as data ask this.
-json op_link_match(Request& r) {
+void op_link_match(Request& r, JsonWriter& w) {
   const double alpha_s = r.number("alpha_s", Range{0, 1, false, "s"});
   const double beta_Bps = r.number("beta_Bps", Range{0, 1e16, false, "B/s"});
   r.finish();
   for (const LinkSpec& spec : link_catalogue()) {
     const Link e = effective_link(spec);
-    if (std::fabs(e.alpha_s - alpha_s) <= 1e-9 * e.alpha_s && std::fabs(e.beta_Bps - beta_Bps) <= 1e-9 * e.beta_Bps)
-      return {{"matched", true}, {"id", spec.id}, {"label", spec.label}};
+    if (std::fabs(e.alpha_s - alpha_s) <= 1e-9 * e.alpha_s && std::fabs(e.beta_Bps - beta_Bps) <= 1e-9 * e.beta_Bps) {
+      w.member("matched", true).member("id", spec.id).member("label", spec.label);
+      return;
+    }
   }
   // No null in an answer (README "Errors"): no match is said by "matched" and empty names.
-  return {{"matched", false}, {"id", ""}, {"label", ""}};
+  w.member("matched", false).member("id", "").member("label", "");
 }
 
-json op_links(Request& r) {
+void op_links(Request& r, JsonWriter& w) {
   const double eff = r.number_or("efficiency", kDefaultEfficiency, Range{0.01, 1, false, ""});
   r.finish();
-  json list = json::array();
+  w.key("links");
+  w.begin_array();
   for (const LinkSpec& s : link_catalogue()) {
     const Link l = effective_link(s, eff);
-    list.push_back({{"id", s.id},
-                    {"label", s.label},
-                    {"scope", s.scope},
-                    {"nominal_Bps", s.nominal_Bps},
-                    {"beta_Bps", l.beta_Bps},
-                    {"alpha_s", l.alpha_s},
-                    {"n_half_bytes", n_half_bytes(l)}});
+    w.begin_object();
+    w.member("id", s.id).member("label", s.label).member("scope", s.scope).member("nominal_Bps", s.nominal_Bps)
+        .member("beta_Bps", l.beta_Bps).member("alpha_s", l.alpha_s).member("n_half_bytes", n_half_bytes(l));
+    w.end_object();
   }
-  return {{"links", list}, {"efficiency", eff}};
+  w.end_array();
+  w.member("efficiency", eff);
 }
 
 // The calculator ops below write their answers (api.cpp: text, or a tree for evaluate(json)),

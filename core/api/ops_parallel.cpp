@@ -141,37 +141,43 @@ AllreduceKernel read_kernel(Request& r) {
   return a;
 }
 
-json kernel_json(const AllreduceKernel& kernel, const TpCost& c) {
-  json out = cost_json(c.call.cost);
-  if (kernel.kind == AllreduceKernel::Kind::nccl_ring) out["protocol"] = protocol_name(kernel.protocol);
+void write_kernel(JsonWriter& w, const AllreduceKernel& kernel, const TpCost& c) {
+  w.begin_object();
+  write_cost_members(w, c.call.cost);
+  if (kernel.kind == AllreduceKernel::Kind::nccl_ring) w.member("protocol", protocol_name(kernel.protocol));
   if (kernel.kind == AllreduceKernel::Kind::custom) {
     // vLLM's kernel outside its limits: the model's cost stays, said not to apply (P5 §5.7).
-    out["applies"] = c.call.applies;
-    out["limit"] = c.call.limit;
-    out["limit_bytes"] = kCustomAllreduceMaxBytes;
-    out["vllm_picks"] = c.call.vllm_picks;
+    w.member("applies", c.call.applies)
+        .member("limit", c.call.limit)
+        .member("limit_bytes", kCustomAllreduceMaxBytes)
+        .member("vllm_picks", c.call.vllm_picks);
   }
-  return out;
+  w.end_object();
 }
 
-json model_json(const ModelPreset& m) {
-  return {{"id", m.id},           {"label", m.label},         {"layers", m.layers},
-          {"hidden", m.hidden},   {"q_heads", m.q_heads},     {"kv_heads", m.kv_heads},
-          {"head_dim", m.head_dim}, {"ffn", m.ffn},           {"experts", m.experts},
-          {"top_k", m.top_k},     {"weight_bytes", m.weight_bytes},
-          {"bytes_per_param", m.bytes_per_param}, {"activation_bytes", m.activation_bytes},
-          {"kv_bytes_per_token", kv_bytes_per_token(m)},
-          {"active_params_per_layer", active_params_per_layer(m)}};
+void write_model(JsonWriter& w, const ModelPreset& m) {
+  w.begin_object();
+  w.member("id", m.id).member("label", m.label).member("layers", m.layers).member("hidden", m.hidden)
+      .member("q_heads", m.q_heads).member("kv_heads", m.kv_heads).member("head_dim", m.head_dim)
+      .member("ffn", m.ffn).member("experts", m.experts).member("top_k", m.top_k)
+      .member("weight_bytes", m.weight_bytes).member("bytes_per_param", m.bytes_per_param)
+      .member("activation_bytes", m.activation_bytes).member("kv_bytes_per_token", kv_bytes_per_token(m))
+      .member("active_params_per_layer", active_params_per_layer(m));
+  w.end_object();
 }
 
-json gpu_json(const GpuPreset& g) {
-  return {{"id", g.id}, {"label", g.label}, {"hbm_bytes", g.hbm_bytes}, {"hbm_Bps", g.hbm_Bps},
-          {"flops", g.flops}, {"nvlink", g.nvlink}};
+void write_gpu(JsonWriter& w, const GpuPreset& g) {
+  w.begin_object();
+  w.member("id", g.id).member("label", g.label).member("hbm_bytes", g.hbm_bytes).member("hbm_Bps", g.hbm_Bps)
+      .member("flops", g.flops).member("nvlink", g.nvlink);
+  w.end_object();
 }
 
-json node_json(const NodePreset& n) {
-  return {{"id", n.id}, {"label", n.label}, {"gpu", n.gpu}, {"gpus", n.gpus},
-          {"intra_link", n.intra_link}, {"nic_link", n.nic_link}, {"nics", n.nics}};
+void write_node(JsonWriter& w, const NodePreset& n) {
+  w.begin_object();
+  w.member("id", n.id).member("label", n.label).member("gpu", n.gpu).member("gpus", n.gpus)
+      .member("intra_link", n.intra_link).member("nic_link", n.nic_link).member("nics", n.nics);
+  w.end_object();
 }
 
 // Whether overlapping helped, said by the engine so no page re-derives it: "faster", "slower"
@@ -182,19 +188,26 @@ const char* outcome(double serial_s, double overlapped_s) {
   return "same";
 }
 
-json timeline_json(const Timeline& t) {
-  json iv = json::array();
-  for (const StreamInterval& i : t.intervals)
-    iv.push_back({{"stream", i.stream}, {"index", i.index}, {"start_s", i.start_s}, {"end_s", i.end_s}});
-  return {{"total_s", t.total_s},
-          {"serial_s", t.serial_s},
-          {"saved_s", t.serial_s - t.total_s},
-          {"speedup", t.total_s > 0 ? t.serial_s / t.total_s : 1.0},
-          {"slowdown", t.serial_s > 0 ? t.total_s / t.serial_s : 1.0},
-          {"outcome", outcome(t.serial_s, t.total_s)},
-          {"compute_end_s", t.compute_end_s},
-          {"exposed_comm_s", t.exposed_comm_s},
-          {"intervals", iv}};
+void write_timeline_members(JsonWriter& w, const Timeline& t) {
+  w.member("total_s", t.total_s).member("serial_s", t.serial_s).member("saved_s", t.serial_s - t.total_s)
+      .member("speedup", t.total_s > 0 ? t.serial_s / t.total_s : 1.0)
+      .member("slowdown", t.serial_s > 0 ? t.total_s / t.serial_s : 1.0)
+      .member("outcome", outcome(t.serial_s, t.total_s)).member("compute_end_s", t.compute_end_s)
+      .member("exposed_comm_s", t.exposed_comm_s);
+  w.key("intervals");
+  w.begin_array();
+  for (const StreamInterval& i : t.intervals) {
+    w.begin_object();
+    w.member("stream", i.stream).member("index", i.index).member("start_s", i.start_s).member("end_s", i.end_s);
+    w.end_object();
+  }
+  w.end_array();
+}
+
+void write_timeline(JsonWriter& w, const Timeline& t) {
+  w.begin_object();
+  write_timeline_members(w, t);
+  w.end_object();
 }
 
 // Timelines are drawn by the page: beyond this many pieces only the totals come back.
@@ -213,20 +226,27 @@ constexpr double kMaxAttentionCheckWork = 1 << 24;
 
 }  // namespace
 
-json op_presets(Request& r) {
+void op_presets(Request& r, JsonWriter& w) {
   r.finish();
-  json models = json::array(), gpus = json::array(), nodes = json::array();
-  for (const ModelPreset& m : model_presets()) models.push_back(model_json(m));
-  for (const GpuPreset& g : gpu_presets()) gpus.push_back(gpu_json(g));
-  for (const NodePreset& n : node_presets()) nodes.push_back(node_json(n));
-  return {{"models", models}, {"gpus", gpus}, {"nodes", nodes}, {"mfu", kDefaultMfu},
-          {"efficiency", kDefaultEfficiency}};
+  w.key("models");
+  w.begin_array();
+  for (const ModelPreset& m : model_presets()) write_model(w, m);
+  w.end_array();
+  w.key("gpus");
+  w.begin_array();
+  for (const GpuPreset& g : gpu_presets()) write_gpu(w, g);
+  w.end_array();
+  w.key("nodes");
+  w.begin_array();
+  for (const NodePreset& n : node_presets()) write_node(w, n);
+  w.end_array();
+  w.member("mfu", kDefaultMfu).member("efficiency", kDefaultEfficiency);
 }
 
 // A statement names a model only when the params are its shape (SPEC "Variants"), as link.match
 // names a link; exercises written as data ask this. Mixtral-8x7B has Llama-3-8B's layers and
 // hidden size, so experts (0: dense) is part of the shape.
-json op_model_match(Request& r) {
+void op_model_match(Request& r, JsonWriter& w) {
   const int layers = r.integer("layers", 1, 100000);
   const int hidden = r.integer("hidden", 1, 1 << 24);
   const int experts = r.integer_or("experts", 0, 0, 1 << 16);
@@ -234,11 +254,11 @@ json op_model_match(Request& r) {
   r.finish();
   const ModelPreset* m = match_model(layers, hidden, experts);
   // No null in an answer (README "Errors"): no match is said by "matched" and empty names.
-  return {{"matched", m != nullptr}, {"id", m ? m->id : ""}, {"label", m ? m->label : ""},
-          {"precision", value_format_name(bytes)}};
+  w.member("matched", m != nullptr).member("id", m ? m->id : "").member("label", m ? m->label : "")
+      .member("precision", value_format_name(bytes));
 }
 
-json op_tp(Request& r) {
+void op_tp(Request& r, JsonWriter& w) {
   const ModelPreset m = read_model(r, "llama3_70b");
   const GpuPreset g = read_gpu(r, "h100");
   const int tp = r.integer_or("tp", 8, 1, 4096);
@@ -251,32 +271,30 @@ json op_tp(Request& r) {
   const double hbm_eff = r.number_or("hbm_efficiency", kDefaultEfficiency, Range{0.01, 1, false, ""});
   r.finish();
   const TpCost c = tp_cost(m, g, tp, tokens, phase, link, kernel, mfu, hbm_eff);
-  json out = {{"model", model_json(m)},
-              {"tp", tp},
-              {"phase", phase_name},
-              {"tokens", tokens},
-              {"allreduce_bytes", c.allreduce_bytes},
-              {"allreduces", c.allreduces},
-              {"per_allreduce", kernel_json(kernel, c)},
-              {"comm_time_s", c.comm_time_s},
-              {"bytes_sent_per_gpu", c.bytes_sent_per_gpu},
-              {"compute_time_s", c.compute_time_s},
-              {"weight_read_time_s", c.weight_read_time_s},
-              {"comm_to_compute", c.comm_time_s / c.compute_time_s},
-              {"sequence_parallel",
-               {{"bytes_sent_per_gpu", c.sp_bytes_sent_per_gpu},
-                {"activation_bytes_per_gpu", c.sp_activation_bytes_per_gpu},
-                {"tp_activation_bytes_per_gpu", c.tp_activation_bytes_per_gpu}}}};
+  w.key("model");
+  write_model(w, m);
+  w.member("tp", tp).member("phase", phase_name).member("tokens", tokens)
+      .member("allreduce_bytes", c.allreduce_bytes).member("allreduces", c.allreduces);
+  w.key("per_allreduce");
+  write_kernel(w, kernel, c);
+  w.member("comm_time_s", c.comm_time_s).member("bytes_sent_per_gpu", c.bytes_sent_per_gpu)
+      .member("compute_time_s", c.compute_time_s).member("weight_read_time_s", c.weight_read_time_s)
+      .member("comm_to_compute", c.comm_time_s / c.compute_time_s);
+  w.key("sequence_parallel");
+  w.begin_object();
+  w.member("bytes_sent_per_gpu", c.sp_bytes_sent_per_gpu)
+      .member("activation_bytes_per_gpu", c.sp_activation_bytes_per_gpu)
+      .member("tp_activation_bytes_per_gpu", c.tp_activation_bytes_per_gpu);
+  w.end_object();
   if (phase == Phase::prefill) {
-    out["layer_compute_s"] = prefill_layer_time_s(m, tokens, tp, effective_flops(g, mfu));
-    out["flops_per_layer"] = prefill_flops_per_layer(m, tokens);
+    w.member("layer_compute_s", prefill_layer_time_s(m, tokens, tp, effective_flops(g, mfu)))
+        .member("flops_per_layer", prefill_flops_per_layer(m, tokens));
   }
-  return out;
 }
 
 // P5 §1, §6.1: does a model fit n GPUs, how many its weights need, the KV room left, batch-1
 // decode's lower bound on 1 and n GPUs, and replicas' throughput (no traffic between them).
-json op_memory(Request& r) {
+void op_memory(Request& r, JsonWriter& w) {
   const ModelPreset m = read_model(r, "llama3_70b");
   const GpuPreset g = read_gpu(r, "h100");
   const int gpus = r.integer_or("gpus", 1, 1, 4096);
@@ -286,29 +304,32 @@ json op_memory(Request& r) {
   const double eff = r.number_or("hbm_efficiency", kDefaultEfficiency, Range{0.01, 1, false, ""});
   r.finish();
   const MemoryPlan p = memory_plan(m, g, gpus, context, batch, replicas, eff);
-  return {{"model", model_json(m)}, {"gpu", gpu_json(g)}, {"gpus", p.gpus},
-          {"context_tokens", p.context_tokens}, {"batch", p.batch}, {"replicas", p.replicas},
-          {"hbm_efficiency", eff}, {"weight_bytes", p.weight_bytes},
-          {"weight_bytes_per_gpu", p.weight_bytes_per_gpu}, {"kv_bytes_per_token", p.kv_bytes_per_token},
-          {"kv_bytes", p.kv_bytes}, {"kv_bytes_per_gpu", p.kv_bytes_per_gpu},
-          {"used_bytes_per_gpu", p.used_bytes_per_gpu}, {"hbm_bytes", p.hbm_bytes},
-          {"used_fraction", p.used_fraction}, {"weights_fit", p.weights_fit}, {"fits", p.fits},
-          {"kv_room_bytes_per_gpu", p.kv_room_bytes_per_gpu}, {"min_gpus", p.min_gpus},
-          {"min_gpus_with_kv", p.min_gpus_with_kv}, {"max_context_tokens", p.max_context_tokens},
-          {"decode_time_s", p.decode_time_s}, {"decode_time_effective_s", p.decode_time_effective_s},
-          {"one_gpu_fits", p.one_gpu_fits}, {"one_gpu_decode_time_s", p.one_gpu_decode_time_s},
-          {"one_gpu_decode_time_effective_s", p.one_gpu_decode_time_effective_s},
-          {"speedup", p.speedup}, {"total_gpus", p.total_gpus}, {"tokens_per_s", p.tokens_per_s},
-          {"tokens_per_s_effective", p.tokens_per_s_effective},
-          {"traffic_bytes_between_replicas", p.traffic_bytes_between_replicas}};
+  w.key("model");
+  write_model(w, m);
+  w.key("gpu");
+  write_gpu(w, g);
+  w.member("gpus", p.gpus).member("context_tokens", p.context_tokens).member("batch", p.batch)
+      .member("replicas", p.replicas).member("hbm_efficiency", eff).member("weight_bytes", p.weight_bytes)
+      .member("weight_bytes_per_gpu", p.weight_bytes_per_gpu).member("kv_bytes_per_token", p.kv_bytes_per_token)
+      .member("kv_bytes", p.kv_bytes).member("kv_bytes_per_gpu", p.kv_bytes_per_gpu)
+      .member("used_bytes_per_gpu", p.used_bytes_per_gpu).member("hbm_bytes", p.hbm_bytes)
+      .member("used_fraction", p.used_fraction).member("weights_fit", p.weights_fit).member("fits", p.fits)
+      .member("kv_room_bytes_per_gpu", p.kv_room_bytes_per_gpu).member("min_gpus", p.min_gpus)
+      .member("min_gpus_with_kv", p.min_gpus_with_kv).member("max_context_tokens", p.max_context_tokens)
+      .member("decode_time_s", p.decode_time_s).member("decode_time_effective_s", p.decode_time_effective_s)
+      .member("one_gpu_fits", p.one_gpu_fits).member("one_gpu_decode_time_s", p.one_gpu_decode_time_s)
+      .member("one_gpu_decode_time_effective_s", p.one_gpu_decode_time_effective_s)
+      .member("speedup", p.speedup).member("total_gpus", p.total_gpus).member("tokens_per_s", p.tokens_per_s)
+      .member("tokens_per_s_effective", p.tokens_per_s_effective)
+      .member("traffic_bytes_between_replicas", p.traffic_bytes_between_replicas);
 }
 
-json op_sharding_check(Request& r) {
+void op_sharding_check(Request& r, JsonWriter& w) {
   const std::string kind = r.name_or("kind", "both", {"mlp", "attention", "both"});
   const int tokens = r.integer_or("tokens", 16, 1, 256);
   const int shards = r.integer_or("shards", 4, 1, 64);
   const int seed = r.integer_or("seed", 1, 0, 2147483647);
-  json out = {{"kind", kind}, {"shards", shards}, {"tokens", tokens}};
+  w.member("kind", kind).member("shards", shards).member("tokens", tokens);
   if (kind != "attention") {
     const int hidden = r.integer_or("hidden", 32, 1, 1024);
     const int ffn = r.integer_or("ffn", 112, 1, 4096);
@@ -317,10 +338,13 @@ json op_sharding_check(Request& r) {
                                              std::to_string(double(tokens) * hidden * ffn) +
                                              " is not allowed; allowed: at most 4e6 (a quick check)");
     const MlpSplitCheck c = check_mlp_split(tokens, hidden, ffn, shards, seed);
-    out["mlp"] = {{"hidden", hidden}, {"ffn", ffn},
-                  {"max_abs_error", c.max_abs_error}, {"sp_max_abs_error", c.sp_max_abs_error},
-                  {"wrong_max_abs_error", c.wrong_max_abs_error}, {"correct_bytes", c.correct_bytes},
-                  {"wrong_bytes", c.wrong_bytes}, {"bytes_ratio", c.bytes_ratio}};
+    w.key("mlp");
+    w.begin_object();
+    w.member("hidden", hidden).member("ffn", ffn).member("max_abs_error", c.max_abs_error)
+        .member("sp_max_abs_error", c.sp_max_abs_error).member("wrong_max_abs_error", c.wrong_max_abs_error)
+        .member("correct_bytes", c.correct_bytes).member("wrong_bytes", c.wrong_bytes)
+        .member("bytes_ratio", c.bytes_ratio);
+    w.end_object();
   }
   if (kind != "mlp") {
     const int q_heads = r.integer_or("q_heads", 16, 1, 64);
@@ -331,14 +355,16 @@ json op_sharding_check(Request& r) {
                                              " is not allowed; allowed: at most 512 (a quick check)");
     const AttentionSplitCheck c =
         check_attention_split(tokens, q_heads, kv_heads, head_dim, shards, std::uint64_t(seed) + 1);
-    out["attention"] = {{"q_heads", q_heads}, {"kv_heads", kv_heads}, {"head_dim", head_dim},
-                        {"max_abs_error", c.max_abs_error}};
+    w.key("attention");
+    w.begin_object();
+    w.member("q_heads", q_heads).member("kv_heads", kv_heads).member("head_dim", head_dim)
+        .member("max_abs_error", c.max_abs_error);
+    w.end_object();
   }
   r.finish();
-  return out;
 }
 
-json op_pipeline(Request& r) {
+void op_pipeline(Request& r, JsonWriter& w) {
   const int stages = r.integer_or("stages", 8, 1, 1024);
   const int mb = r.integer_or("microbatches", stages, 1, 4096);
   const double stage_s = r.number_or("stage_time_s", 1e-3, Range{0, 1e3, true, "seconds"});
@@ -390,24 +416,29 @@ json op_pipeline(Request& r) {
                                            "that keeps it at most 1e6 (at least (stages - 1) x "
                                            "transfer time / 1e6 seconds)");
   const PipelineResult p = simulate_pipeline_decode(stages, mb, stage_s, transfer_s, tokens, timeline_tokens);
-  json tl = json::array();
-  for (const PipelineInterval& i : p.timeline)
-    tl.push_back({{"kind", i.kind}, {"stage", i.stage}, {"microbatch", i.microbatch}, {"token", i.token},
-                  {"start_s", i.start_s}, {"end_s", i.end_s}});
-  return {{"stages", stages}, {"microbatches", mb}, {"stage_time_s", stage_s}, {"transfer_time_s", transfer_s},
-          {"tokens", tokens}, {"makespan_s", p.makespan_s}, {"token_interval_s", p.token_interval_s},
-          {"trip_s", p.trip_s}, {"steady_interval_s", p.steady_interval_s},
-          {"steady_utilisation", p.steady_utilisation}, {"measured_interval_s", p.measured_interval_s},
-          // P5 §6.3: which sets the interval, a token's trip (too few micro-batches) or the stages.
-          {"steady_bound", p.trip_s >= mb * stage_s ? "trip" : "stages"},
-          {"steady_tokens_per_s", p.steady_tokens_per_s},
-          {"microbatch0_token_ends_s", p.token_ends_s},
-          {"utilisation", p.utilisation},
-          {"microbatches_to_fill", p.microbatches_to_fill}, {"tokens_per_s", p.tokens_per_s},
-          {"timeline", tl}};
+  w.member("stages", stages).member("microbatches", mb).member("stage_time_s", stage_s)
+      .member("transfer_time_s", transfer_s).member("tokens", tokens).member("makespan_s", p.makespan_s)
+      .member("token_interval_s", p.token_interval_s).member("trip_s", p.trip_s)
+      .member("steady_interval_s", p.steady_interval_s).member("steady_utilisation", p.steady_utilisation)
+      .member("measured_interval_s", p.measured_interval_s)
+      // P5 §6.3: which sets the interval, a token's trip (too few micro-batches) or the stages.
+      .member("steady_bound", p.trip_s >= mb * stage_s ? "trip" : "stages")
+      .member("steady_tokens_per_s", p.steady_tokens_per_s)
+      .member("microbatch0_token_ends_s", p.token_ends_s);
+  w.member("utilisation", p.utilisation).member("microbatches_to_fill", p.microbatches_to_fill)
+      .member("tokens_per_s", p.tokens_per_s);
+  w.key("timeline");
+  w.begin_array();
+  for (const PipelineInterval& i : p.timeline) {
+    w.begin_object();
+    w.member("kind", i.kind).member("stage", i.stage).member("microbatch", i.microbatch).member("token", i.token)
+        .member("start_s", i.start_s).member("end_s", i.end_s);
+    w.end_object();
+  }
+  w.end_array();
 }
 
-json op_moe(Request& r) {
+void op_moe(Request& r, JsonWriter& w) {
   const json* given = r.has("model") && r.raw("model").is_object() ? &r.raw("model") : nullptr;
   const ModelPreset m = read_model(r, "mixtral_8x7b");
   // Blame the override that breaks the MoE premise, not the preset it overrides.
@@ -424,20 +455,22 @@ json op_moe(Request& r) {
   const Link link = read_link_or(r, "link", "nvlink4");
   r.finish();
   const EpCost c = ep_cost(m, ep, batch, hot, link);
-  return {{"model", model_json(m)}, {"ep", ep}, {"batch_tokens", batch}, {"hot_factor", hot},
-          {"tokens_per_gpu", c.tokens_per_gpu}, {"remote_fraction", c.remote_fraction},
-          {"dispatch_bytes_per_gpu_layer", c.dispatch_bytes_per_gpu_layer},
-          {"combine_bytes_per_gpu_layer", c.dispatch_bytes_per_gpu_layer},
-          {"bytes_per_gpu_step", c.bytes_per_gpu_step}, {"hot_probability", c.hot_probability},
-          {"busiest_recv_bytes_layer", c.busiest_recv_bytes_layer},
-          {"mean_recv_bytes_layer", c.mean_recv_bytes_layer},
-          {"recv_bytes_per_gpu_layer", c.recv_bytes_per_gpu_layer}, {"skew", c.skew},
-          {"alltoall_time_s", c.alltoall_time_s}, {"alltoall_alpha_time_s", c.alltoall_alpha_time_s},
-          {"alltoalls_per_step", 2 * m.layers}, {"step_time_s", c.step_time_s}};
+  w.key("model");
+  write_model(w, m);
+  w.member("ep", ep).member("batch_tokens", batch).member("hot_factor", hot)
+      .member("tokens_per_gpu", c.tokens_per_gpu).member("remote_fraction", c.remote_fraction)
+      .member("dispatch_bytes_per_gpu_layer", c.dispatch_bytes_per_gpu_layer)
+      .member("combine_bytes_per_gpu_layer", c.dispatch_bytes_per_gpu_layer)
+      .member("bytes_per_gpu_step", c.bytes_per_gpu_step).member("hot_probability", c.hot_probability)
+      .member("busiest_recv_bytes_layer", c.busiest_recv_bytes_layer)
+      .member("mean_recv_bytes_layer", c.mean_recv_bytes_layer)
+      .member("recv_bytes_per_gpu_layer", c.recv_bytes_per_gpu_layer).member("skew", c.skew)
+      .member("alltoall_time_s", c.alltoall_time_s).member("alltoall_alpha_time_s", c.alltoall_alpha_time_s)
+      .member("alltoalls_per_step", 2 * m.layers).member("step_time_s", c.step_time_s);
 }
 
 // P5 §6.6: the comparison table, each parallelism on the node's NVLink and on its NIC.
-json op_parallelisms(Request& r) {
+void op_parallelisms(Request& r, JsonWriter& w) {
   const ModelPreset m = read_model(r, "mixtral_8x7b");
   const NodePreset node = read_node(r, "dgx_h100");
   const GpuPreset g = read_gpu(r, node.gpu);
@@ -453,26 +486,35 @@ json op_parallelisms(Request& r) {
   r.finish();
   const Link intra = catalogue_link(node.intra_link, "node.intra_link");
   const Link nic = catalogue_link(node.nic_link, "node.nic_link");
-  json rows = json::array();
+  w.key("rows");
+  w.begin_array();
   for (const ParallelismRow& x : compare_parallelisms(m, g, intra, nic, tokens, phase, d, mfu)) {
-    json row = {{"id", x.id}, {"pattern", x.pattern}, {"bytes_per_gpu_step", x.bytes_per_gpu_step},
-                {"messages_per_step", x.messages_per_step}, {"intra_time_s", x.intra_time_s}, {"nic_time_s", x.nic_time_s},
-                {"message_bytes", x.message_bytes}, {"intra_message_time_s", x.intra_message_time_s},
-                {"nic_message_time_s", x.nic_message_time_s}, {"hidden_on_nic", x.hidden_on_nic}, {"belongs_on", x.belongs_on}};
+    w.begin_object();
+    w.member("id", x.id).member("pattern", x.pattern).member("bytes_per_gpu_step", x.bytes_per_gpu_step)
+        .member("messages_per_step", x.messages_per_step).member("intra_time_s", x.intra_time_s)
+        .member("nic_time_s", x.nic_time_s).member("message_bytes", x.message_bytes)
+        .member("intra_message_time_s", x.intra_message_time_s).member("nic_message_time_s", x.nic_message_time_s)
+        .member("hidden_on_nic", x.hidden_on_nic).member("belongs_on", x.belongs_on);
     // A row that sends nothing runs beside no compute: it has no compute and no shares.
     if (x.compute_time_s > 0) {
-      row["compute_time_s"] = x.compute_time_s;
-      row["intra_share"] = x.intra_time_s / x.compute_time_s;
-      row["nic_share"] = x.nic_time_s / x.compute_time_s;
+      w.member("compute_time_s", x.compute_time_s).member("intra_share", x.intra_time_s / x.compute_time_s)
+          .member("nic_share", x.nic_time_s / x.compute_time_s);
     }
-    rows.push_back(row);
+    w.end_object();
   }
-  return {{"model", model_json(m)}, {"node", {{"id", node.id}, {"label", node.label}, {"gpus", node.gpus}, {"intra_link", node.intra_link}, {"nic_link", node.nic_link}}},
-          {"phase", phase_name}, {"tokens", tokens}, {"tp", d.tp}, {"pp", d.pp}, {"ep", d.ep}, {"cp", d.cp},
-          {"cross_share", kCrossShare}, {"rows", rows}};
+  w.end_array();
+  w.key("model");
+  write_model(w, m);
+  w.key("node");
+  w.begin_object();
+  w.member("id", node.id).member("label", node.label).member("gpus", node.gpus).member("intra_link", node.intra_link)
+      .member("nic_link", node.nic_link);
+  w.end_object();
+  w.member("phase", phase_name).member("tokens", tokens).member("tp", d.tp).member("pp", d.pp).member("ep", d.ep)
+      .member("cp", d.cp).member("cross_share", kCrossShare);
 }
 
-json op_ring_attention(Request& r) {
+void op_ring_attention(Request& r, JsonWriter& w) {
   const ModelPreset m = read_model(r, "llama3_70b");
   const GpuPreset g = read_gpu(r, "h100");
   const double mfu = read_mfu(r);
@@ -486,29 +528,30 @@ json op_ring_attention(Request& r) {
   }
   r.finish();
   const RingAttentionCost c = ring_attention_cost(m, effective_flops(g, mfu), link, n);
-  json out = {{"tokens_per_device", n}, {"devices", devices},
-              {"threshold_tokens", c.threshold_tokens},
-              {"threshold_with_alpha_tokens", c.threshold_with_alpha_tokens},
-              {"flops_per_token2", c.flops_per_token2}, {"kv_bytes_per_token", c.kv_bytes_per_token},
-              {"compute_time_s", c.compute_time_s}, {"transfer_time_s", c.transfer_time_s},
-              {"hidden", c.hidden}, {"hidden_with_alpha", c.hidden_with_alpha}};
+  w.member("tokens_per_device", n).member("devices", devices).member("threshold_tokens", c.threshold_tokens)
+      .member("threshold_with_alpha_tokens", c.threshold_with_alpha_tokens)
+      .member("flops_per_token2", c.flops_per_token2).member("kv_bytes_per_token", c.kv_bytes_per_token)
+      .member("compute_time_s", c.compute_time_s).member("transfer_time_s", c.transfer_time_s)
+      .member("hidden", c.hidden).member("hidden_with_alpha", c.hidden_with_alpha);
   const long long whole = static_cast<long long>(std::floor(n));
-  json causal = json::object();
+  w.key("causal");
+  w.begin_object();
   for (SequenceLayout l : {SequenceLayout::contiguous, SequenceLayout::zigzag}) {
-    const char* name = l == SequenceLayout::contiguous ? "contiguous" : "zigzag";
+    w.key(l == SequenceLayout::contiguous ? "contiguous" : "zigzag");
     if (whole < 1 || (l == SequenceLayout::zigzag && whole % 2 != 0)) {
-      causal[name] = nullptr;
+      w.value(nullptr);
       continue;
     }
     const CausalBalance b = causal_balance(devices, whole, l);
-    causal[name] = {{"imbalance", b.imbalance}, {"ring_pairs", b.ring_pairs},
-                    {"ring_pairs_ideal", b.ring_pairs_ideal}, {"work_pairs", b.work_pairs}};
+    w.begin_object();
+    w.member("imbalance", b.imbalance).member("ring_pairs", b.ring_pairs)
+        .member("ring_pairs_ideal", b.ring_pairs_ideal).member("work_pairs", b.work_pairs);
+    w.end_object();
   }
-  out["causal"] = causal;
-  return out;
+  w.end_object();
 }
 
-json op_ring_attention_check(Request& r) {
+void op_ring_attention_check(Request& r, JsonWriter& w) {
   const int devices = r.integer_or("devices", 4, 1, 16);
   const int n = r.integer_or("tokens_per_device", 16, 1, 64);
   const int d = r.integer_or("head_dim", 16, 1, 128);
@@ -530,12 +573,12 @@ json op_ring_attention_check(Request& r) {
                                         " tokens in all at this head_dim (a quick check on random matrices)");
   charge_work(8.0 * all_tokens * all_tokens * d);
   const RingAttentionCheck c = check_ring_attention(devices, n, d, causal, layout, seed);
-  return {{"devices", devices}, {"tokens_per_device", n}, {"head_dim", d}, {"causal", causal},
-          {"layout", layout == SequenceLayout::zigzag ? "zigzag" : "contiguous"},
-          {"max_abs_error", c.max_abs_error}, {"max_abs_output", c.max_abs_output}};
+  w.member("devices", devices).member("tokens_per_device", n).member("head_dim", d).member("causal", causal)
+      .member("layout", layout == SequenceLayout::zigzag ? "zigzag" : "contiguous")
+      .member("max_abs_error", c.max_abs_error).member("max_abs_output", c.max_abs_output);
 }
 
-json op_overlap(Request& r) {
+void op_overlap(Request& r, JsonWriter& w) {
   const std::string kind = r.name("kind", {"chunked", "tp_prefill", "two_batch"});
   if (kind == "chunked") {
     const double c = r.number("compute_s", Range{0, 1e4, false, "seconds"});
@@ -544,15 +587,16 @@ json op_overlap(Request& r) {
     const double alpha = r.number_or("alpha_per_chunk_s", 0, Range{0, 10, false, "seconds"});
     r.finish();
     Timeline t = pipelined_timeline(n, c / n, a / n + alpha, c + a + alpha, n <= kMaxTimelinePieces);
-    json out = timeline_json(t);
-    out["chunks"] = n;
-    return out;
+    write_timeline_members(w, t);
+    w.member("chunks", n);
+    return;
   }
   if (kind == "two_batch") {
     const double c = r.number_or("compute_s", 1, Range{0, 1e4, false, "seconds"});
     const double a = r.number("comm_s", Range{0, 1e4, false, "seconds"});
     r.finish();
-    return timeline_json(two_batch_overlap(c, a));
+    write_timeline_members(w, two_batch_overlap(c, a));
+    return;
   }
   const ModelPreset m = read_model(r, "llama3_70b");
   const GpuPreset g = read_gpu(r, "h100");
@@ -564,23 +608,16 @@ json op_overlap(Request& r) {
   const double mfu = read_mfu(r);
   r.finish();
   const TpPrefillOverlap o = tp_prefill_overlap(m, g, tp, tokens, link, n, algorithm, mfu);
-  json out = timeline_json(o.layer);
-  out["chunks"] = n;
-  out["layers"] = m.layers;
-  out["layer_compute_s"] = o.layer_compute_s;
-  out["layer_comm_s"] = o.layer_comm_s;
-  out["chunk_allreduce_bytes"] = o.chunk_allreduce_bytes;
-  out["chunk_comm_s"] = o.chunk_comm_s;
-  out["layer_serial_s"] = o.layer_serial_s;
-  out["layer_overlapped_s"] = o.layer_overlapped_s;
-  out["model_serial_s"] = o.model_serial_s;
-  out["model_overlapped_s"] = o.model_overlapped_s;
-  out["model_saved_s"] = o.saved_s;
-  out["model_outcome"] = outcome(o.model_serial_s, o.model_overlapped_s);
-  return out;
+  write_timeline_members(w, o.layer);
+  w.member("chunks", n).member("layers", m.layers).member("layer_compute_s", o.layer_compute_s)
+      .member("layer_comm_s", o.layer_comm_s).member("chunk_allreduce_bytes", o.chunk_allreduce_bytes)
+      .member("chunk_comm_s", o.chunk_comm_s).member("layer_serial_s", o.layer_serial_s)
+      .member("layer_overlapped_s", o.layer_overlapped_s).member("model_serial_s", o.model_serial_s)
+      .member("model_overlapped_s", o.model_overlapped_s).member("model_saved_s", o.saved_s)
+      .member("model_outcome", outcome(o.model_serial_s, o.model_overlapped_s));
 }
 
-json op_kv_transfer(Request& r) {
+void op_kv_transfer(Request& r, JsonWriter& w) {
   const ModelPreset m = read_model(r, "llama3_70b");
   const NodePreset node = read_node(r, "dgx_h100");
   const GpuPreset g = read_gpu(r, node.gpu);
@@ -595,12 +632,19 @@ json op_kv_transfer(Request& r) {
   const KvTransfer k = kv_transfer(m, tokens, nics, nic, layer_s, m.layers <= kMaxTimelinePieces);
   // The model and the NIC it used, as tp and simulate report theirs: a caller (a declared
   // exercise) reads the figures behind the answer from the same request.
-  return {{"model", model_json(m)}, {"link", {{"id", nic.id}, {"alpha_s", nic.alpha_s}, {"beta_Bps", nic.beta_Bps}}},
-          {"tokens", tokens}, {"nics", nics}, {"tp", tp}, {"kv_bytes", k.kv_bytes},
-          {"kv_bytes_per_token", kv_bytes_per_token(m)}, {"one_nic_s", k.one_nic_s},
-          {"all_nics_s", k.all_nics_s}, {"layer_compute_s", k.layer_compute_s},
-          {"layer_transfer_s", k.layer_transfer_s}, {"prefill_s", k.prefill_s},
-          {"layerwise_exposed_s", k.layerwise_exposed_s}, {"timeline", timeline_json(k.timeline)}};
+  w.key("model");
+  write_model(w, m);
+  w.key("link");
+  w.begin_object();
+  w.member("id", nic.id).member("alpha_s", nic.alpha_s).member("beta_Bps", nic.beta_Bps);
+  w.end_object();
+  w.member("tokens", tokens).member("nics", nics).member("tp", tp).member("kv_bytes", k.kv_bytes)
+      .member("kv_bytes_per_token", kv_bytes_per_token(m)).member("one_nic_s", k.one_nic_s)
+      .member("all_nics_s", k.all_nics_s).member("layer_compute_s", k.layer_compute_s)
+      .member("layer_transfer_s", k.layer_transfer_s).member("prefill_s", k.prefill_s)
+      .member("layerwise_exposed_s", k.layerwise_exposed_s);
+  w.key("timeline");
+  write_timeline(w, k.timeline);
 }
 
 }  // namespace commlab

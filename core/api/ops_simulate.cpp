@@ -5,6 +5,7 @@
 
 #include "model/collectives.hpp"
 #include "base/error.hpp"
+#include "base/json_writer.hpp"
 #include "steps/executor.hpp"
 #include "api/ops.hpp"
 #include "model/link_field.hpp"
@@ -24,18 +25,27 @@ constexpr int kMaxListedSteps = 20000;
 /// "auto" mode runs data mode up to this much buffer memory, accounting beyond.
 constexpr double kAutoDataBytes = 16e6;
 
-json link_json(const Link& l) { return {{"id", l.id}, {"alpha_s", l.alpha_s}, {"beta_Bps", l.beta_Bps}}; }
+/// A chunk of the buffer, [begin, end, den]: elements begin/den to end/den.
+void write_range(JsonWriter& w, int64_t begin, int64_t len, int64_t den) {
+  w.begin_array();
+  w.value(begin);
+  w.value(begin + len);
+  w.value(den);
+  w.end_array();
+}
 
 /// `gpus` > 0 on two levels: the message says whether it stays in a node (P5 §5.5).
-json message_json(const Message& m, int gpus) {
-  json j = {{"src", m.src},
-            {"dst", m.dst},
-            {"op", m.op == MsgOp::reduce ? "reduce" : "copy"},
-            {"bytes", m.bytes},
-            {"chunk", {m.src_begin, m.src_begin + m.len, m.den}}};
-  if (m.dst_begin != m.src_begin) j["dst_chunk"] = {m.dst_begin, m.dst_begin + m.len, m.den};
-  if (gpus > 0) j["level"] = m.src / gpus == m.dst / gpus ? "intra" : "inter";
-  return j;
+void write_message(JsonWriter& w, const Message& m, int gpus) {
+  w.begin_object();
+  w.member("src", m.src).member("dst", m.dst).member("op", m.op == MsgOp::reduce ? "reduce" : "copy").member("bytes", m.bytes);
+  w.key("chunk");
+  write_range(w, m.src_begin, m.len, m.den);
+  if (m.dst_begin != m.src_begin) {
+    w.key("dst_chunk");
+    write_range(w, m.dst_begin, m.len, m.den);
+  }
+  if (gpus > 0) w.member("level", m.src / gpus == m.dst / gpus ? "intra" : "inter");
+  w.end_object();
 }
 
 std::vector<PairLink> read_custom_links(Request& r, int k) {
@@ -91,7 +101,7 @@ std::vector<double> read_pair_bytes(Request& r, int k) {
 
 }  // namespace
 
-json op_simulate(Request& r) {
+void op_simulate(Request& r, JsonWriter& w) {
   std::vector<std::string> names;
   for (Collective c : collectives()) names.push_back(collective_name(c));
   Collective collective;
@@ -191,48 +201,53 @@ json op_simulate(Request& r) {
   }
   opt.data = mode == "data";
   const ExecResult res = execute(spec, topo, opt);
+  // Room for the trace's messages (about 150 characters each) and the steps (about 80).
+  w.reserve(4096 + 150 * static_cast<size_t>(res.trace_messages) + 80 * std::min<size_t>(res.step_records.size(), kMaxListedSteps));
 
-  json out = {{"collective", collective_name(collective)},
-              {"algorithm", spec.algorithm},
-              {"devices", k},
-              {"bytes", spec.bytes},
-              {"mode", mode},
-              {"steps", res.steps},
-              {"messages", res.messages},
-              {"time_s", res.time_s},
-              {"alpha_time_s", res.alpha_time_s},
-              {"beta_time_s", res.time_s - res.alpha_time_s},
-              {"bytes_sent_per_device", res.max_bytes_sent},
-              {"bytes_received_per_device", res.max_bytes_received},
-              {"lower_bound_bytes", collective_lower_bound_bytes(collective, k, spec.bytes)}};
-  json t = {{"kind", topo_name}};
+  w.member("collective", collective_name(collective))
+      .member("algorithm", spec.algorithm)
+      .member("devices", k)
+      .member("bytes", spec.bytes)
+      .member("mode", mode)
+      .member("steps", res.steps)
+      .member("messages", res.messages)
+      .member("time_s", res.time_s)
+      .member("alpha_time_s", res.alpha_time_s)
+      .member("beta_time_s", res.time_s - res.alpha_time_s)
+      .member("bytes_sent_per_device", res.max_bytes_sent)
+      .member("bytes_received_per_device", res.max_bytes_received)
+      .member("lower_bound_bytes", collective_lower_bound_bytes(collective, k, spec.bytes));
+  w.key("topology");
+  w.begin_object();
+  w.member("kind", topo_name);
   if (topo_name == "two_level") {
-    t["nodes"] = nodes;
-    t["gpus_per_node"] = gpus;
-    t["intra_link"] = link_json(link);
-    t["inter_link"] = link_json(inter);
+    w.member("nodes", nodes).member("gpus_per_node", gpus);
+    write_link(w, "intra_link", link);
+    write_link(w, "inter_link", inter);
   } else if (topo_name != "custom" || r.has("link")) {
-    t["link"] = link_json(link);
+    write_link(w, "link", link);
   }
-  out["topology"] = t;
-  if (dbt) out["chunks"] = spec.chunks;
-  if (hierarchical) out["inter_algorithm"] = algorithm_name(spec.inter_algorithm);
+  w.end_object();
+  if (dbt) w.member("chunks", spec.chunks);
+  if (hierarchical) w.member("inter_algorithm", algorithm_name(spec.inter_algorithm));
   if (collective == Collective::broadcast || collective == Collective::reduce || collective == Collective::sendrecv)
-    out["root"] = spec.root;
-  if (collective == Collective::sendrecv) out["peer"] = spec.peer;
-  if (spec.algorithm == "in_switch") {
-    out["switch_node"] = k;
-    out["switch_bytes_received"] = res.switch_bytes_received;
+    w.member("root", spec.root);
+  if (collective == Collective::sendrecv) w.member("peer", spec.peer);
+  if (spec.algorithm == "in_switch") w.member("switch_node", k).member("switch_bytes_received", res.switch_bytes_received);
+  if (k <= 4096) {
+    w.key("per_device");
+    w.begin_object();
+    w.member("bytes_received", res.bytes_received).member("bytes_sent", res.bytes_sent);
+    w.end_object();
   }
-  if (k <= 4096) out["per_device"] = {{"bytes_sent", res.bytes_sent}, {"bytes_received", res.bytes_received}};
 
   // The closed form of collectives.cpp, where the topology is the uniform one it assumes.
-  json closed = nullptr;
-  if (topo_name == "switch" && !hierarchical && spec.pair_bytes.empty())
-    closed = cost_json(collective == Collective::allreduce && dbt
-                           ? allreduce_cost(AllreduceAlgorithm::double_binary_tree, k, spec.bytes, link, spec.chunks)
-                           : collective_cost(collective, spec.algorithm, k, spec.bytes, link));
-  if (hierarchical) {
+  w.key("closed_form");
+  if (topo_name == "switch" && !hierarchical && spec.pair_bytes.empty()) {
+    write_cost(w, collective == Collective::allreduce && dbt
+                      ? allreduce_cost(AllreduceAlgorithm::double_binary_tree, k, spec.bytes, link, spec.chunks)
+                      : collective_cost(collective, spec.algorithm, k, spec.bytes, link));
+  } else if (hierarchical) {
     const HierarchicalCost h =
         hierarchical_allreduce_cost(nodes, gpus, spec.bytes, link, inter, spec.inter_algorithm);
     CollectiveCost total = h.total;
@@ -244,43 +259,51 @@ json op_simulate(Request& r) {
       total.steps += across.steps - h.inter_allreduce.steps;
       total.bytes_sent_per_device += across.bytes_sent_per_device - h.inter_allreduce.bytes_sent_per_device;
     }
-    closed = cost_json(total);
+    write_cost(w, total);
+  } else {
+    w.value(nullptr);
   }
-  out["closed_form"] = closed;
 
   if (opt.data) {
-    out["verified"] = res.verified;
-    out["verification"] = res.verification;
-    out["elements_per_device"] = res.elements;
-    out["peak_buffer_bytes"] = res.peak_buffer_bytes;
+    w.member("verified", res.verified)
+        .member("verification", res.verification)
+        .member("elements_per_device", res.elements)
+        .member("peak_buffer_bytes", res.peak_buffer_bytes);
   } else {
-    out["verified"] = nullptr;
-    out["verification"] = "accounting mode: bytes, messages, steps and time only";
+    w.key("verified");
+    w.value(nullptr);
+    w.member("verification", "accounting mode: bytes, messages, steps and time only");
   }
 
-  json steps = json::array();
   const size_t listed = std::min<size_t>(res.step_records.size(), kMaxListedSteps);
+  const int gpus_of_level = topo_name == "two_level" ? gpus : 0;
+  w.key("schedule");
+  w.begin_object();
+  w.key("steps");
+  w.begin_array();
   for (size_t i = 0; i < listed; ++i) {
     const StepRecord& s = res.step_records[i];
-    json j = {{"step", i}, {"phase", s.phase}, {"time_s", s.time_s}, {"messages", s.messages}};
-    if (*s.detail) j["detail"] = s.detail;
+    w.begin_object();
+    w.member("step", i).member("phase", s.phase).member("time_s", s.time_s).member("messages", s.messages);
+    if (*s.detail) w.member("detail", s.detail);
     // Hierarchical (P5 §5.5): who works together in this step.
-    if (hierarchical) j["group"] = *s.detail ? "same_local_rank" : "node";
-    if (s.cut_through) j["cut_through"] = true;
+    if (hierarchical) w.member("group", *s.detail ? "same_local_rank" : "node");
+    if (s.cut_through) w.member("cut_through", true);
     if (!s.trace.empty()) {
-      json msgs = json::array();
-      for (const Message& m : s.trace) msgs.push_back(message_json(m, topo_name == "two_level" ? gpus : 0));
-      j["trace"] = std::move(msgs);
+      w.key("trace");
+      w.begin_array();
+      for (const Message& m : s.trace) write_message(w, m, gpus_of_level);
+      w.end_array();
     }
-    steps.push_back(std::move(j));
+    w.end_object();
   }
-  out["schedule"] = {{"steps", std::move(steps)},
-                     {"steps_listed", listed},
-                     {"steps_truncated", listed < res.step_records.size()},
-                     {"trace_limit", opt.trace_messages},
-                     {"traced_messages", res.trace_messages},
-                     {"trace_truncated", res.trace_truncated}};
-  return out;
+  w.end_array();
+  w.member("steps_listed", listed)
+      .member("steps_truncated", listed < res.step_records.size())
+      .member("trace_limit", opt.trace_messages)
+      .member("traced_messages", res.trace_messages)
+      .member("trace_truncated", res.trace_truncated);
+  w.end_object();
 }
 
 }  // namespace commlab

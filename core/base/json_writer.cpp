@@ -138,6 +138,11 @@ void JsonTextWriter::value(bool b) {
   else put("false", 5);
 }
 
+void JsonTextWriter::value(std::nullptr_t) {
+  before_value();
+  put("null", 4);
+}
+
 void JsonTextWriter::value(std::string_view s) {
   before_value();
   bool plain = true;

@@ -26,11 +26,17 @@ class JsonWriter {
   virtual void value(long long x) = 0;
   virtual void value(bool b) = 0;
   virtual void value(std::string_view s) = 0;
+  virtual void value(std::nullptr_t) = 0;
   /// Room for an answer of about `bytes` (a text writer grows by doubling otherwise).
   virtual void reserve(size_t bytes) { (void)bytes; }
 
   void value(const char* s) { value(std::string_view(s)); }
   void value(const std::string& s) { value(std::string_view(s)); }
+  void value(const std::vector<double>& xs) {
+    begin_array();
+    for (double x : xs) value(x);
+    end_array();
+  }
   template <class I, std::enable_if_t<std::is_integral_v<I> && !std::is_same_v<I, bool>, int> = 0>
   void value(I x) {
     value(static_cast<long long>(x));
@@ -58,6 +64,7 @@ class JsonTextWriter final : public JsonWriter {
   void value(long long x) override;
   void value(bool b) override;
   void value(std::string_view s) override;
+  void value(std::nullptr_t) override;
   void reserve(size_t bytes) override {
     if (out_.size() < bytes) out_.resize(bytes);
   }
@@ -116,6 +123,7 @@ class JsonTreeWriter final : public JsonWriter {
   void value(long long x) override { place(x); }
   void value(bool b) override { place(b); }
   void value(std::string_view s) override { place(std::string(s)); }
+  void value(std::nullptr_t) override { place(nullptr); }
   using JsonWriter::value;
 
   nlohmann::json take() { return std::move(root_); }
