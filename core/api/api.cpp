@@ -3,6 +3,7 @@
 #include <cmath>
 #include <exception>
 
+#include "base/concat.hpp"
 #include "base/error.hpp"
 #include "base/json_writer.hpp"
 #include "api/ops.hpp"
@@ -140,17 +141,17 @@ std::string non_finite_path(const json& out) {
     if (v.is_number_float() && !std::isfinite(v.get<double>())) return f.path.empty() ? "answer" : f.path;
     if (v.is_object())
       for (auto it = v.begin(); it != v.end(); ++it)
-        stack.push_back({&it.value(), f.path + (f.path.empty() ? "" : ".") + it.key()});
+        stack.push_back({&it.value(), concat({f.path, (f.path.empty() ? "" : "."), it.key()})});
     if (v.is_array())
-      for (size_t i = 0; i < v.size(); ++i) stack.push_back({&v[i], f.path + "[" + std::to_string(i) + "]"});
+      for (size_t i = 0; i < v.size(); ++i) stack.push_back({&v[i], concat({f.path, "[", std::to_string(i), "]"})});
   }
   return "";
 }
 
 json too_deep() {
-  return error_json("too_large", "request: value nests more than " + std::to_string(kMaxNestingDepth) +
-                                     " levels of arrays and objects; allowed: at most " +
-                                     std::to_string(kMaxNestingDepth) + " levels");
+  return error_json("too_large", concat({"request: value nests more than ", std::to_string(kMaxNestingDepth),
+                                         " levels of arrays and objects; allowed: at most ",
+                                         std::to_string(kMaxNestingDepth), " levels"}));
 }
 
 }  // namespace
@@ -175,13 +176,13 @@ json answer(const json& request, bool as_text, std::string& text) {
     // (a text request's depth was bounded before it was parsed).
     if (!as_text && nesting_depth(request, kMaxNestingDepth) > kMaxNestingDepth) return too_deep();
     if (!request.is_object())
-      return error_json("invalid_type", "request: value " + show_value(request) +
-                                            " is not allowed; allowed: a JSON object with an \"op\" field");
+      return error_json("invalid_type", concat({"request: value ", show_value(request),
+                                                " is not allowed; allowed: a JSON object with an \"op\" field"}));
     Request r(request);
     const json& op = r.raw("op");
     if (!op.is_string())
-      return error_json("invalid_type", "field 'op': value " + show_value(op) +
-                                            " is not a string; allowed: one of " + op_names());
+      return error_json("invalid_type", concat({"field 'op': value ", show_value(op),
+                                                " is not a string; allowed: one of ", op_names()}));
     const std::string& name = op.get_ref<const std::string&>();
     for (const OpInfo& info : op_table())
       if (name == info.name) {
@@ -209,14 +210,14 @@ json answer(const json& request, bool as_text, std::string& text) {
         // make a result infinite or NaN, and this is the last line of defence.
         const std::string bad = non_finite_path(out);
         if (!bad.empty())
-          return error_json("out_of_range", "result '" + bad + "': the request's values make it " +
-                                                "infinite or not a number; allowed: values that keep "
-                                                "every result finite (larger bandwidths, efficiencies "
-                                                "or rates)");
+          return error_json("out_of_range", concat({"result '", bad, "': the request's values make it ",
+                                                    "infinite or not a number; allowed: values that keep "
+                                                    "every result finite (larger bandwidths, efficiencies "
+                                                    "or rates)"}));
         return out;
       }
-    return error_json("unknown_op", "field 'op': unknown value " + show_value(op) +
-                                        "; allowed: one of " + op_names());
+    return error_json("unknown_op",
+                      concat({"field 'op': unknown value ", show_value(op), "; allowed: one of ", op_names()}));
   } catch (const RequestError& e) {
     return error_json(e.code(), e.what());
   } catch (const json::exception& e) {

@@ -1,6 +1,7 @@
 // Ops of the exercises (P5 §11; SPEC "Exercises contract"): list, get, solve, check, variant.
 #include <cmath>
 
+#include "base/concat.hpp"
 #include "base/error.hpp"
 #include "base/request.hpp"
 #include "base/work_meter.hpp"
@@ -22,11 +23,12 @@ json on_document(int id, F f) {
   try {
     return f();
   } catch (const RequestError& e) {
-    if (document_work_exhausted()) throw RequestError("invalid_exercise", who + ": " + document_work_message());
+    if (document_work_exhausted()) throw RequestError("invalid_exercise", concat({who, ": ", document_work_message()}));
     throw RequestError(e.code(), detail::capped_message(e.what()));
   } catch (const json::exception& e) {
-    throw RequestError("invalid_exercise",
-                       detail::capped_message(who + ": a field of the document has the wrong type: " + e.what()));
+    throw RequestError(
+        "invalid_exercise",
+        detail::capped_message(concat({who, ": a field of the document has the wrong type: ", e.what()})));
   }
 }
 
@@ -77,8 +79,8 @@ json op_exercise_variant(Request& r) {
       seed.get<double>() != std::floor(seed.get<double>()) || seed.get<double>() < 0 ||
       seed.get<double>() > kMaxSeed)
     throw RequestError(seed.is_number() ? "out_of_range" : "invalid_type",
-                       "field 'seed': value " + show_value(seed) +
-                           " is not allowed; allowed: an integer from 0 to 9007199254740991");
+                       concat({"field 'seed': value ", show_value(seed),
+                               " is not allowed; allowed: an integer from 0 to 9007199254740991"}));
   const std::uint64_t s =
       seed.is_number_unsigned() ? seed.get<std::uint64_t>() : static_cast<std::uint64_t>(seed.get<double>());
   return on_document(ex.id, [&] { return json{{"id", ex.id}, {"params", variant_params(ex, s)}}; });
@@ -94,8 +96,8 @@ std::string file_name(Request& r, const char* fallback) {
   if (!r.has("file")) return fallback;
   const json& f = r.raw("file");
   if (!f.is_string() || f.get_ref<const std::string&>().empty() || f.get_ref<const std::string&>().size() > 100)
-    throw RequestError("invalid_type", "field 'file': value " + show_value(f) +
-                                           " is not allowed; allowed: a file name of 1 to 100 characters");
+    throw RequestError("invalid_type", concat({"field 'file': value ", show_value(f),
+                                               " is not allowed; allowed: a file name of 1 to 100 characters"}));
   return f.get<std::string>();
 }
 }  // namespace
@@ -109,9 +111,9 @@ json op_exercise_load(Request& r) {
     doc = r.raw("doc");
     // The request's own nesting is bounded already; its size is the document's.
     if (doc.dump(-1, ' ', false, json::error_handler_t::replace).size() > kMaxDocumentBytes)
-      throw RequestError("invalid_exercise", "exercises/" + file + ": the document is over " +
-                                                 std::to_string(kMaxDocumentBytes) +
-                                                 " bytes; allowed: at most 256 KB");
+      throw RequestError("invalid_exercise",
+                         concat({"exercises/", file, ": the document is over ", std::to_string(kMaxDocumentBytes),
+                                 " bytes; allowed: at most 256 KB"}));
   } else {
     const json& text = r.raw("text");
     if (!text.is_string()) throw RequestError("invalid_type", "field 'text': must be the exercise file's text");
@@ -124,11 +126,12 @@ json op_exercise_load(Request& r) {
     return {{"id", ex.id}, {"title", ex.doc.at("title")}};
   } catch (const RequestError& e) {
     if (document_work_exhausted())
-      throw RequestError("invalid_exercise", "exercises/" + file + ": " + document_work_message());
+      throw RequestError("invalid_exercise", concat({"exercises/", file, ": ", document_work_message()}));
     throw;
   } catch (const json::exception& e) {
-    throw RequestError("invalid_exercise", detail::capped_message("exercises/" + file +
-                                                                  ": a field has the wrong type: " + e.what()));
+    throw RequestError(
+        "invalid_exercise",
+        detail::capped_message(concat({"exercises/", file, ": a field has the wrong type: ", e.what()})));
   }
 }
 
@@ -138,23 +141,27 @@ json op_exercise_load(Request& r) {
 json op_exercise_install(Request& r) {
   const json& files = r.raw("files");
   r.finish();
-  const std::string rule = "allowed: an array of at most " + std::to_string(kMaxExerciseId) +
-                           " objects {\"file\": \"03.json\", \"text\": <the file's text>}";
-  if (!files.is_array()) throw RequestError("invalid_type", "field 'files': value " + show_value(files) + " is not allowed; " + rule);
+  const std::string rule = concat({"allowed: an array of at most ", std::to_string(kMaxExerciseId),
+                                   " objects {\"file\": \"03.json\", \"text\": <the file's text>}"});
+  if (!files.is_array())
+    throw RequestError("invalid_type", concat({"field 'files': value ", show_value(files), " is not allowed; ", rule}));
   if (files.size() > static_cast<size_t>(kMaxExerciseId))
-    throw RequestError("too_large", "field 'files': " + std::to_string(files.size()) + " documents; " + rule);
+    throw RequestError("too_large", concat({"field 'files': ", std::to_string(files.size()), " documents; ", rule}));
   std::vector<ExerciseFile> given;
   for (size_t i = 0; i < files.size(); ++i) {
-    const std::string at = "field 'files[" + std::to_string(i) + "]";
+    const std::string at = concat({"field 'files[", std::to_string(i), "]"});
     const json& f = files[i];
-    if (!f.is_object()) throw RequestError("invalid_type", at + "': value " + show_value(f) + " is not allowed; " + rule);
+    if (!f.is_object())
+      throw RequestError("invalid_type", concat({at, "': value ", show_value(f), " is not allowed; ", rule}));
     for (auto it = f.begin(); it != f.end(); ++it)
       if (it.key() != "file" && it.key() != "text")
-        throw RequestError("unknown_field", at + "': unknown field " + detail::quoted(it.key()) + "; allowed: file, text");
+        throw RequestError("unknown_field",
+                           concat({at, "': unknown field ", detail::quoted(it.key()), "; allowed: file, text"}));
     const json& name = f.value("file", json());
     if (!name.is_string() || name.get_ref<const std::string&>().empty() || name.get_ref<const std::string&>().size() > 100)
       throw RequestError(f.contains("file") ? "invalid_type" : "missing_field",
-                         at + ".file': value " + show_value(name) + " is not allowed; allowed: a file name of 1 to 100 characters");
+                         concat({at, ".file': value ", show_value(name),
+                                 " is not allowed; allowed: a file name of 1 to 100 characters"}));
     if (!f.value("text", json()).is_string())
       throw RequestError(f.contains("text") ? "invalid_type" : "missing_field",
                          at + ".text': must be the exercise file's text");

@@ -1,7 +1,6 @@
 // One string from pieces: concat({"field '", name, "': value ", shown, " is not allowed"}).
-// A chain of operator+ makes a string per '+', and under wasm exceptions each of them a cleanup
-// path; the engine's messages are built in hundreds of places, so this is one call instead
-// (about half the code of such a message; README "Page load and sizes").
+// A chain of operator+ makes a string per '+', and under wasm exceptions a cleanup path for each;
+// the engine builds its messages in some 300 places (README "Page load and sizes": "Writers").
 #pragma once
 #include <initializer_list>
 #include <string>

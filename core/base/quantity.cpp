@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include "base/concat.hpp"
 
 namespace commlab {
 
@@ -317,7 +318,7 @@ std::string format_quantity(double value_base, const std::string& unit, Dimensio
   }
   if (unit.empty()) return number;
   const bool attached = unit == "%" || unit == "x" || unit == "\xC3\x97";
-  return number + (attached ? "" : " ") + unit;
+  return concat({number, (attached ? "" : " "), unit});
 }
 
 std::string format_auto(double v, Dimension dim) {

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "base/concat.hpp"
 #include "base/error.hpp"
 #include "base/heap_sort.hpp"
 #include "base/quantity.hpp"
@@ -141,18 +142,18 @@ std::string type_name(const json& v) {
 }
 
 std::string describe(const Range& r) {
-  std::string s = "a finite number " + std::string(r.min_exclusive ? "> " : ">= ") + num(r.min) +
-                  " and <= " + num(r.max);
-  if (*r.unit) s += " (" + std::string(r.unit) + ")";
+  std::string s =
+      concat({"a finite number ", std::string(r.min_exclusive ? "> " : ">= "), num(r.min), " and <= ", num(r.max)});
+  if (*r.unit) s += concat({" (", std::string(r.unit), ")"});
   return s;
 }
 
 Request::Request(const json& body, std::string where) : body_(body), where_(std::move(where)) {
   if (!body_.is_object())
-    throw RequestError("invalid_type", (where_.empty() ? std::string("request")
-                                                        : "field '" + where_.substr(0, where_.size() - 1) + "'") +
-                                           ": value " + show_value(body_) +
-                                           " is not allowed; allowed: a JSON object");
+    throw RequestError("invalid_type",
+                       concat({(where_.empty() ? std::string("request")
+                                               : concat({"field '", where_.substr(0, where_.size() - 1), "'"})),
+                               ": value ", show_value(body_), " is not allowed; allowed: a JSON object"}));
   read_.reserve(96);
 }
 
@@ -170,17 +171,18 @@ const json* Request::find(std::string_view field) {
 }
 
 void Request::throw_missing(std::string_view field, const std::string& rule) const {
-  throw RequestError("missing_field", "field '" + path(field) + "' is missing; allowed: " + rule);
+  throw RequestError("missing_field", concat({"field '", path(field), "' is missing; allowed: ", rule}));
 }
 
 void Request::throw_type(std::string_view field, const json& v, const std::string& rule) const {
-  throw RequestError("invalid_type", "field '" + path(field) + "': value " + show_value(v) + " is " +
-                                         type_name(v) + "; allowed: " + rule);
+  throw RequestError("invalid_type", concat({"field '", path(field), "': value ", show_value(v), " is ", type_name(v),
+                                             "; allowed: ", rule}));
 }
 
 void Request::throw_value(std::string_view field, const json& v, const std::string& rule,
                           const char* code) const {
-  throw RequestError(code, "field '" + path(field) + "': value " + show_value(v) + " is not allowed; allowed: " + rule);
+  throw RequestError(code,
+                     concat({"field '", path(field), "': value ", show_value(v), " is not allowed; allowed: ", rule}));
 }
 
 const json& Request::raw(std::string_view field) {
@@ -207,7 +209,7 @@ double Request::number_or(std::string_view field, double fallback, const Range& 
 
 namespace {
 std::string integer_rule(long long min, long long max) {
-  return "an integer from " + std::to_string(min) + " to " + std::to_string(max);
+  return concat({"an integer from ", std::to_string(min), " to ", std::to_string(max)});
 }
 }  // namespace
 
@@ -253,8 +255,8 @@ std::string Request::name(std::string_view field, const std::vector<std::string>
   const std::string& s = v->get_ref<const std::string&>();
   for (const std::string& a : allowed)
     if (a == s) return s;
-  throw RequestError("unknown_value", "field '" + path(field) + "': unknown value " + show_value(*v) +
-                                          "; allowed: " + one_of(allowed));
+  throw RequestError("unknown_value", concat({"field '", path(field), "': unknown value ", show_value(*v),
+                                              "; allowed: ", one_of(allowed)}));
 }
 
 std::string Request::name_or(std::string_view field, const std::string& fallback,
@@ -273,9 +275,9 @@ double Request::bytes(std::string_view field) {
   if (v->is_string()) {
     const std::optional<Parsed> p = parse_quantity(v->get_ref<const std::string&>(), Dimension::bytes, "B");
     if (!p)
-      throw RequestError("invalid_type", "field '" + path(field) + "': value " + show_value(*v) +
-                                             " is not a byte count; allowed: " + describe(r) +
-                                             ", or a string with a unit (" + units_of(Dimension::bytes) + ")");
+      throw RequestError("invalid_type", concat({"field '", path(field), "': value ", show_value(*v),
+                                                 " is not a byte count; allowed: ", describe(r),
+                                                 ", or a string with a unit (", units_of(Dimension::bytes), ")"}));
     if (!(p->value > 0) || p->value > kMaxBytes) throw_value(field, *v, describe(r));
     return p->value;
   }
@@ -327,7 +329,8 @@ void Request::finish() const {
       while (cut > 0 && (static_cast<unsigned char>(shown[cut]) & 0xC0) == 0x80) --cut;
       shown = shown.substr(0, cut) + "...";
     }
-    throw RequestError("unknown_field", "field '" + path(shown) + "' is not known here; allowed fields: " + known);
+    throw RequestError("unknown_field",
+                       concat({"field '", path(shown), "' is not known here; allowed fields: ", known}));
   }
 }
 

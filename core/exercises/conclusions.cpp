@@ -5,6 +5,7 @@
 #include <cmath>
 #include <set>
 
+#include "base/concat.hpp"
 #include "base/error.hpp"
 #include "exercises/internal.hpp"
 
@@ -59,10 +60,11 @@ std::string shape_of_condition(const json& c, const std::string& at) {
   if (!c.contains("op") || !c.at("op").is_string() || !ops().count(c.at("op").get<std::string>()))
     return at + ".op: must be one of <, <=, >, >=, ==, !=";
   for (const char* side : {"left", "right"}) {
-    if (!c.contains(side)) return at + "." + side + ": is missing";
+    if (!c.contains(side)) return concat({at, ".", side, ": is missing"});
     const json& v = c.at(side);
     if (!v.is_number() && !v.is_string() && !v.is_boolean())
-      return at + "." + side + ": must be a number, true/false, a figure (params.x, answers.x, values.x) or a text";
+      return concat(
+          {at, ".", side, ": must be a number, true/false, a figure (params.x, answers.x, values.x) or a text"});
   }
   return "";
 }
@@ -78,16 +80,16 @@ std::vector<std::string> condition_problems(const json& solved, const json& c, c
   for (int i = 0; i < 2; ++i) {
     v[i] = side_value(solved, c.at(sides[i]));
     if (v[i].is_null())
-      out.push_back(at + "." + sides[i] + ": " + c.at(sides[i]).dump() +
-                    " names no figure (params.x, answers.x or values.x)");
+      out.push_back(concat(
+          {at, ".", sides[i], ": ", c.at(sides[i]).dump(), " names no figure (params.x, answers.x or values.x)"}));
   }
   if (!out.empty()) return out;
   const std::string op = c.at("op");
   if (op != "==" && op != "!=" && !(v[0].is_number() && v[1].is_number()))
-    out.push_back(at + ".op: " + op + " compares numbers; " + v[0].dump() + " and " + v[1].dump() +
-                  " are not both numbers");
+    out.push_back(
+        concat({at, ".op: ", op, " compares numbers; ", v[0].dump(), " and ", v[1].dump(), " are not both numbers"}));
   else if ((op == "==" || op == "!=") && v[0].is_number() != v[1].is_number())
-    out.push_back(at + ": compares a number with a text (" + v[0].dump() + " " + op + " " + v[1].dump() + ")");
+    out.push_back(concat({at, ": compares a number with a text (", v[0].dump(), " ", op, " ", v[1].dump(), ")"}));
   return out;
 }
 
@@ -108,7 +110,7 @@ void check_conclusions(const std::string& file, const json& doc) {
   if (!list.is_array()) bad_doc(file, "field 'conclusions' must be an array");
   std::set<std::string> ids;
   for (size_t i = 0; i < list.size(); ++i) {
-    const std::string at = "field 'conclusions[" + std::to_string(i) + "]";
+    const std::string at = concat({"field 'conclusions[", std::to_string(i), "]"});
     const json& c = list[i];
     if (!c.is_object()) bad_doc(file, at + "' must be an object {id, cases}");
     if (!c.contains("id") || !c.at("id").is_string() || c.at("id").get<std::string>().empty())
@@ -116,13 +118,13 @@ void check_conclusions(const std::string& file, const json& doc) {
     const std::string id = c.at("id");
     for (char ch : id)
       if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'))
-        bad_doc(file, at + ".id': '" + id + "' may hold only letters, digits and _");
-    if (!ids.insert(id).second) bad_doc(file, at + ".id': '" + id + "' is used twice");
+        bad_doc(file, concat({at, ".id': '", id, "' may hold only letters, digits and _"}));
+    if (!ids.insert(id).second) bad_doc(file, concat({at, ".id': '", id, "' is used twice"}));
     if (!c.contains("cases") || !c.at("cases").is_array() || c.at("cases").empty())
       bad_doc(file, at + ".cases' must be a non-empty array");
     const json& cases = c.at("cases");
     for (size_t j = 0; j < cases.size(); ++j) {
-      const std::string cat = at + ".cases[" + std::to_string(j) + "]";
+      const std::string cat = concat({at, ".cases[", std::to_string(j), "]"});
       const json& k = cases[j];
       if (!k.is_object()) bad_doc(file, cat + "' must be an object {when, text}");
       if (!is_text_pair(k.value("text", json()))) bad_doc(file, cat + ".text' needs en and zh");
@@ -136,10 +138,12 @@ void check_conclusions(const std::string& file, const json& doc) {
       const json conds = w.is_array() ? w : json::array({w});
       if (w.is_array() && w.empty()) bad_doc(file, cat + ".when' must hold at least one condition");
       for (size_t n = 0; n < conds.size(); ++n) {
-        const std::string wat = cat.substr(std::string("field '").size()) + ".when" +
-                                (w.is_array() ? "[" + std::to_string(n) + "]" : "");
+        const std::string wat = concat({cat.substr(std::string("field '").size()), ".when",
+                                        (w.is_array() ? concat({"[", std::to_string(n), "]"}) : "")});
         const std::string problem = shape_of_condition(conds[n], wat);
-        if (!problem.empty()) bad_doc(file, "field '" + problem.substr(0, problem.find(':')) + "'" + problem.substr(problem.find(':')));
+        if (!problem.empty())
+          bad_doc(file,
+                  concat({"field '", problem.substr(0, problem.find(':')), "'", problem.substr(problem.find(':'))}));
       }
     }
   }

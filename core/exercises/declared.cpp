@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/concat.hpp"
 #include "base/error.hpp"
 #include "base/heap_sort.hpp"
 #include "base/request.hpp"
@@ -47,16 +48,17 @@ class Parser {
 
   double parse() {
     if (s_.size() > kMaxExpressionBytes)
-      fail("is " + std::to_string(s_.size()) + " bytes long; allowed: at most " + std::to_string(kMaxExpressionBytes));
+      fail(concat(
+          {"is ", std::to_string(s_.size()), " bytes long; allowed: at most ", std::to_string(kMaxExpressionBytes)}));
     const double v = sum();
     skip();
-    if (i_ != s_.size()) fail("unexpected '" + s_.substr(i_, 1) + "'");
+    if (i_ != s_.size()) fail(concat({"unexpected '", s_.substr(i_, 1), "'"}));
     return v;
   }
 
  private:
   [[noreturn]] void fail(const std::string& what) const {
-    throw std::invalid_argument("expression " + quoted(s_) + ": " + what);
+    throw std::invalid_argument(concat({"expression ", quoted(s_), ": ", what}));
   }
   // One more level of parentheses, function call, unary '-' or '^': bounded, so an expression
   // cannot overflow the stack (natively or, sooner, in wasm) and both answer alike.
@@ -64,9 +66,9 @@ class Parser {
     Parser& p;
     explicit Deeper(Parser& parser) : p(parser) {
       if (++p.depth_ > kMaxExpressionDepth)
-        p.fail("nests more than " + std::to_string(kMaxExpressionDepth) +
-               " levels (parentheses, calls, unary '-', '^'); allowed: at most " +
-               std::to_string(kMaxExpressionDepth));
+        p.fail(concat({"nests more than ", std::to_string(kMaxExpressionDepth),
+                       " levels (parentheses, calls, unary '-', '^'); allowed: at most ",
+                       std::to_string(kMaxExpressionDepth)}));
     }
     ~Deeper() { --p.depth_; }
   };
@@ -145,14 +147,14 @@ class Parser {
       return v;
     }
     const std::string f = word();
-    if (f.empty()) fail("unexpected '" + std::string(1, c) + "'");
-    if (!eat('(')) fail("function " + clip(f) + " needs '('");
+    if (f.empty()) fail(concat({"unexpected '", std::string(1, c), "'"}));
+    if (!eat('(')) fail(concat({"function ", clip(f), " needs '('"}));
     Deeper d(*this);
     std::vector<double> args{sum()};
     while (eat(',')) args.push_back(sum());
-    if (!eat(')')) fail("function " + clip(f) + ": ')' missing");
+    if (!eat(')')) fail(concat({"function ", clip(f), ": ')' missing"}));
     auto one = [&](double (*g)(double)) {
-      if (args.size() != 1) fail("function " + clip(f) + " takes one argument");
+      if (args.size() != 1) fail(concat({"function ", clip(f), " takes one argument"}));
       return g(args[0]);
     };
     if (f == "min" || f == "max") {
@@ -165,8 +167,8 @@ class Parser {
       if (count == 0) fail("function nth_smallest takes n and at least one figure: nth_smallest(n, a, b, ...)");
       const double n = args[0];
       if (!(n >= 1 && n <= static_cast<double>(count) && n == std::floor(n)))
-        fail("function nth_smallest: n is " + num(n) + "; allowed: a whole number from 1 to " +
-             std::to_string(count) + " (the figures listed after it)");
+        fail(concat({"function nth_smallest: n is ", num(n), "; allowed: a whole number from 1 to ",
+                     std::to_string(count), " (the figures listed after it)"}));
       std::vector<double> rest(args.begin() + 1, args.end());
       // NaN has no place in an order (and breaks a sort's): the result is NaN, which lint reports.
       for (double x : rest)
@@ -180,7 +182,8 @@ class Parser {
     if (f == "log2") return one([](double x) { return std::log2(x); });
     if (f == "sqrt") return one([](double x) { return std::sqrt(x); });
     if (f == "abs") return one([](double x) { return std::fabs(x); });
-    fail("unknown function " + clip(f) + " (allowed: min, max, nth_smallest, ceil, floor, round, log2, sqrt, abs)");
+    fail(concat(
+        {"unknown function ", clip(f), " (allowed: min, max, nth_smallest, ceil, floor, round, log2, sqrt, abs)"}));
   }
 
   const std::string& s_;
@@ -196,17 +199,19 @@ json bind_names(const json& j, const json& scope, const std::string& path) {
     if (s.empty() || s[0] != '$') return j;
     const std::string name = s.substr(1);
     if (!scope.contains(name))
-      throw std::invalid_argument(path + ": " + clip(s) + " is not bound (a param, or a figure computed above)");
+      throw std::invalid_argument(concat({path, ": ", clip(s), " is not bound (a param, or a figure computed above)"}));
     return scope.at(name);
   }
   if (j.is_object()) {
     json out = json::object();
-    for (auto it = j.begin(); it != j.end(); ++it) out[it.key()] = bind_names(it.value(), scope, path + "." + it.key());
+    for (auto it = j.begin(); it != j.end(); ++it)
+      out[it.key()] = bind_names(it.value(), scope, concat({path, ".", it.key()}));
     return out;
   }
   if (j.is_array()) {
     json out = json::array();
-    for (size_t i = 0; i < j.size(); ++i) out.push_back(bind_names(j[i], scope, path + "[" + std::to_string(i) + "]"));
+    for (size_t i = 0; i < j.size(); ++i)
+      out.push_back(bind_names(j[i], scope, concat({path, "[", std::to_string(i), "]"})));
     return out;
   }
   return j;
@@ -223,14 +228,15 @@ std::string fill_names(const std::string& text, const json& scope, const std::st
     out += text.substr(i, open - i);
     if (scope.contains(name) && scope.at(name).is_string()) out += scope.at(name).get<std::string>();
     else if (scope.contains(name) && scope.at(name).is_number()) out += num(scope.at(name).get<double>());
-    else out += "{" + name + "}";
+    else
+      out += concat({"{", name, "}"});
     i = close + 1;
     if (out.size() > kMaxFilledTextBytes) break;
   }
   out += text.substr(i);
   if (out.size() > kMaxFilledTextBytes)
-    throw std::invalid_argument(path + ": the filled text passes " + std::to_string(kMaxFilledTextBytes) +
-                                " bytes; allowed: at most 16 KB");
+    throw std::invalid_argument(concat(
+        {path, ": the filled text passes ", std::to_string(kMaxFilledTextBytes), " bytes; allowed: at most 16 KB"}));
   return out;
 }
 
@@ -247,7 +253,7 @@ double expression_at(const std::string& text, const json& scope, const std::stri
   try {
     return eval_expression(text, scope);
   } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(path + ": " + e.what());
+    throw std::invalid_argument(concat({path, ": ", e.what()}));
   }
 }
 
@@ -287,9 +293,10 @@ const json& take_field(const json& res, const std::string& field, const std::str
   std::string walked;
   size_t i = 0;
   auto bad_path = [&] {
-    throw std::invalid_argument(at + ": " + detail::quoted(field) +
-                                " is not a field path; allowed: names joined by '.', each with "
-                                "optional [index] or [id] (\"time_s\", \"phases[1].time_s\", \"gpus[h100].flops\")");
+    throw std::invalid_argument(
+        concat({at, ": ", detail::quoted(field),
+                " is not a field path; allowed: names joined by '.', each with "
+                "optional [index] or [id] (\"time_s\", \"phases[1].time_s\", \"gpus[h100].flops\")"}));
   };
   auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
   while (i <= field.size()) {
@@ -301,8 +308,9 @@ const json& take_field(const json& res, const std::string& field, const std::str
       std::vector<std::string> names;
       if (node->is_object())
         for (auto it = node->begin(); it != node->end(); ++it) names.push_back(it.key());
-      throw std::invalid_argument(at + ": the response has no field '" + clip(walked.empty() ? name : walked + "." + name) +
-                                  "'" + (names.empty() ? "" : "; " + nearest_or_allowed(name, names)));
+      throw std::invalid_argument(
+          concat({at, ": the response has no field '", clip(walked.empty() ? name : concat({walked, ".", name})), "'",
+                  (names.empty() ? "" : "; " + nearest_or_allowed(name, names))}));
     }
     node = &node->at(name);
     walked += (walked.empty() ? "" : ".") + name;
@@ -313,14 +321,15 @@ const json& take_field(const json& res, const std::string& field, const std::str
       const std::string key = field.substr(j + 1, k - j - 1);
       const bool index_given = key.find_first_not_of("0123456789") == std::string::npos;
       if (!node->is_array())
-        throw std::invalid_argument(at + ": the response's " + detail::quoted(walked) +
-                                    " is not an array; allowed: [index] or [id] after an array's name only");
+        throw std::invalid_argument(concat({at, ": the response's ", detail::quoted(walked),
+                                            " is not an array; allowed: [index] or [id] after an array's name only"}));
       if (index_given) {
         const size_t index = key.size() > 7 ? node->size() : std::stoul(key);
         if (index >= node->size())
-          throw std::invalid_argument(at + ": the response's " + detail::quoted(walked) + " has " +
-                                      std::to_string(node->size()) + " entries; allowed: " +
-                                      (node->empty() ? "none" : "an index from 0 to " + std::to_string(node->size() - 1)));
+          throw std::invalid_argument(
+              concat({at, ": the response's ", detail::quoted(walked), " has ", std::to_string(node->size()),
+                      " entries; allowed: ",
+                      (node->empty() ? "none" : "an index from 0 to " + std::to_string(node->size() - 1))}));
         node = &node->at(index);
       } else {
         const json* found = nullptr;
@@ -335,10 +344,10 @@ const json& take_field(const json& res, const std::string& field, const std::str
           ids.push_back(id->get<std::string>());
         }
         if (!found)
-          throw std::invalid_argument(at + ": the response's " + detail::quoted(walked) + " has no entry of id " +
-                                      detail::quoted(key) + "; " +
-                                      (ids.empty() ? std::string("allowed: [index] (its entries have no id)")
-                                                   : nearest_or_allowed(key, ids)));
+          throw std::invalid_argument(concat({at, ": the response's ", detail::quoted(walked), " has no entry of id ",
+                                              detail::quoted(key), "; ",
+                                              (ids.empty() ? std::string("allowed: [index] (its entries have no id)")
+                                                           : nearest_or_allowed(key, ids))}));
         node = found;
       }
       walked += field.substr(j, k - j + 1);
@@ -365,7 +374,7 @@ json compute_cases(const json& spec, Run& run, const std::string& path) {
   json picked;
   std::string first_kind;
   for (size_t j = 0; j < cases.size(); ++j) {
-    const std::string cat = at + "[" + std::to_string(j) + "]";
+    const std::string cat = concat({at, "[", std::to_string(j), "]"});
     const json& k = cases[j];
     if (!k.is_object()) throw std::invalid_argument(cat + ": must be an object {\"when\", \"value\"} or {\"when\", \"expr\"}");
     const bool last = j + 1 == cases.size();
@@ -379,15 +388,16 @@ json compute_cases(const json& spec, Run& run, const std::string& path) {
     if (k.contains("value")) {
       v = k.at("value");
       if (!v.is_number() && !v.is_string() && !v.is_boolean())
-        throw std::invalid_argument(cat + ".value: is " + show_value(v) + "; allowed: a number, a text or true/false");
+        throw std::invalid_argument(
+            concat({cat, ".value: is ", show_value(v), "; allowed: a number, a text or true/false"}));
     } else {
       if (!k.at("expr").is_string()) throw std::invalid_argument(cat + ".expr: must be a string (an expression)");
       v = expression_at(k.at("expr").get<std::string>(), run.scope, cat + ".expr");
     }
     if (j == 0) first_kind = kind_of(v);
     else if (kind_of(v) != first_kind)
-      throw std::invalid_argument(cat + ": gives a " + kind_of(v) + ", cases[0] a " + first_kind +
-                                  "; allowed: one kind (a number, a text or true/false) in every case");
+      throw std::invalid_argument(concat({cat, ": gives a ", kind_of(v), ", cases[0] a ", first_kind,
+                                          "; allowed: one kind (a number, a text or true/false) in every case"}));
     if (last) {
       if (pick == cases.size()) picked = std::move(v);
       continue;
@@ -397,8 +407,8 @@ json compute_cases(const json& spec, Run& run, const std::string& path) {
     const size_t count = w.is_array() ? w.size() : 1;
     for (size_t n = 0; n < count; ++n) {
       const json& one = w.is_array() ? w[n] : w;
-      const std::vector<std::string> problems =
-          condition_problems(run.solved, one, cat + ".when" + (w.is_array() ? "[" + std::to_string(n) + "]" : ""));
+      const std::vector<std::string> problems = condition_problems(
+          run.solved, one, concat({cat, ".when", (w.is_array() ? concat({"[", std::to_string(n), "]"}) : "")}));
       if (problems.empty()) continue;
       std::string problem = problems.front();
       const std::string generic = " names no figure (params.x, answers.x or values.x)";
@@ -428,8 +438,9 @@ json compute(const json& spec, Run& run, const std::string& path) {
   for (const char* k : kFigureKinds)
     if (spec.contains(k)) {
       if (kind)
-        throw std::invalid_argument(path + ": holds both \"" + kind + "\" and \"" + k +
-                                    "\"; allowed: one of \"expr\", \"request\", \"text\", \"argmin\", \"cases\"");
+        throw std::invalid_argument(
+            concat({path, ": holds both \"", kind, "\" and \"", k,
+                    "\"; allowed: one of \"expr\", \"request\", \"text\", \"argmin\", \"cases\""}));
       kind = k;
     }
   if (spec.contains("expr")) {
@@ -442,7 +453,7 @@ json compute(const json& spec, Run& run, const std::string& path) {
       throw std::invalid_argument(path + ".request: must be a request object with an \"op\"");
     const std::string op = req.at("op");
     if (op.rfind("exercise.", 0) == 0)
-      throw std::invalid_argument(path + ".request.op: an exercise cannot ask for " + op);
+      throw std::invalid_argument(concat({path, ".request.op: an exercise cannot ask for ", op}));
     if (!spec.contains("field") || !spec.at("field").is_string())
       throw std::invalid_argument(path + ".field: must name the response field to take");
     if (!evaluator()) throw std::invalid_argument(path + ": no request evaluator is installed");
@@ -453,8 +464,9 @@ json compute(const json& spec, Run& run, const std::string& path) {
       charge_work(kDeclaredRequestUnits);  // the document's one budget (base/work_meter.hpp)
       json res = evaluator()(bind_names(req, scope, path + ".request"));
       if (res.contains("error")) {
-        const std::string code = res.at("error").value("code", std::string()), why =
-            path + ".request: the engine refused it: " + res.at("error").value("message", std::string("?"));
+        const std::string code = res.at("error").value("code", std::string()),
+                          why = concat({path, ".request: the engine refused it: ",
+                                        res.at("error").value("message", std::string("?"))});
         if (code == "out_of_range" || code == "too_large") throw RefusedAtParams(code, why);
         throw std::invalid_argument(why);
       }
@@ -465,9 +477,9 @@ json compute(const json& spec, Run& run, const std::string& path) {
     // never a response's timeline (50 kept pipeline timelines held 2.77 GB).
     const json& taken = take_field(run.last_response, spec.at("field").get<std::string>(), path + ".field");
     if (taken.is_structured() || (taken.is_string() && taken.get_ref<const std::string&>().size() > kMaxFilledTextBytes))
-      throw std::invalid_argument(path + ".field: the response's " + quoted(spec.at("field").get<std::string>()) +
-                                  " is an array, an object or a long text; allowed: a field that is a "
-                                  "number, a short text or true/false");
+      throw std::invalid_argument(concat({path, ".field: the response's ", quoted(spec.at("field").get<std::string>()),
+                                          " is an array, an object or a long text; allowed: a field that is a "
+                                          "number, a short text or true/false"}));
     return taken;
   }
   if (spec.contains("text")) {
@@ -487,8 +499,8 @@ json compute(const json& spec, Run& run, const std::string& path) {
     double best_v = 0;
     for (size_t i = 0; i < names.size(); ++i) {
       const std::string n = names[i].is_string() ? names[i].get<std::string>() : "";
-      const json v = bind_names(json("$" + n), scope, path + ".argmin[" + std::to_string(i) + "]");
-      if (!v.is_number()) throw std::invalid_argument(path + ".argmin[" + std::to_string(i) + "]: not a number");
+      const json v = bind_names(json("$" + n), scope, concat({path, ".argmin[", std::to_string(i), "]"}));
+      if (!v.is_number()) throw std::invalid_argument(concat({path, ".argmin[", std::to_string(i), "]: not a number"}));
       if (best.empty() || v.get<double>() < best_v) {
         best = n;
         best_v = v.get<double>();
@@ -508,18 +520,20 @@ void check_answer_cases(const json& def, const json& spec, const std::string& pa
   const bool choice = is_choice_answer(def);
   const std::vector<std::string> choices = choice ? choices_of(def) : std::vector<std::string>{};
   for (size_t j = 0; j < cases.size(); ++j) {
-    const std::string cat = path + ".cases[" + std::to_string(j) + "]";
+    const std::string cat = concat({path, ".cases[", std::to_string(j), "]"});
     if (!cases[j].is_object()) continue;  // compute_cases says what is wrong
     if (choice && cases[j].contains("expr"))
-      throw std::invalid_argument(cat + ".expr: a choice answer gives a name; allowed: \"value\": one of " + join(choices, ", "));
+      throw std::invalid_argument(
+          concat({cat, ".expr: a choice answer gives a name; allowed: \"value\": one of ", join(choices, ", ")}));
     if (!cases[j].contains("value")) continue;
     const json& v = cases[j].at("value");
     if (choice && (!v.is_string() || std::find(choices.begin(), choices.end(), v.get<std::string>()) == choices.end()))
-      throw std::invalid_argument(cat + ".value: " + show_value(v) + " is not one of the answer's choices; " +
-                                  nearest_or_allowed(v.is_string() ? v.get<std::string>() : v.dump(), choices));
+      throw std::invalid_argument(
+          concat({cat, ".value: ", show_value(v), " is not one of the answer's choices; ",
+                  nearest_or_allowed(v.is_string() ? v.get<std::string>() : v.dump(), choices)}));
     if (!choice && !v.is_number())
-      throw std::invalid_argument(cat + ".value: is " + show_value(v) + "; allowed: a number (the answer is a " +
-                                  def.value("dimension", std::string("number")) + ")");
+      throw std::invalid_argument(concat({cat, ".value: is ", show_value(v), "; allowed: a number (the answer is a ",
+                                          def.value("dimension", std::string("number")), ")"}));
   }
 }
 
@@ -537,20 +551,22 @@ json ranges_of(const json& doc, const json& c, const json& params, const Exercis
     const json* def = find_def(doc.at("answers"), id);
     if (!def) throw std::invalid_argument(at + ": no answer with this id in 'answers'");
     if (is_choice_answer(*def))
-      throw std::invalid_argument(at + ": answer '" + clip(id) + "' is a choice; allowed: a range of a number answer");
+      throw std::invalid_argument(
+          concat({at, ": answer '", clip(id), "' is a choice; allowed: a range of a number answer"}));
     const json& r = it.value();
     if (!r.is_object()) throw std::invalid_argument(at + ": must be an object {lo, hi, when}");
     for (const char* f : {"lo", "hi"})
       if (!r.contains(f))
-        throw std::invalid_argument(at + "." + f + ": is missing; allowed: a figure (\"$name\", an expression or a request)");
+        throw std::invalid_argument(
+            concat({at, ".", f, ": is missing; allowed: a figure (\"$name\", an expression or a request)"}));
     if (r.contains("when")) {
       const json& w = r.at("when");
       if (!w.is_object() && !(w.is_array() && !w.empty()))
         throw std::invalid_argument(at + ".when: must be a condition {left, op, right} or a non-empty array of them");
       const json conds = w.is_array() ? w : json::array({w});
       for (size_t n = 0; n < conds.size(); ++n) {
-        const std::vector<std::string> problems =
-            condition_problems(solved, conds[n], at + ".when" + (w.is_array() ? "[" + std::to_string(n) + "]" : ""));
+        const std::vector<std::string> problems = condition_problems(
+            solved, conds[n], concat({at, ".when", (w.is_array() ? concat({"[", std::to_string(n), "]"}) : "")}));
         if (!problems.empty()) throw std::invalid_argument(problems.front());
       }
       if (!condition_holds(solved, w)) continue;  // the lecture's range does not apply here
@@ -558,18 +574,20 @@ json ranges_of(const json& doc, const json& c, const json& params, const Exercis
     double ends[2];
     for (int i = 0; i < 2; ++i) {
       const char* f = i == 0 ? "lo" : "hi";
-      const json x = compute(r.at(f), run, at + "." + f);
+      const json x = compute(r.at(f), run, concat({at, ".", f}));
       if (!x.is_number())
-        throw std::invalid_argument(at + "." + f + ": gives " + x.dump().substr(0, 60) +
-                                    "; allowed: a number (\"$name\", an expression or a request's number field)");
+        throw std::invalid_argument(
+            concat({at, ".", f, ": gives ", x.dump().substr(0, 60),
+                    "; allowed: a number (\"$name\", an expression or a request's number field)"}));
       ends[i] = x.get<double>();
       if (!std::isfinite(ends[i]))
-        throw std::invalid_argument(at + "." + f + ": is " + (std::isnan(ends[i]) ? "not a number (NaN)" : "infinite") +
-                                    "; allowed: a finite number");
+        throw std::invalid_argument(
+            concat({at, ".", f, ": is ", (std::isnan(ends[i]) ? "not a number (NaN)" : "infinite"),
+                    "; allowed: a finite number"}));
     }
     if (ends[0] > ends[1])
-      throw std::invalid_argument(at + ": lo (" + num(ends[0]) + ") is above hi (" + num(ends[1]) +
-                                  "); allowed: lo <= hi");
+      throw std::invalid_argument(
+          concat({at, ": lo (", num(ends[0]), ") is above hi (", num(ends[1]), "); allowed: lo <= hi"}));
     out[id] = {ends[0], ends[1]};
   }
   return out;
@@ -590,19 +608,20 @@ ExerciseSolution run(const json& doc, const json& params) {
   const json& keep = c.contains("keep_params") ? c.at("keep_params") : kNone;
   if (!keep.is_array()) throw std::invalid_argument("compute.keep_params: must be an array of param ids");
   for (size_t i = 0; i < keep.size(); ++i) {
-    const std::string at = "compute.keep_params[" + std::to_string(i) + "]";
+    const std::string at = concat({"compute.keep_params[", std::to_string(i), "]"});
     if (!keep[i].is_string() || !find_def(doc.at("params"), keep[i].get<std::string>()))
-      throw std::invalid_argument(at + ": " + (keep[i].is_string() ? detail::quoted(keep[i].get<std::string>()) : show_value(keep[i])) +
-                                  " is not a param; allowed: a param's id");
+      throw std::invalid_argument(
+          concat({at, ": ", (keep[i].is_string() ? detail::quoted(keep[i].get<std::string>()) : show_value(keep[i])),
+                  " is not a param; allowed: a param's id"}));
     const std::string id = keep[i];
     if (solved_values.contains(id))
-      throw std::invalid_argument(at + ": " + detail::quoted(id) + " is listed twice; allowed: each param once");
+      throw std::invalid_argument(concat({at, ": ", detail::quoted(id), " is listed twice; allowed: each param once"}));
     solved_values[id] = params.at(id);
   }
   const json& values = c.contains("values") ? c.at("values") : kNone;
   if (!values.is_array()) throw std::invalid_argument("compute.values: must be an array");
   for (size_t i = 0; i < values.size(); ++i) {
-    const std::string at = "compute.values[" + std::to_string(i) + "]";
+    const std::string at = concat({"compute.values[", std::to_string(i), "]"});
     const json& v = values[i];
     if (!v.is_object() || !v.contains("id") || !v.at("id").is_string())
       throw std::invalid_argument(at + ".id: must be a string");
@@ -611,8 +630,8 @@ ExerciseSolution run(const json& doc, const json& params) {
     kept += x.is_string() ? x.get_ref<const std::string&>().size()
                           : x.is_object() ? x.value("en", std::string()).size() + x.value("zh", std::string()).size() : 8;
     if (kept > kMaxKeptBytes)
-      throw std::invalid_argument(at + ": the figures computed so far hold " + std::to_string(kept) +
-                                  " bytes; allowed: at most 1 MB in all");
+      throw std::invalid_argument(concat(
+          {at, ": the figures computed so far hold ", std::to_string(kept), " bytes; allowed: at most 1 MB in all"}));
     if (r.scope.contains(id)) r.last_request = nullptr;  // a name rebound: the same text may ask anew
     r.scope[id] = x;
     solved_values[id] = std::move(x);
@@ -621,7 +640,8 @@ ExerciseSolution run(const json& doc, const json& params) {
   if (!answers.is_object()) throw std::invalid_argument("compute.answers: must be an object");
   for (const json& def : doc.at("answers")) {
     const std::string id = def.at("id");
-    if (!answers.contains(id)) throw std::invalid_argument("compute.answers." + id + ": missing: how is this answer computed?");
+    if (!answers.contains(id))
+      throw std::invalid_argument(concat({"compute.answers.", id, ": missing: how is this answer computed?"}));
     check_answer_cases(def, answers.at(id), "compute.answers." + id);
     json x = compute(answers.at(id), r, "compute.answers." + id);
     if (r.scope.contains(id)) r.last_request = nullptr;
@@ -630,7 +650,7 @@ ExerciseSolution run(const json& doc, const json& params) {
   }
   for (auto it = answers.begin(); it != answers.end(); ++it)
     if (!find_def(doc.at("answers"), it.key()))
-      throw std::invalid_argument("compute.answers." + it.key() + ": no answer with this id in 'answers'");
+      throw std::invalid_argument(concat({"compute.answers.", it.key(), ": no answer with this id in 'answers'"}));
   ExerciseSolution s;
   s.values = std::move(solved_values);
   s.answers = std::move(solved_answers);
@@ -664,14 +684,15 @@ ExerciseSolution solve_declared(const json& doc, const json& params) {
   try {
     return run(doc, params);
   } catch (const RefusedAtParams& e) {
-    throw RequestError(e.code(), capped_message("exercise " + std::to_string(doc.at("id").get<int>()) + ", " + e.what()));
+    throw RequestError(e.code(),
+                       capped_message(concat({"exercise ", std::to_string(doc.at("id").get<int>()), ", ", e.what()})));
   } catch (const std::invalid_argument& e) {
     throw RequestError("invalid_exercise",
-                       capped_message("exercise " + std::to_string(doc.at("id").get<int>()) + ", " + e.what()));
+                       capped_message(concat({"exercise ", std::to_string(doc.at("id").get<int>()), ", ", e.what()})));
   } catch (const json::exception& e) {
     throw RequestError("invalid_exercise",
-                       capped_message("exercise " + std::to_string(doc.at("id").get<int>()) +
-                                      ": a field of its compute section has the wrong type: " + e.what()));
+                       capped_message(concat({"exercise ", std::to_string(doc.at("id").get<int>()),
+                                              ": a field of its compute section has the wrong type: ", e.what()})));
   }
 }
 

@@ -1,4 +1,5 @@
 // Reading one exercise document (fields, types, its compute section), lint, and the document a page shows.
+#include "base/concat.hpp"
 #include "exercises/exercises.hpp"
 
 #include <algorithm>
@@ -32,7 +33,7 @@ bool is_string_list(const json& j) {
 // Every field code reads has its type and range checked here, so a wrong type is a problem
 // named by its path, never a library exception (SPEC "Exercise documents are untrusted input").
 void check_param_def(const std::string& file, const json& p, size_t i) {
-  const std::string at = "field 'params[" + std::to_string(i) + "]";
+  const std::string at = concat({"field 'params[", std::to_string(i), "]"});
   if (!p.is_object() || !p.contains("id") || !p.at("id").is_string())
     bad_doc(file, at + ".id' must be a string");
   const json& kind_field = p.value("kind", json());
@@ -46,7 +47,7 @@ void check_param_def(const std::string& file, const json& p, size_t i) {
     bool ok = nice.is_array() && !nice.empty();
     for (const json& x : ok ? nice : json::array()) ok = ok && (kind == "choice" ? x.is_string() : x.is_number());
     if (!ok)
-      bad_doc(file, at + ".nice' must be a non-empty array of " + (kind == "choice" ? "strings" : "numbers"));
+      bad_doc(file, concat({at, ".nice' must be a non-empty array of ", (kind == "choice" ? "strings" : "numbers")}));
   }
   if (kind == "choice") {
     const json& c = p.value("choices", json());
@@ -60,14 +61,14 @@ void check_param_def(const std::string& file, const json& p, size_t i) {
     bad_doc(file, at + "': default, min and max must be numbers");
   if (p.contains("unit") && !p.at("unit").is_string()) bad_doc(file, at + ".unit' must be a string");
   if (!dimension_of_unit(p.value("unit", "")))
-    bad_doc(file, at + ".unit' " + quoted(p.value("unit", "")) + " is not a known unit");
+    bad_doc(file, concat({at, ".unit' ", quoted(p.value("unit", "")), " is not a known unit"}));
   const double lo = p.at("min"), hi = p.at("max"), d = p.at("default");
   if (kind == "integer")
     for (const char* f : {"min", "max", "default"}) {
       const double x = p.at(f);
       if (x != std::floor(x) || std::fabs(x) > kMaxIntegerParam)
-        bad_doc(file, at + "." + f + "' of an integer param is " + num(x) +
-                          "; allowed: a whole number from -1e+15 to 1e+15");
+        bad_doc(file, concat({at, ".", f, "' of an integer param is ", num(x),
+                              "; allowed: a whole number from -1e+15 to 1e+15"}));
     }
   if (!(lo <= d && d <= hi)) bad_doc(file, at + ".default' is outside [min, max]");
   if (p.contains("one_of")) {  // the only values allowed, each within [min, max]
@@ -76,7 +77,7 @@ void check_param_def(const std::string& file, const json& p, size_t i) {
     bool has_default = false;
     for (const json& x : list) {
       if (!x.is_number() || x.get<double>() < lo || x.get<double>() > hi)
-        bad_doc(file, at + ".one_of' holds " + show_value(x) + ", not a number within [min, max]");
+        bad_doc(file, concat({at, ".one_of' holds ", show_value(x), ", not a number within [min, max]"}));
       has_default = has_default || x.get<double>() == d;
     }
     if (!has_default) bad_doc(file, at + ".default' is not among its one_of values");
@@ -84,12 +85,12 @@ void check_param_def(const std::string& file, const json& p, size_t i) {
 }
 
 void check_answer_def(const std::string& file, const json& a, size_t i) {
-  const std::string at = "field 'answers[" + std::to_string(i) + "]";
+  const std::string at = concat({"field 'answers[", std::to_string(i), "]"});
   if (!a.is_object() || !a.contains("id") || !a.at("id").is_string())
     bad_doc(file, at + ".id' must be a string");
   if (!is_text_pair(a.value("label", json()))) bad_doc(file, at + ".label' needs en and zh");
   for (const char* f : {"exact", "about"})
-    if (a.contains(f) && !a.at(f).is_boolean()) bad_doc(file, at + "." + f + "' must be true or false");
+    if (a.contains(f) && !a.at(f).is_boolean()) bad_doc(file, concat({at, ".", f, "' must be true or false"}));
   if (a.contains("aliases")) {
     const json& al = a.at("aliases");
     bool ok = al.is_object();
@@ -115,7 +116,7 @@ void check_answer_def(const std::string& file, const json& a, size_t i) {
     bad_doc(file, at + ".dimension' must be time, bytes, fraction, count, plain or choice");
   if (a.contains("unit") && !a.at("unit").is_string()) bad_doc(file, at + ".unit' must be a string");
   if (!unit_factor(a.value("unit", ""), *parse_dimension(dim)))
-    bad_doc(file, at + ".unit' does not fit dimension " + dim);
+    bad_doc(file, concat({at, ".unit' does not fit dimension ", dim}));
   if (a.contains("tolerance_rel") &&
       !(a.at("tolerance_rel").is_number() && a.at("tolerance_rel") > 0 && a.at("tolerance_rel") <= 1))
     bad_doc(file, at + ".tolerance_rel' must be a number > 0 and <= 1");
@@ -123,7 +124,7 @@ void check_answer_def(const std::string& file, const json& a, size_t i) {
     const json& m = a.at("min_significant_figures");
     if (!m.is_number() || m.get<double>() != std::floor(m.get<double>()) || m.get<double>() < 1 ||
         m.get<double>() > 15)
-      bad_doc(file, at + ".min_significant_figures' is " + show_value(m) + "; allowed: an integer from 1 to 15");
+      bad_doc(file, concat({at, ".min_significant_figures' is ", show_value(m), "; allowed: an integer from 1 to 15"}));
   }
 }
 
@@ -136,14 +137,15 @@ void check_variant(const std::string& file, const json& doc) {
     const json& p = v.at("presets");
     if (!p.is_array()) bad_doc(file, "field 'variant.presets' must be an array of objects");
     for (size_t i = 0; i < p.size(); ++i)
-      if (!p[i].is_object()) bad_doc(file, "field 'variant.presets[" + std::to_string(i) + "]' must be an object");
+      if (!p[i].is_object())
+        bad_doc(file, concat({"field 'variant.presets[", std::to_string(i), "]' must be an object"}));
   }
   if (v.contains("constraints")) {
     const json& c = v.at("constraints");
     if (!c.is_array()) bad_doc(file, "field 'variant.constraints' must be an array of conditions");
     for (size_t i = 0; i < c.size(); ++i)
       if (!c[i].is_object() || !c[i].contains("left") || !c[i].contains("right") || !c[i].contains("op"))
-        bad_doc(file, "field 'variant.constraints[" + std::to_string(i) + "]' must be {left, op, right}");
+        bad_doc(file, concat({"field 'variant.constraints[", std::to_string(i), "]' must be {left, op, right}"}));
   }
   if (v.contains("distinct")) {
     const json& d = v.at("distinct");
@@ -158,8 +160,8 @@ void check_variant(const std::string& file, const json& doc) {
         }
       }
       if (!ok)
-        bad_doc(file, "field 'variant.distinct[" + std::to_string(i) +
-                          "]' must be a pair of numbers or figures (\"params.x\", \"values.x\", \"answers.x\")");
+        bad_doc(file, concat({"field 'variant.distinct[", std::to_string(i),
+                              "]' must be a pair of numbers or figures (\"params.x\", \"values.x\", \"answers.x\")"}));
     }
   }
 }
@@ -167,8 +169,8 @@ void check_variant(const std::string& file, const json& doc) {
 // "$schema": the document's schema for editors ("./schema.json"), which the engine ignores.
 void check_schema_reference(const std::string& file, const json& doc) {
   if (doc.contains("$schema") && !doc.at("$schema").is_string())
-    bad_doc(file, "field '$schema' is " + show_value(doc.at("$schema")) +
-                      "; allowed: the path of the schema for editors, a string such as \"./schema.json\"");
+    bad_doc(file, concat({"field '$schema' is ", show_value(doc.at("$schema")),
+                          "; allowed: the path of the schema for editors, a string such as \"./schema.json\""}));
 }
 
 json parse_doc(const std::string& file, const std::string& text) { return parse_exercise_text(file, text); }
@@ -176,17 +178,17 @@ json parse_doc(const std::string& file, const std::string& text) { return parse_
 Exercise load_one(const std::string& file, const json& doc) {
   if (!doc.is_object() || !doc.contains("id") || !doc.at("id").is_number_integer() ||
       doc.at("id").get<double>() < 1 || doc.at("id").get<double>() > kMaxExerciseId)
-    bad_doc(file, "field 'id' is " + show_value(doc.is_object() ? doc.value("id", json()) : json()) +
-                      "; allowed: an integer from 1 to " + std::to_string(kMaxExerciseId));
+    bad_doc(file, concat({"field 'id' is ", show_value(doc.is_object() ? doc.value("id", json()) : json()),
+                          "; allowed: an integer from 1 to ", std::to_string(kMaxExerciseId)}));
   // Read as strictly as a request: a misspelled field would silently change grading.
   const std::vector<std::string> unknown = unknown_fields(doc);
   if (!unknown.empty())
-    bad_doc(file, unknown.front() + (unknown.size() > 1 ? " (and " + std::to_string(unknown.size() - 1) +
-                                                                " more: commlab exercise lint lists them)"
-                                                          : ""));
+    bad_doc(file, unknown.front() + (unknown.size() > 1 ? concat({" (and ", std::to_string(unknown.size() - 1),
+                                                                  " more: commlab exercise lint lists them)"})
+                                                        : ""));
   check_schema_reference(file, doc);
   for (const char* f : {"title", "statement", "solution"})
-    if (!is_text_pair(doc.value(f, json()))) bad_doc(file, std::string("field '") + f + "' needs en and zh");
+    if (!is_text_pair(doc.value(f, json()))) bad_doc(file, concat({std::string("field '"), f, "' needs en and zh"}));
   if (!doc.value("params", json()).is_array()) bad_doc(file, "field 'params' must be an array");
   if (!doc.value("answers", json()).is_array() || doc.at("answers").empty())
     bad_doc(file, "field 'answers' must be a non-empty array");
@@ -212,12 +214,12 @@ Exercise detail::read_exercise(const std::string& file, const json& doc) { retur
 
 json parse_exercise_text(const std::string& file, const std::string& text) {
   if (text.size() > kMaxDocumentBytes)
-    bad_doc(file, "the document is " + std::to_string(text.size()) + " bytes; allowed: at most " +
-                      std::to_string(kMaxDocumentBytes) + " (256 KB)");
+    bad_doc(file, concat({"the document is ", std::to_string(text.size()), " bytes; allowed: at most ",
+                          std::to_string(kMaxDocumentBytes), " (256 KB)"}));
   // Before parsing: nothing after the parser should see (and recurse over) a deeper value.
   if (text_nesting_depth(text, kMaxDocumentDepth) > kMaxDocumentDepth)
-    bad_doc(file, "the document nests more than " + std::to_string(kMaxDocumentDepth) +
-                      " levels of arrays and objects; allowed: at most " + std::to_string(kMaxDocumentDepth));
+    bad_doc(file, concat({"the document nests more than ", std::to_string(kMaxDocumentDepth),
+                          " levels of arrays and objects; allowed: at most ", std::to_string(kMaxDocumentDepth)}));
   try {
     return parse_json(text);
   } catch (const json::exception& e) {
@@ -245,7 +247,7 @@ std::vector<std::string> unbound_placeholders(const std::string& text_in) {
     const std::string name = text.substr(i + 1, close - i - 1);
     bool word = !name.empty();
     for (char c : name) word = word && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == ':');
-    if (word) out.push_back("{" + name + "}");
+    if (word) out.push_back(concat({"{", name, "}"}));
     i = close;
   }
   return out;
@@ -257,14 +259,14 @@ namespace {
 
 // bad_doc says "exercises/<file>: field 'x.y' must be ..."; a lint line reads "x.y: must be ...".
 std::string as_line(const std::string& file, const std::string& message) {
-  const std::string prefix = "exercises/" + file + ": ";
+  const std::string prefix = concat({"exercises/", file, ": "});
   std::string m = message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message;
   if (m.rfind("field '", 0) == 0) {
     const size_t close = m.find('\'', 7);
     if (close != std::string::npos) {
       std::string rest = m.substr(close + 1);
       while (!rest.empty() && (rest[0] == ':' || rest[0] == ' ')) rest.erase(0, 1);
-      m = m.substr(7, close - 7) + ": " + rest;
+      m = concat({m.substr(7, close - 7), ": ", rest});
     }
   }
   return capped_message(m);
@@ -292,13 +294,14 @@ bool schema_into(const std::string& file, const json& doc, std::vector<std::stri
   };
   const json& id = doc.value("id", json());
   if (!id.is_number_integer() || id.get<double>() < 1 || id.get<double>() > kMaxExerciseId) {
-    said("id: is " + show_value(id) + "; allowed: an integer from 1 to " + std::to_string(kMaxExerciseId));
+    said(concat({"id: is ", show_value(id), "; allowed: an integer from 1 to ", std::to_string(kMaxExerciseId)}));
   } else {
     // A built-in number is refused by exercise.load; only the built-in file itself may use it.
     const std::string owner = lecture_file(id.get<int>());
     if (!owner.empty() && owner != file)
-      said("id: exercise " + std::to_string(id.get<int>()) + " is built in (exercises/" + owner +
-           "); allowed: a number from 1 to " + std::to_string(kMaxExerciseId) + " that no built-in exercise uses");
+      said(concat({"id: exercise ", std::to_string(id.get<int>()), " is built in (exercises/", owner,
+                   "); allowed: a number from 1 to ", std::to_string(kMaxExerciseId),
+                   " that no built-in exercise uses"}));
   }
   for (const char* f : {"title", "statement", "solution"})
     if (!is_text_pair(doc.value(f, json()))) said(std::string(f) + ": needs en and zh texts; allowed: {\"en\": \"...\", \"zh\": \"...\"}");
@@ -323,13 +326,13 @@ bool schema_into(const std::string& file, const json& doc, std::vector<std::stri
     for (size_t i = 0; list.is_array() && i < list.size(); ++i) {
       if (!list[i].is_object() || !list[i].value("id", json()).is_string()) continue;
       const std::string n = list[i].at("id");
-      const std::string at = where + "[" + std::to_string(i) + "]";
+      const std::string at = concat({where, "[", std::to_string(i), "]"});
       const auto [it, fresh] = seen.emplace(n, at);
       const bool answer_is_value = where == "compute.values" && it->second.rfind("answers[", 0) == 0 &&
                                    computed.is_object() && computed.value(n, json()) == json("$" + n);
       if (!fresh && !answer_is_value)
-        said(at + ".id: " + quoted(n) + " is also the id of " + it->second +
-             "; allowed: an id used once (a value may share an answer's id when that answer is \"$id\")");
+        said(concat({at, ".id: ", quoted(n), " is also the id of ", it->second,
+                     "; allowed: an id used once (a value may share an answer's id when that answer is \"$id\")"}));
     }
   };
   unique(params, "params");
@@ -354,7 +357,8 @@ std::string side(const json& v) {
 std::string params_text(const json& p) {
   std::vector<std::string> parts;
   for (auto it = p.begin(); it != p.end(); ++it)
-    parts.push_back(it.key() + " = " + (it.value().is_number() ? num(it.value().get<double>()) : show_value(it.value())));
+    parts.push_back(
+        concat({it.key(), " = ", (it.value().is_number() ? num(it.value().get<double>()) : show_value(it.value()))}));
   return join(parts, ", ");
 }
 
@@ -367,11 +371,12 @@ std::vector<std::pair<std::string, std::string>> point_problems(const Exercise& 
   } catch (const RequestError& e) {
     if (document_work_exhausted()) throw;
     std::string m = e.what();
-    const std::string head = "exercise " + std::to_string(ex.id) + ", ";
+    const std::string head = concat({"exercise ", std::to_string(ex.id), ", "});
     if (m.rfind(head, 0) == 0) m = m.substr(head.size());
     const size_t colon = m.find(": ");
     const std::string path = colon == std::string::npos ? "answers" : m.substr(0, colon);
-    out.push_back({path + "#solve", path + ": cannot be computed" + (colon == std::string::npos ? ": " + m : m.substr(colon))});
+    out.push_back({path + "#solve",
+                   concat({path, ": cannot be computed", (colon == std::string::npos ? ": " + m : m.substr(colon))})});
     *solved = json();
     return out;
   } catch (const json::exception& e) {  // a figure of the wrong kind read
@@ -385,12 +390,13 @@ std::vector<std::pair<std::string, std::string>> point_problems(const Exercise& 
     const json& v = solved->at("answers").at(id);
     if (!v.is_number()) continue;
     const double x = v.get<double>();
-    const std::string path = ex.doc.contains("compute") ? "compute.answers." + id : "answers[" + std::to_string(i) + "]";
+    const std::string path =
+        ex.doc.contains("compute") ? "compute.answers." + id : concat({"answers[", std::to_string(i), "]"});
     if (!std::isfinite(x))
-      out.push_back({path + "#finite", path + ": is " + show_number(x) + "; allowed: a finite number"});
+      out.push_back({path + "#finite", concat({path, ": is ", show_number(x), "; allowed: a finite number"})});
     else if (answers[i].value("exact", false) && x != std::floor(x))
-      out.push_back({path + "#exact", path + ": an exact count (answers[" + std::to_string(i) + "].exact) is " + num(x) +
-                                          "; allowed: a whole number, or no \"exact\""});
+      out.push_back({path + "#exact", concat({path, ": an exact count (answers[", std::to_string(i), "].exact) is ",
+                                              num(x), "; allowed: a whole number, or no \"exact\""})});
   }
   return out;
 }
@@ -405,7 +411,7 @@ void solvability_into(const Exercise& ex, const json& defaults, const Said& said
     for (const auto& [key, line] : point_problems(ex, params, &solved))
       if (reported.insert(key).second) {
         const size_t colon = line.find(": ");
-        said(line.substr(0, colon) + ": at " + where + ", " + line.substr(colon + 2));
+        said(concat({line.substr(0, colon), ": at ", where, ", ", line.substr(colon + 2)}));
       }
   };
   report_at(defaults, "the defaults");
@@ -415,12 +421,16 @@ void solvability_into(const Exercise& ex, const json& defaults, const Said& said
     const std::string id = def.at("id");
     std::vector<std::pair<json, std::string>> ends;
     if (def.at("kind") == "choice") {
-      for (const json& c : def.at("choices")) ends.push_back({c, "params[" + std::to_string(i) + "] " + id + " = " + c.get<std::string>()});
+      for (const json& c : def.at("choices"))
+        ends.push_back({c, concat({"params[", std::to_string(i), "] ", id, " = ", c.get<std::string>()})});
     } else {
       const json list = def.contains("one_of") ? def.at("one_of") : json::array({def.at("min"), def.at("max")});
       for (const json& x : list)
-        ends.push_back({x, id + " = " + num(x.get<double>()) + " (params[" + std::to_string(i) + "] " +
-                               (def.contains("one_of") ? "one_of" : x == def.at("min") ? "min" : "max") + ")"});
+        ends.push_back({x, concat({id, " = ", num(x.get<double>()), " (params[", std::to_string(i), "] ",
+                                   (def.contains("one_of") ? "one_of"
+                                    : x == def.at("min")   ? "min"
+                                                           : "max"),
+                                   ")"})});
     }
     for (const auto& [x, where] : ends) {
       json p = defaults;
@@ -444,8 +454,8 @@ void solvability_into(const Exercise& ex, const json& defaults, const Said& said
       if (slot.first++ == 0) {
         order.push_back(key);
         const size_t colon = line.find(": ");
-        slot.second = line.substr(0, colon) + ": at drawn variants (first: seed " + std::to_string(seed) + ", " +
-                      params_text(p) + "), " + line.substr(colon + 2);
+        slot.second = concat({line.substr(0, colon), ": at drawn variants (first: seed ", std::to_string(seed), ", ",
+                              params_text(p), "), ", line.substr(colon + 2)});
       }
     }
     if (solved.is_null()) continue;
@@ -461,15 +471,16 @@ void solvability_into(const Exercise& ex, const json& defaults, const Said& said
   for (const std::string& key : order) {
     const auto& [count, line] = at_draws.at(key);
     const size_t at = line.find(": at drawn variants");
-    said(line.substr(0, at) + ": at " + std::to_string(count) + " of " + std::to_string(drawn) + " " + line.substr(at + 5));
+    said(concat(
+        {line.substr(0, at), ": at ", std::to_string(count), " of ", std::to_string(drawn), " ", line.substr(at + 5)}));
   }
   if (solved_draws == 0) return;
   for (size_t i = 0; i < constraints.size(); ++i)
     if (holds[i] == 0)
-      said("variant.constraints[" + std::to_string(i) + "]: no drawn variant satisfies it (0 of " +
-           std::to_string(solved_draws) + " draws: " + side(constraints[i].value("left", json())) + " " +
-           side(constraints[i].value("op", json())) + " " + side(constraints[i].value("right", json())) +
-           "); allowed: a condition some params within min, max and nice meet");
+      said(concat({"variant.constraints[", std::to_string(i), "]: no drawn variant satisfies it (0 of ",
+                   std::to_string(solved_draws), " draws: ", side(constraints[i].value("left", json())), " ",
+                   side(constraints[i].value("op", json())), " ", side(constraints[i].value("right", json())),
+                   "); allowed: a condition some params within min, max and nice meet"}));
 }
 
 void lint_into(const std::string& file, const std::string& text, std::vector<std::string>& problems) {
@@ -498,7 +509,7 @@ void lint_into(const std::string& file, const std::string& text, std::vector<std
     const json& list = doc.at("hints").at(lang);
     for (size_t i = 0; i < list.size(); ++i)
       if (!list[i].is_string() || list[i].get<std::string>().empty())
-        said(std::string("hints.") + lang + "[" + std::to_string(i) + "]: must be a non-empty text");
+        said(concat({std::string("hints."), lang, "[", std::to_string(i), "]: must be a non-empty text"}));
   }
   if (doc.at("hints").at("en").size() != doc.at("hints").at("zh").size())
     said("hints: en and zh must have as many hints");
@@ -513,14 +524,15 @@ void lint_into(const std::string& file, const std::string& text, std::vector<std
   for (const char* part : {"statement", "solution"})
     for (const char* lang : {"en", "zh"})
       for (const std::string& p : unbound_placeholders(solved.at(part).at(lang).get<std::string>()))
-        said(std::string(part) + "." + lang + ": placeholder " + p + " names no param, answer or value");
+        said(concat({std::string(part), ".", lang, ": placeholder ", p, " names no param, answer or value"}));
   for (const json& def : doc.at("answers")) {
     const std::string id = def.at("id");
     const json& v = solved.at("answers").at(id);
     if (v.is_string() && is_choice_answer(def)) {
       const auto c = choices_of(def);
       if (std::find(c.begin(), c.end(), v.get<std::string>()) == c.end())
-        said("compute.answers." + id + ": gives " + quoted(v.get<std::string>()) + ", not one of its choices; allowed: " + join(c, ", "));
+        said(concat({"compute.answers.", id, ": gives ", quoted(v.get<std::string>()),
+                     ", not one of its choices; allowed: ", join(c, ", ")}));
     }
   }
   // Conclusions: every condition names figures of the right kinds, every case's text fills
@@ -531,34 +543,37 @@ void lint_into(const std::string& file, const std::string& text, std::vector<std
   std::string all_texts = doc.at("solution").dump();  // raw: where {conclusions.x} are said
   const json conclusions = doc.value("conclusions", json::array());
   for (size_t i = 0; i < conclusions.size(); ++i) {
-    const std::string at = "conclusions[" + std::to_string(i) + "]";
+    const std::string at = concat({"conclusions[", std::to_string(i), "]"});
     const json& cases = conclusions[i].at("cases");
     for (size_t j = 0; j < cases.size(); ++j) {
-      const std::string cat = at + ".cases[" + std::to_string(j) + "]";
+      const std::string cat = concat({at, ".cases[", std::to_string(j), "]"});
       if (cases[j].contains("when")) {
         const json& w = cases[j].at("when");
         const json conds = w.is_array() ? w : json::array({w});
         for (size_t n = 0; n < conds.size(); ++n)
           for (const std::string& p :
-               condition_problems(figures, conds[n], cat + ".when" + (w.is_array() ? "[" + std::to_string(n) + "]" : "")))
+               condition_problems(figures, conds[n],
+                                  concat({cat, ".when", (w.is_array() ? concat({"[", std::to_string(n), "]"}) : "")})))
             said(p);
       }
       const json filled = fill_pair(cases[j].at("text"), ctx);
       all_texts += cases[j].at("text").dump();
       for (const char* lang : {"en", "zh"})
         for (const std::string& p : unbound_placeholders(filled.at(lang).get<std::string>()))
-          said(cat + ".text." + lang + ": placeholder " + p + " names no param, answer, value or conclusion");
+          said(concat({cat, ".text.", lang, ": placeholder ", p, " names no param, answer, value or conclusion"}));
     }
   }
   for (size_t i = 0; i < conclusions.size(); ++i)
-    if (all_texts.find("{conclusions." + conclusions[i].at("id").get<std::string>() + "}") == std::string::npos)
-      said("conclusions[" + std::to_string(i) + "]: '" + conclusions[i].at("id").get<std::string>() +
-           "' is said nowhere (no {conclusions." + conclusions[i].at("id").get<std::string>() + "} in the solution)");
+    if (all_texts.find(concat({"{conclusions.", conclusions[i].at("id").get<std::string>(), "}"})) == std::string::npos)
+      said(concat({"conclusions[", std::to_string(i), "]: '", conclusions[i].at("id").get<std::string>(),
+                   "' is said nowhere (no {conclusions.", conclusions[i].at("id").get<std::string>(),
+                   "} in the solution)"}));
   const json variant = doc.value("variant", json::object());
   const json constraints = variant.value("constraints", json::array());
   bool constraints_ok = true;
   for (size_t i = 0; i < constraints.size(); ++i)
-    for (const std::string& p : condition_problems(figures, constraints[i], "variant.constraints[" + std::to_string(i) + "]")) {
+    for (const std::string& p :
+         condition_problems(figures, constraints[i], concat({"variant.constraints[", std::to_string(i), "]"}))) {
       said(p);
       constraints_ok = false;
     }
@@ -573,7 +588,7 @@ void lint_into(const std::string& file, const std::string& text, std::vector<std
       const json p = variant_params(ex, seed);
       if (p != defaults) ++fresh;
     } catch (const RequestError& e) {
-      said("variant: seed " + std::to_string(seed) + ": " + e.what());
+      said(concat({"variant: seed ", std::to_string(seed), ": ", e.what()}));
       break;
     }
   }
@@ -618,11 +633,11 @@ std::vector<std::vector<std::string>> lint_exercise_files(
       const auto [it, fresh] = owners.emplace(id.get<int>(), file);
       const auto other = installed.find(id.get<int>());
       if (!fresh)
-        out.back().push_back("id: exercise " + std::to_string(id.get<int>()) + " is also the id of " + it->second +
-                             "; allowed: one file per id");
+        out.back().push_back(concat({"id: exercise ", std::to_string(id.get<int>()), " is also the id of ", it->second,
+                                     "; allowed: one file per id"}));
       else if (other != installed.end() && other->second != file)
-        out.back().push_back("id: exercise " + std::to_string(id.get<int>()) + " is also the id of exercises/" +
-                             other->second + ", installed; allowed: one file per id");
+        out.back().push_back(concat({"id: exercise ", std::to_string(id.get<int>()), " is also the id of exercises/",
+                                     other->second, ", installed; allowed: one file per id"}));
     } catch (const std::exception&) {
       // lint_exercise has said why it cannot be read
     }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "base/concat.hpp"
 #include "base/request.hpp"
 #include "exercises/internal.hpp"
 
@@ -20,7 +21,7 @@ using Names = std::vector<std::string>;
 std::string clip(const std::string& s) { return s.size() <= 60 ? s : s.substr(0, 57) + "..."; }
 
 std::string key_path(const std::string& path, const std::string& key) {
-  return path.empty() ? clip(key) : path + "." + clip(key);
+  return path.empty() ? clip(key) : concat({path, ".", clip(key)});
 }
 
 Names ids_of(const json& list) {
@@ -100,7 +101,7 @@ class Walk {
     if (v.is_array()) {
       const auto items = s.find("items");
       if (items != s.end() && items->is_object())
-        for (size_t i = 0; i < v.size(); ++i) at(v[i], *items, path + "[" + std::to_string(i) + "]", &v);
+        for (size_t i = 0; i < v.size(); ++i) at(v[i], *items, concat({path, "[", std::to_string(i), "]"}), &v);
       return;
     }
     const json& properties = s.contains("properties") && s.at("properties").is_object() ? s.at("properties") : empty_object();
@@ -109,7 +110,8 @@ class Walk {
       const Names allowed = field_names(properties);
       for (auto it = v.begin(); it != v.end(); ++it)
         if (!properties.contains(it.key()))
-          out_.push_back(key_path(path, it.key()) + ": unknown field; " + nearest_or_allowed(it.key(), allowed));
+          out_.push_back(
+              concat({key_path(path, it.key()), ": unknown field; ", nearest_or_allowed(it.key(), allowed)}));
     }
     keyed_map(v, def, path, parent);
     for (auto it = v.begin(); it != v.end(); ++it) {
@@ -142,7 +144,7 @@ class Walk {
     }
     for (auto it = v.begin(); it != v.end(); ++it)
       if (std::find(names.begin(), names.end(), it.key()) == names.end())
-        out_.push_back(key_path(path, it.key()) + ": " + what + "; " + nearest_or_allowed(it.key(), names));
+        out_.push_back(concat({key_path(path, it.key()), ": ", what, "; ", nearest_or_allowed(it.key(), names)}));
   }
 
   const json& doc_;
@@ -177,7 +179,7 @@ std::string nearest_or_allowed(const std::string& name, const std::vector<std::s
     }
   // Close: at most a third of the name's letters differ (one typo in "exakt", two in "tolerence_rel").
   if (!best.empty() && best_d <= std::max<size_t>(1, std::min(name.size(), best.size()) / 3))
-    return "did you mean \"" + best + "\"?";
+    return concat({"did you mean \"", best, "\"?"});
   // Or cut short ("alpha" for "alpha_s"): the one name it begins.
   std::string prefix_of;
   int begun = 0;
@@ -186,7 +188,7 @@ std::string nearest_or_allowed(const std::string& name, const std::vector<std::s
       prefix_of = a;
       ++begun;
     }
-  if (begun == 1) return "did you mean \"" + prefix_of + "\"?";
+  if (begun == 1) return concat({"did you mean \"", prefix_of, "\"?"});
   return "allowed: " + join(allowed, ", ");
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 
+#include "base/concat.hpp"
 #include "base/error.hpp"
 #include "base/heap_sort.hpp"
 #include "base/request.hpp"
@@ -35,12 +36,12 @@ std::string read_one(const ExerciseFile& f, Exercise* out) {
     *out = read_exercise(f.file, parse_exercise_text(f.file, f.text));
     return "";
   } catch (const RequestError& e) {
-    if (document_work_exhausted()) return capped_message("exercises/" + f.file + ": " + document_work_message());
+    if (document_work_exhausted()) return capped_message(concat({"exercises/", f.file, ": ", document_work_message()}));
     return capped_message(e.what());
   } catch (const json::exception& e) {
-    return capped_message("exercises/" + f.file + ": a field has the wrong type: " + e.what());
+    return capped_message(concat({"exercises/", f.file, ": a field has the wrong type: ", e.what()}));
   } catch (const std::bad_alloc&) {
-    return "exercises/" + f.file + ": the document needs more memory than the engine may use";
+    return concat({"exercises/", f.file, ": the document needs more memory than the engine may use"});
   }
 }
 
@@ -50,7 +51,7 @@ const std::vector<Exercise>& exercises() { return registry(); }
 
 std::string lecture_file(int id) {
   if (id < 1 || id > kLectureExercises) return "";
-  return (id < 10 ? "0" : "") + std::to_string(id) + ".json";
+  return concat({(id < 10 ? "0" : ""), std::to_string(id), ".json"});
 }
 
 InstallReport install_exercises(const std::vector<ExerciseFile>& files) {
@@ -64,12 +65,13 @@ InstallReport install_exercises(const std::vector<ExerciseFile>& files) {
       const std::string own = lecture_file(ex.id);
       const auto owner = owners.find(ex.id);
       if (!own.empty() && own != f.file)
-        problem = "exercises/" + f.file + ": field 'id': exercise " + std::to_string(ex.id) +
-                  " is the lecture's, accepted only from exercises/" + own + "; allowed: in this file, a number from " +
-                  std::to_string(kLectureExercises + 1) + " to " + std::to_string(kMaxExerciseId);
+        problem =
+            concat({"exercises/", f.file, ": field 'id': exercise ", std::to_string(ex.id),
+                    " is the lecture's, accepted only from exercises/", own, "; allowed: in this file, a number from ",
+                    std::to_string(kLectureExercises + 1), " to ", std::to_string(kMaxExerciseId)});
       else if (owner != owners.end())
-        problem = "exercises/" + f.file + ": field 'id': exercise " + std::to_string(ex.id) +
-                  " is also the id of exercises/" + owner->second + "; allowed: one file per id";
+        problem = concat({"exercises/", f.file, ": field 'id': exercise ", std::to_string(ex.id),
+                          " is also the id of exercises/", owner->second, "; allowed: one file per id"});
     }
     if (!problem.empty()) {
       report.problems.push_back({f.file, capped_message(problem)});
@@ -89,7 +91,8 @@ const Exercise& load_exercise(const std::string& file, const json& doc) {
   Exercise ex = read_exercise(file, doc);
   const int id = ex.id;
   if (!lecture_file(id).empty())
-    bad_doc(file, "field 'id': exercise " + std::to_string(id) + " is built in; give the new exercise another number");
+    bad_doc(file, concat({"field 'id': exercise ", std::to_string(id),
+                          " is built in; give the new exercise another number"}));
   std::vector<Exercise>& list = registry();
   for (Exercise& old : list)
     if (old.id == id) {
@@ -116,11 +119,11 @@ const Exercise& find_exercise(const json& id, const std::string& field) {
   for (const Exercise& ex : exercises()) ids.push_back(std::to_string(ex.id));
   const std::string rule = "allowed: one of " + join(ids, ", ");
   if (!id.is_number() || !std::isfinite(id.get<double>()) || id.get<double>() != std::floor(id.get<double>()))
-    throw RequestError("invalid_type", "field '" + field + "': value " + show_value(id) +
-                                           " is not an exercise number; " + rule);
+    throw RequestError("invalid_type",
+                       concat({"field '", field, "': value ", show_value(id), " is not an exercise number; ", rule}));
   for (const Exercise& ex : exercises())
     if (ex.id == id.get<double>()) return ex;
-  throw RequestError("unknown_value", "field '" + field + "': no exercise " + show_value(id) + "; " + rule);
+  throw RequestError("unknown_value", concat({"field '", field, "': no exercise ", show_value(id), "; ", rule}));
 }
 
 }  // namespace commlab

@@ -1,4 +1,5 @@
 // Small helpers the exercise files share (internal.hpp).
+#include "base/concat.hpp"
 #include "exercises/exercises.hpp"
 
 #include <cctype>
@@ -74,11 +75,11 @@ std::string capped_message(const std::string& message) {
 }
 
 std::string quoted(const std::string& text) {
-  return "\"" + (text.size() <= 60 ? text : utf8_prefix(text, 57) + "...") + "\"";
+  return concat({"\"", (text.size() <= 60 ? text : utf8_prefix(text, 57) + "..."), "\""});
 }
 
 [[noreturn]] void bad_doc(const std::string& file, const std::string& what) {
-  throw RequestError("invalid_exercise", capped_message("exercises/" + utf8_prefix(file, 60) + ": " + what));
+  throw RequestError("invalid_exercise", capped_message(concat({"exercises/", utf8_prefix(file, 60), ": ", what})));
 }
 
 bool is_text_pair(const json& j) {

@@ -1,6 +1,7 @@
 // Judging typed answers (SPEC "Judging typed answers") and the rule text printed beside a field.
 // One rule, stated once: answer_rule() prints it, judge_answer() applies it, and every verdict
 // message says what it read, so the two can never disagree.
+#include "base/concat.hpp"
 #include "exercises/exercises.hpp"
 
 #include <cmath>
@@ -38,7 +39,7 @@ std::string quoted(const Parsed& p, const json& def) {
   if (unit.empty()) return p.number;
   const bool attached = unit == "%" || unit == "x" || unit == "\xC3\x97" || unit == "\xE5\x80\x8D" ||
                         unit == "K" || unit == "k" || unit == "M" || unit == "G";
-  return p.number + (attached ? "" : " ") + unit;
+  return concat({p.number, (attached ? "" : " "), unit});
 }
 
 // The ways to write a number for this field, for the format-error message and the rule text.
@@ -47,23 +48,23 @@ std::string what_to_type_en(const json& def) {
   const std::string unit = def.value("unit", "");
   if (is_exact_count(def)) return "A whole number" + (unit.empty() ? "" : " of " + unit);
   if (dim == Dimension::count && !unit.empty())
-    return "A number of " + unit + ", e.g. 1,500 or 4K (K, M, G read as 1,000 or 1,024, whichever passes)";
+    return concat({"A number of ", unit, ", e.g. 1,500 or 4K (K, M, G read as 1,000 or 1,024, whichever passes)"});
   if (unit.empty()) return "A number";
   const std::string others = units_of(dim);
   if (others.find(',') == std::string::npos) return "A number in " + shown(unit);
-  return "A number in " + shown(unit) + " (or with a unit: " + others + ")";
+  return concat({"A number in ", shown(unit), " (or with a unit: ", others, ")"});
 }
 
 std::string what_to_type_zh(const json& def) {
   const Dimension dim = answer_dimension(def);
   const std::string unit = def.value("unit", "");
-  if (is_exact_count(def)) return "填一个整数" + (unit.empty() ? "" : "（" + unit + "）");
+  if (is_exact_count(def)) return "填一个整数" + (unit.empty() ? "" : concat({"（", unit, "）"}));
   if (dim == Dimension::count && !unit.empty())
-    return "填一个数（" + unit + "），例如 1,500 或 4K（K、M、G 按 1,000 或 1,024 理解，哪种对都算对）";
+    return concat({"填一个数（", unit, "），例如 1,500 或 4K（K、M、G 按 1,000 或 1,024 理解，哪种对都算对）"});
   if (unit.empty()) return "填一个数";
   const std::string others = units_of(dim);
-  if (others.find(',') == std::string::npos) return "填一个数（单位 " + shown(unit) + "）";
-  return "填一个数（单位 " + shown(unit) + "，也可以带单位：" + others + "）";
+  if (others.find(',') == std::string::npos) return concat({"填一个数（单位 ", shown(unit), "）"});
+  return concat({"填一个数（单位 ", shown(unit), "，也可以带单位：", others, "）"});
 }
 
 // Choice text -> canonical choice, through the ids, the labels and the document's aliases.
@@ -91,13 +92,14 @@ json judge_choice(const json& def, const json& exact, const std::string& text) {
   const std::optional<std::string> got = match_choice(def, text);
   if (!got)
     return verdict("format-error",
-                   message("Expected one of: " + choice_list(def, "en") + " (case does not matter).",
-                           "应填以下之一：" + choice_list(def, "zh") + "（不区分大小写）。"));
+                   message(concat({"Expected one of: ", choice_list(def, "en"), " (case does not matter)."}),
+                           concat({"应填以下之一：", choice_list(def, "zh"), "（不区分大小写）。"})));
   const std::string en = choice_label(def, *got, "en"), zh = choice_label(def, *got, "zh");
   if (normalize_choice(*got) == normalize_choice(exact.get<std::string>()))
-    return verdict("correct", message("Correct: " + en + ".", "正确：" + zh + "。"));
-  return verdict("incorrect", message("Read \"" + en + "\": not correct. Compare your figures again, or see the hints.",
-                                      "读到“" + zh + "”：不对。再比较一下你算出的数，或看看提示。"));
+    return verdict("correct", message(concat({"Correct: ", en, "."}), concat({"正确：", zh, "。"})));
+  return verdict("incorrect",
+                 message(concat({"Read \"", en, "\": not correct. Compare your figures again, or see the hints."}),
+                         concat({"读到“", zh, "”：不对。再比较一下你算出的数，或看看提示。"})));
 }
 
 // One reading of the typed number: K on a token count may mean 1,024 or 1,000.
@@ -139,19 +141,20 @@ json judge_range(const json& def, double e, const Parsed& lo, const Parsed& hi) 
   const double tol = tolerance(def);
   Parsed lo_shown = lo;  // "6-7x": both ends in the unit typed after the second
   if (lo_shown.unit.empty()) lo_shown.unit = hi.unit;
-  const std::string read = quoted(lo_shown, def) + " - " + quoted(hi, def);
+  const std::string read = concat({quoted(lo_shown, def), " - ", quoted(hi, def)});
   // As wide as the lecture's "about 6-7x" and no wider: a range may not span more than 1.5 : 1.
   if (hi.value > 1.5 * lo.value)
-    return verdict("incorrect", message("Read the range " + read + ": too wide to count (at most 1.5 : 1).",
-                                        "读到范围 " + read + "：太宽了（上下限之比最多 1.5）。"));
+    return verdict("incorrect", message(concat({"Read the range ", read, ": too wide to count (at most 1.5 : 1)."}),
+                                        concat({"读到范围 ", read, "：太宽了（上下限之比最多 1.5）。"})));
   if (e >= lo.value * (1 - tol) && e <= hi.value * (1 + tol))
-    return verdict("correct", message("Correct: the exact value lies in " + read + " (within " + percent(tol) + ").",
-                                      "正确：精确值在 " + read + " 之内（容差 " + percent(tol) + "）。"));
+    return verdict("correct",
+                   message(concat({"Correct: the exact value lies in ", read, " (within ", percent(tol), ")."}),
+                           concat({"正确：精确值在 ", read, " 之内（容差 ", percent(tol), "）。"})));
   return verdict("incorrect",
-                 message("Read the range " + read + ": the exact value is " + (e < lo.value ? "below" : "above") +
-                             " it by more than " + percent(tol) + ".",
-                         "读到范围 " + read + "：精确值比它" + (e < lo.value ? "小" : "大") + "，超过 " +
-                             percent(tol) + "。"));
+                 message(concat({"Read the range ", read, ": the exact value is ", (e < lo.value ? "below" : "above"),
+                                 " it by more than ", percent(tol), "."}),
+                         concat({"读到范围 ", read, "：精确值比它", (e < lo.value ? "小" : "大"), "，超过 ",
+                                 percent(tol), "。"})));
 }
 
 json judge_count(const json& def, const json& exact, const json& range, const Parsed& p,
@@ -161,15 +164,16 @@ json judge_count(const json& def, const json& exact, const json& range, const Pa
     if (std::fabs(r.value - std::round(r.value)) > 1e-9 * std::max(1.0, std::fabs(r.value))) continue;
     const bool ok = range.is_array() ? r.value >= range.at(0).get<double>() && r.value <= range.at(1).get<double>()
                                      : r.value == exact.get<double>();
-    if (ok) return verdict("correct", message("Correct: " + read + ".", "正确：" + read + "。"));
+    if (ok) return verdict("correct", message(concat({"Correct: ", read, "."}), concat({"正确：", read, "。"})));
   }
   if (std::fabs(p.value - std::round(p.value)) > 1e-9 * std::max(1.0, std::fabs(p.value)))
-    return verdict("incorrect", message("Read " + read + ": a count is a whole number.",
-                                        "读到 " + read + "：个数应是整数。"));
+    return verdict("incorrect", message(concat({"Read ", read, ": a count is a whole number."}),
+                                        concat({"读到 ", read, "：个数应是整数。"})));
   const double lo = range.is_array() ? range.at(0).get<double>() : exact.get<double>();
   const bool high = p.value > lo;
-  return verdict("incorrect", message("Read " + read + ": not the right count (too " + (high ? "many" : "few") + ").",
-                                      "读到 " + read + "：个数不对（" + (high ? "多了" : "少了") + "）。"));
+  return verdict("incorrect",
+                 message(concat({"Read ", read, ": not the right count (too ", (high ? "many" : "few"), ")."}),
+                         concat({"读到 ", read, "：个数不对（", (high ? "多了" : "少了"), "）。"})));
 }
 
 }  // namespace
@@ -205,8 +209,8 @@ json judge_answer(const json& def, const json& exact, const json& typed, const j
   if (!p) {
     if (is_about(def))
       if (const auto r = parse_range(def, text)) return judge_range(def, exact.get<double>(), r->first, r->second);
-    return verdict("format-error", message("Expected " + lower_first(what_to_type_en(def)) + ".",
-                                           "应" + what_to_type_zh(def) + "。"));
+    return verdict("format-error", message(concat({"Expected ", lower_first(what_to_type_en(def)), "."}),
+                                           concat({"应", what_to_type_zh(def), "。"})));
   }
   std::vector<Reading> readings = {{p->value, p->factor, false}};
   if (p->alt_factor > 0) readings.push_back({p->typed * p->alt_factor, p->alt_factor, true});
@@ -220,23 +224,25 @@ json judge_answer(const json& def, const json& exact, const json& typed, const j
   // part of the rule that the answer meets.
   for (const Reading& r : readings)
     if (within(r.value, e, tol))
-      return verdict("correct", message("Correct: " + read + " is within " + pct + " of the exact value" +
-                                            (r.decimal_k ? k_en : "") + ".",
-                                        "正确：" + read + " 与精确值相差不超过 " + pct + (r.decimal_k ? k_zh : "") + "。"));
+      return verdict("correct",
+                     message(concat({"Correct: ", read, " is within ", pct, " of the exact value",
+                                     (r.decimal_k ? k_en : ""), "."}),
+                             concat({"正确：", read, " 与精确值相差不超过 ", pct, (r.decimal_k ? k_zh : ""), "。"})));
   for (const Reading& r : readings)
     if (figs >= need && rounds_to(p->typed, e / r.factor, figs))
-      return verdict("correct", message("Correct: " + read + " has " + figures_en(figs) +
-                                            ", and the exact value rounded to " + figures_en(figs) + " is " + read +
-                                            (r.decimal_k ? k_en : "") + ".",
-                                        "正确：" + read + " 有 " + figures_zh(figs) + "，精确值按 " + figures_zh(figs) +
-                                            "四舍五入正是 " + read + (r.decimal_k ? k_zh : "") + "。"));
+      return verdict("correct",
+                     message(concat({"Correct: ", read, " has ", figures_en(figs), ", and the exact value rounded to ",
+                                     figures_en(figs), " is ", read, (r.decimal_k ? k_en : ""), "."}),
+                             concat({"正确：", read, " 有 ", figures_zh(figs), "，精确值按 ", figures_zh(figs),
+                                     "四舍五入正是 ", read, (r.decimal_k ? k_zh : ""), "。"})));
   for (const Reading& r : readings)
     if (range.is_array() && r.value >= range.at(0).get<double>() * (1 - tol) &&
         r.value <= range.at(1).get<double>() * (1 + tol))
-      return verdict("correct", message("Correct: " + read + " lies in the range the worked solution accepts (within " +
-                                            pct + ")" + (r.decimal_k ? k_en : "") + ".",
-                                        "正确：" + read + " 在解答所接受的范围之内（容差 " + pct + "）" +
-                                            (r.decimal_k ? k_zh : "") + "。"));
+      return verdict("correct",
+                     message(concat({"Correct: ", read, " lies in the range the worked solution accepts (within ", pct,
+                                     ")", (r.decimal_k ? k_en : ""), "."}),
+                             concat({"正确：", read, " 在解答所接受的范围之内（容差 ", pct, "）",
+                                     (r.decimal_k ? k_zh : ""), "。"})));
 
   // Incorrect: say what was read and which part of the rule it misses, never the exact value.
   const double v = p->value;
@@ -244,10 +250,11 @@ json judge_answer(const json& def, const json& exact, const json& typed, const j
     const double decades = std::log10(v / e);
     const double k = std::round(decades / 3);
     if (k != 0 && std::fabs(decades - 3 * k) < 0.02)
-      return verdict("incorrect",
-                     message("Read " + read + ": off by a factor of about 1,000" +
-                                 std::string(std::fabs(k) > 1 ? " or more" : "") + ": check the unit (KB vs MB, µs vs ms).",
-                             "读到 " + read + "：差了约 1000 倍：检查单位（KB 与 MB、µs 与 ms）。"));
+      return verdict(
+          "incorrect",
+          message(concat({"Read ", read, ": off by a factor of about 1,000",
+                          std::string(std::fabs(k) > 1 ? " or more" : ""), ": check the unit (KB vs MB, µs vs ms)."}),
+                  concat({"读到 ", read, "：差了约 1000 倍：检查单位（KB 与 MB、µs 与 ms）。"})));
   }
   const std::string side_en = v > e ? "above" : "below", side_zh = v > e ? "大" : "小";
   const std::string too_en = v > e ? " (too high)" : " (too low)", too_zh = v > e ? "（偏大）" : "（偏小）";
@@ -260,42 +267,44 @@ json judge_answer(const json& def, const json& exact, const json& typed, const j
     bool agrees = false;
     for (const Reading& r : readings) agrees = agrees || rounds_to(p->typed, e / r.factor, figs);
     if (agrees)
-      return verdict("incorrect",
-                     message("Too few figures to judge: " + read + " is more than " + pct + " from the exact value and has " +
-                                 figures_en(figs) + "; the rounding rule needs at least " +
-                                 figures_en(need) + ", because at " + figures_en(figs) +
-                                 " a rounded answer and a different quantity look alike. Type it to " + figures_en(need) + ".",
-                             "有效数字太少，无法判断：" + read + " 与精确值相差超过 " + pct + "，且只有 " + figures_zh(figs) +
-                                 "；按有效数字判断至少要 " + figures_zh(need) +
-                                 "，因为只有 " + figures_zh(figs) + "时，四舍五入的正确答案和另一个量看起来一样。请写到 " +
-                                 figures_zh(need) + "。"));
+      return verdict(
+          "incorrect",
+          message(concat({"Too few figures to judge: ", read, " is more than ", pct, " from the exact value and has ",
+                          figures_en(figs), "; the rounding rule needs at least ", figures_en(need), ", because at ",
+                          figures_en(figs), " a rounded answer and a different quantity look alike. Type it to ",
+                          figures_en(need), "."}),
+                  concat({"有效数字太少，无法判断：", read, " 与精确值相差超过 ", pct, "，且只有 ", figures_zh(figs),
+                          "；按有效数字判断至少要 ", figures_zh(need), "，因为只有 ", figures_zh(figs),
+                          "时，四舍五入的正确答案和另一个量看起来一样。请写到 ", figures_zh(need), "。"})));
     return verdict("incorrect",
-                   message("Not correct: " + read + " is more than " + pct + " " + side_en + " the exact value" + too_en +
-                               ", and the exact value rounded to " + figures_en(figs) + " is not " + read +
-                               " (the rounding rule needs at least " + figures_en(need) + ").",
-                           "不对：" + read + " 比精确值" + side_zh + " " + pct + " 以上" + too_zh + "，精确值按 " +
-                               figures_zh(figs) + "四舍五入也不是 " + read + "（按有效数字判断至少要 " + figures_zh(need) + "）。"));
+                   message(concat({"Not correct: ", read, " is more than ", pct, " ", side_en, " the exact value",
+                                   too_en, ", and the exact value rounded to ", figures_en(figs), " is not ", read,
+                                   " (the rounding rule needs at least ", figures_en(need), ")."}),
+                           concat({"不对：", read, " 比精确值", side_zh, " ", pct, " 以上", too_zh, "，精确值按 ",
+                                   figures_zh(figs), "四舍五入也不是 ", read, "（按有效数字判断至少要 ",
+                                   figures_zh(need), "）。"})));
   }
   return verdict("incorrect",
-                 message("Not correct: " + read + " is more than " + pct + " " + side_en + " the exact value" + too_en +
-                             ", and the exact value rounded to " + figures_en(figs) + " is not " + read + ".",
-                         "不对：" + read + " 比精确值" + side_zh + " " + pct + " 以上" + too_zh + "，精确值按 " +
-                             figures_zh(figs) + "四舍五入也不是 " + read + "。"));
+                 message(concat({"Not correct: ", read, " is more than ", pct, " ", side_en, " the exact value", too_en,
+                                 ", and the exact value rounded to ", figures_en(figs), " is not ", read, "."}),
+                         concat({"不对：", read, " 比精确值", side_zh, " ", pct, " 以上", too_zh, "，精确值按 ",
+                                 figures_zh(figs), "四舍五入也不是 ", read, "。"})));
 }
 
 json answer_rule(const json& a) {
   if (is_choice_answer(a))
-    return message("One of: " + choice_list(a, "en") + " (case does not matter).",
-                   "填写其中之一：" + choice_list(a, "zh") + "（不区分大小写）。");
+    return message(concat({"One of: ", choice_list(a, "en"), " (case does not matter)."}),
+                   concat({"填写其中之一：", choice_list(a, "zh"), "（不区分大小写）。"}));
   if (a.contains("range_rule")) return a.at("range_rule");  // the lecture's own range, in words
   if (is_exact_count(a))
     return message(what_to_type_en(a) + ". Correct only if it is exactly right.", what_to_type_zh(a) + "。只有完全正确才算对。");
   const std::string pct = percent(tolerance(a));
   const int n = min_figures(a);
-  std::string en = what_to_type_en(a) + ". Correct if within " + pct + " of the exact value, or if it is the exact " +
-                   "value rounded to the significant figures you type (at least " + std::to_string(n) + ").";
-  std::string zh = what_to_type_zh(a) + "。与精确值相差不超过 " + pct + "，或等于精确值按你写的有效数字（至少 " +
-                   std::to_string(n) + " 位）四舍五入的结果，即为正确。";
+  std::string en =
+      concat({what_to_type_en(a), ". Correct if within ", pct, " of the exact value, or if it is the exact ",
+              "value rounded to the significant figures you type (at least ", std::to_string(n), ")."});
+  std::string zh = concat({what_to_type_zh(a), "。与精确值相差不超过 ", pct, "，或等于精确值按你写的有效数字（至少 ",
+                           std::to_string(n), " 位）四舍五入的结果，即为正确。"});
   en += " Trailing zeros of a whole number are not significant: 420 and 2,200 have two figures, 420. and 4.20e2 three.";
   zh += "整数末尾的 0 不算有效数字：420、2,200 都是两位，420. 和 4.20e2 是三位。";
   if (is_about(a)) {

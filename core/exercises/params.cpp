@@ -1,4 +1,5 @@
 // Exercise parameters: defaults, given values checked against their definitions.
+#include "base/concat.hpp"
 #include "exercises/exercises.hpp"
 
 #include <cmath>
@@ -22,17 +23,17 @@ std::string allowed_text(const json& def) {
   if (def.contains("one_of")) {  // a few values only (bytes per value: 1, 2 or 4)
     std::vector<std::string> v;
     for (const json& x : def.at("one_of")) v.push_back(num(x.get<double>()));
-    return "one of " + join(v, ", ") + (unit.empty() ? "" : " " + unit);
+    return concat({"one of ", join(v, ", "), (unit.empty() ? "" : " " + unit)});
   }
   std::string s = def.at("kind") == "integer" ? "an integer from " : "a number from ";
-  s += num(lo) + " to " + num(hi);
+  s += concat({num(lo), " to ", num(hi)});
   const std::string base = base_unit_name(dim);
   if (!base.empty()) s += " " + base;
   if (!unit.empty() && unit_factor(unit, dim).value_or(1) != 1)
-    s += " (" + format_quantity(lo, unit, dim) + " to " + format_quantity(hi, unit, dim) + ")";
+    s += concat({" (", format_quantity(lo, unit, dim), " to ", format_quantity(hi, unit, dim), ")"});
   if (dim == Dimension::plain) return s;
   if (dim == Dimension::count) return s + ", or a string such as \"128K\" (K = 1,024)";
-  return s + ", or a string with a unit (" + units_of(dim) + ")";
+  return concat({s, ", or a string with a unit (", units_of(dim), ")"});
 }
 
 json read_param(const json& def, const json& v, const std::string& field) {
@@ -40,12 +41,11 @@ json read_param(const json& def, const json& v, const std::string& field) {
   if (def.at("kind") == "choice") {
     if (!v.is_string())
       throw RequestError("invalid_type",
-                         "field '" + field + "': value " + show_value(v) + " is not a string; " + rule);
+                         concat({"field '", field, "': value ", show_value(v), " is not a string; ", rule}));
     // Exact, as the ops read link ids: "NVLINK4" is an error everywhere, not only in ops.
     for (const std::string& c : choices_of(def))
       if (c == v.get<std::string>()) return c;
-    throw RequestError("unknown_value",
-                       "field '" + field + "': unknown value " + show_value(v) + "; " + rule);
+    throw RequestError("unknown_value", concat({"field '", field, "': unknown value ", show_value(v), "; ", rule}));
   }
   double x = 0;
   if (v.is_number()) {
@@ -53,28 +53,28 @@ json read_param(const json& def, const json& v, const std::string& field) {
   } else if (v.is_string()) {
     const std::optional<Parsed> p = parse_quantity(v.get<std::string>(), param_dimension(def), "");
     if (!p)
-      throw RequestError("invalid_type", "field '" + field + "': value " + show_value(v) +
-                                             " is not a number with a fitting unit; " + rule);
+      throw RequestError("invalid_type", concat({"field '", field, "': value ", show_value(v),
+                                                 " is not a number with a fitting unit; ", rule}));
     x = p->value;
   } else {
     throw RequestError("invalid_type",
-                       "field '" + field + "': value " + show_value(v) + " is not a number; " + rule);
+                       concat({"field '", field, "': value ", show_value(v), " is not a number; ", rule}));
   }
   const double lo = def.at("min"), hi = def.at("max");
   if (!std::isfinite(x) || x < lo || x > hi)
     throw RequestError("out_of_range",
-                       "field '" + field + "': value " + show_value(v) + " is not allowed; " + rule);
+                       concat({"field '", field, "': value ", show_value(v), " is not allowed; ", rule}));
   if (def.contains("one_of")) {
     bool listed = false;
     for (const json& a : def.at("one_of")) listed = listed || a.get<double>() == x;
     if (!listed)
       throw RequestError("out_of_range",
-                         "field '" + field + "': value " + show_value(v) + " is not allowed; " + rule);
+                         concat({"field '", field, "': value ", show_value(v), " is not allowed; ", rule}));
   }
   if (def.at("kind") == "integer") {
     if (x != std::floor(x))
       throw RequestError("not_integer",
-                         "field '" + field + "': value " + show_value(v) + " is not an integer; " + rule);
+                         concat({"field '", field, "': value ", show_value(v), " is not an integer; ", rule}));
     return static_cast<long long>(x);
   }
   return x;
@@ -84,8 +84,8 @@ json read_param(const json& def, const json& v, const std::string& field) {
 
 json resolve_params(const Exercise& ex, const json& given, const std::string& where) {
   if (!given.is_object())
-    throw RequestError("invalid_type", "field '" + where.substr(0, where.size() - 1) + "': value " +
-                                           show_value(given) + " is not allowed; allowed: a JSON object");
+    throw RequestError("invalid_type", concat({"field '", where.substr(0, where.size() - 1), "': value ",
+                                               show_value(given), " is not allowed; allowed: a JSON object"}));
   json out = json::object();
   std::vector<std::string> names;
   for (const json& def : ex.doc.at("params")) {  // defaults read like given values: same types
@@ -98,8 +98,9 @@ json resolve_params(const Exercise& ex, const json& given, const std::string& wh
     // A name from the request in a message: its first 60 characters (the fuzzer sent 4 KB ones).
     const std::string key = it.key().size() <= 60 ? it.key() : it.key().substr(0, 57) + "...";
     if (!def)
-      throw RequestError("unknown_field", capped_message("field '" + where + key + "' is not a parameter of exercise " +
-                                                         std::to_string(ex.id) + "; allowed fields: " + join(names, ", ")));
+      throw RequestError("unknown_field",
+                         capped_message(concat({"field '", where, key, "' is not a parameter of exercise ",
+                                                std::to_string(ex.id), "; allowed fields: ", join(names, ", ")})));
     out[it.key()] = read_param(*def, it.value(), where + key);
   }
   return out;

@@ -1,4 +1,5 @@
 // Solving an exercise for given params (answers, display strings, filled texts) and checking typed answers.
+#include "base/concat.hpp"
 #include "exercises/exercises.hpp"
 
 #include "base/error.hpp"
@@ -40,15 +41,16 @@ json solve_exercise(const Exercise& ex, const json& params) {
       std::vector<std::string> given;
       for (auto it = s.answers.begin(); it != s.answers.end(); ++it) given.push_back(it.key());
       throw RequestError("invalid_exercise",
-                         capped_message("exercise " + std::to_string(ex.id) + ", answers[" + std::to_string(i) +
-                                        "].id: '" + id + "' is not computed; allowed: " + join(given, ", ")));
+                         capped_message(concat({"exercise ", std::to_string(ex.id), ", answers[", std::to_string(i),
+                                                "].id: '", id, "' is not computed; allowed: ", join(given, ", ")})));
     }
     const json& v = s.answers.at(id);
     if (is_choice_answer(def) ? !v.is_string() : !v.is_number())
-      throw RequestError("invalid_exercise",
-                         capped_message("exercise " + std::to_string(ex.id) + ", answers[" + std::to_string(i) +
-                                        "]: answer '" + id + "' is computed as " + show_value(v) + "; allowed: " +
-                                        (is_choice_answer(def) ? "one of its choices (a text)" : "a number")));
+      throw RequestError(
+          "invalid_exercise",
+          capped_message(concat({"exercise ", std::to_string(ex.id), ", answers[", std::to_string(i), "]: answer '", id,
+                                 "' is computed as ", show_value(v), "; allowed: ",
+                                 (is_choice_answer(def) ? "one of its choices (a text)" : "a number")})));
     display[id] = v.is_string()
                       ? v.get<std::string>()
                       : format_quantity(v.get<double>(), def.value("unit", ""), answer_dimension(def));
@@ -81,17 +83,17 @@ json solve_exercise(const Exercise& ex, const json& params) {
 
 json check_exercise(const Exercise& ex, const json& params, const json& typed) {
   if (!typed.is_object())
-    throw RequestError("invalid_type", "field 'answers': value " + show_value(typed) +
-                                           " is not allowed; allowed: a JSON object {answer id: text}");
+    throw RequestError("invalid_type", concat({"field 'answers': value ", show_value(typed),
+                                               " is not allowed; allowed: a JSON object {answer id: text}"}));
   std::vector<std::string> names;
   for (const json& def : ex.doc.at("answers")) names.push_back(def.at("id"));
   for (auto it = typed.begin(); it != typed.end(); ++it)
     if (!find_def(ex.doc.at("answers"), it.key()))
-      throw RequestError("unknown_field",
-                         capped_message("field 'answers." +
-                                        (it.key().size() <= 60 ? it.key() : it.key().substr(0, 57) + "...") +
-                                        "' is not an answer of exercise " + std::to_string(ex.id) +
-                                        "; allowed fields: " + join(names, ", ")));
+      throw RequestError(
+          "unknown_field",
+          capped_message(concat({"field 'answers.", (it.key().size() <= 60 ? it.key() : it.key().substr(0, 57) + "..."),
+                                 "' is not an answer of exercise ", std::to_string(ex.id),
+                                 "; allowed fields: ", join(names, ", ")})));
   const ExerciseSolution s = ex.compute(params);
   json verdicts = json::object();
   bool all_correct = true;

@@ -1,4 +1,5 @@
 // Filling statement and worked-solution templates: {param}, {answers.x}, {values.x:unit}.
+#include "base/concat.hpp"
 #include "exercises/exercises.hpp"
 
 #include <cmath>
@@ -138,10 +139,10 @@ std::string fill(const std::string& text, const TemplateContext& c, const std::s
   }
   if (i < text.size()) out.append(text, i, std::string::npos);
   if (out.size() > kMaxFilledTextBytes)
-    throw RequestError("invalid_exercise",
-                       capped_message("exercise " + std::to_string(c.ex.id) + ", " + path + "." + lang +
-                                      ": the filled text passes " + std::to_string(kMaxFilledTextBytes) +
-                                      " bytes; allowed: at most 16 KB"));
+    throw RequestError(
+        "invalid_exercise",
+        capped_message(concat({"exercise ", std::to_string(c.ex.id), ", ", path, ".", lang, ": the filled text passes ",
+                               std::to_string(kMaxFilledTextBytes), " bytes; allowed: at most 16 KB"})));
   return out;
 }
 

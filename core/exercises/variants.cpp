@@ -1,4 +1,5 @@
 // New variants of an exercise: nice params from a seed, the same natively and in wasm.
+#include "base/concat.hpp"
 #include "exercises/exercises.hpp"
 
 #include <cmath>
@@ -96,7 +97,8 @@ bool solvable(const Exercise& ex, const json& params) {
   } catch (const std::exception&) {
     // Out of the document's one budget: every later draw would fail at once; stop here.
     if (document_work_exhausted())
-      throw RequestError("invalid_exercise", "exercise " + std::to_string(ex.id) + ": " + document_work_message());
+      throw RequestError("invalid_exercise",
+                         concat({"exercise ", std::to_string(ex.id), ": ", document_work_message()}));
     return false;
   }
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "base/concat.hpp"
 #include "base/error.hpp"
 #include "base/request.hpp"
 
@@ -25,11 +26,11 @@ std::string names_text() {
 
 // "table 2 (lines 40-71)": how errors and notes name a table.
 std::string table_name(const LogTable& t, size_t index) {
-  return "table " + std::to_string(index + 1) + " (lines " + std::to_string(t.first_line) + "-" +
-         std::to_string(t.last_line) + ")";
+  return concat({"table ", std::to_string(index + 1), " (lines ", std::to_string(t.first_line), "-",
+                 std::to_string(t.last_line), ")"});
 }
 
-std::string source_text(const LogSource& s) { return s.how + " (line " + std::to_string(s.line) + ")"; }
+std::string source_text(const LogSource& s) { return concat({s.how, " (line ", std::to_string(s.line), ")"}); }
 
 // The bus factor as a function of k for the collectives whose factor depends on it.
 double factor_of(bool all_reduce, double k) { return all_reduce ? 2.0 * (k - 1) / k : (k - 1) / k; }
@@ -109,18 +110,20 @@ void fit_table(const LogTable& t, size_t index, const FitRequest& req, TableFit*
     f->collective_from = source_text(t.collective_from);
     RingShape unused;
     if (!ring_shape(f->collective, 2, &unused))
-      throw RequestError("unknown_value", "field 'collective': " + name + " measured '" + t.collective + "' (" +
-                                              f->collective_from + "), which the ring model here does not fit; allowed: " +
-                                              names_text() + " (give 'collective' to fit it as one of them)");
+      throw RequestError("unknown_value",
+                         concat({"field 'collective': ", name, " measured '", t.collective, "' (", f->collective_from,
+                                 "), which the ring model here does not fit; allowed: ", names_text(),
+                                 " (give 'collective' to fit it as one of them)"}));
   } else if (ratio.any && ratio.lo > 1 + 1e-9 && ratio.hi < 2) {
     f->collective = "all_reduce";
     f->collective_from = "busbw / algbw between 1 and 2 (all-reduce's factor alone)";
   } else {
-    throw RequestError("missing_field", "field 'collective': " + name +
-                                            " does not say which collective it measured (no '# Collective test "
-                                            "starting:' line, no command line naming a test such as all_reduce_perf, "
-                                            "and its busbw / algbw does not single out all-reduce); give 'collective': one of " +
-                                            names_text());
+    throw RequestError("missing_field",
+                       concat({"field 'collective': ", name,
+                               " does not say which collective it measured (no '# Collective test "
+                               "starting:' line, no command line naming a test such as all_reduce_perf, "
+                               "and its busbw / algbw does not single out all-reduce); give 'collective': one of ",
+                               names_text()}));
   }
   const bool all_reduce = f->collective == "all_reduce";
   const bool factor_one = f->collective == "broadcast" || f->collective == "reduce" || f->collective == "sendrecv";
@@ -139,28 +142,32 @@ void fit_table(const LogTable& t, size_t index, const FitRequest& req, TableFit*
   } else if (first == last && first <= kMaxDevices) {
     f->ranks = static_cast<int>(std::min<long long>(first, 1 << 30));
     const std::string lo = num(ratio.lo), hi = num(ratio.hi);
-    f->ranks_from = "busbw / algbw " + (lo == hi ? "= " + lo : lo + " to " + hi) + " (the factor of " +
-                    std::to_string(first) + " ranks, no other's)";
+    f->ranks_from = concat({"busbw / algbw ", (lo == hi ? "= " + lo : concat({lo, " to ", hi})), " (the factor of ",
+                            std::to_string(first), " ranks, no other's)"});
   } else {
     const std::string seen =
-        !ratio.any ? "its busbw and algbw are too small to tell" :
-        first > last ? "its busbw / algbw (" + num(ratio.lo) + " to " + num(ratio.hi) + ") is the factor of no rank count" :
-        "its busbw / algbw (" + num(ratio.lo) + " to " + num(ratio.hi) + ") fits " + std::to_string(first) + " to " +
-            (last >= 1000000 ? std::string("any larger number of") : std::to_string(last)) + " ranks";
-    throw RequestError("missing_field", "field 'ranks': " + name + " (" + f->collective +
-                                            ") does not say how many ranks ran it (no '#  Rank' lines; " + seen +
-                                            "); give 'ranks': an integer from 2 to " + std::to_string(kMaxDevices));
+        !ratio.any ? "its busbw and algbw are too small to tell"
+        : first > last
+            ? concat({"its busbw / algbw (", num(ratio.lo), " to ", num(ratio.hi), ") is the factor of no rank count"})
+            : concat({"its busbw / algbw (", num(ratio.lo), " to ", num(ratio.hi), ") fits ", std::to_string(first),
+                      " to ", (last >= 1000000 ? std::string("any larger number of") : std::to_string(last)),
+                      " ranks"});
+    throw RequestError("missing_field",
+                       concat({"field 'ranks': ", name, " (", f->collective,
+                               ") does not say how many ranks ran it (no '#  Rank' lines; ", seen,
+                               "); give 'ranks': an integer from 2 to ", std::to_string(kMaxDevices)}));
   }
   if (f->ranks == 1)
-    throw RequestError("invalid_value", "field 'log': " + name + " ran " + f->collective + " on 1 rank (" + f->ranks_from +
-                                            "): nothing crosses a link, so there is no alpha or beta to fit; allowed: 2 or more "
-                                            "ranks (or give 'ranks')");
+    throw RequestError("invalid_value",
+                       concat({"field 'log': ", name, " ran ", f->collective, " on 1 rank (", f->ranks_from,
+                               "): nothing crosses a link, so there is no alpha or beta to fit; allowed: 2 or more "
+                               "ranks (or give 'ranks')"}));
   if (!ring_shape(f->collective, std::max(f->ranks, 2), &f->shape)) f->shape = {1, 1.0};
   if (factor_one) f->shape = {1, 1.0};
   if (!factor_one && ratio.any && (f->shape.factor < ratio.lo - 1e-9 || f->shape.factor > ratio.hi + 1e-9))
-    f->notes.push_back("busbw / algbw in the log is " + num(ratio.lo) + " to " + num(ratio.hi) + ", not the factor " +
-                       num(f->shape.factor) + " of " + std::to_string(f->ranks) + " ranks (" + f->ranks_from +
-                       "): nccl-tests ran it on another rank count");
+    f->notes.push_back(concat({"busbw / algbw in the log is ", num(ratio.lo), " to ", num(ratio.hi),
+                               ", not the factor ", num(f->shape.factor), " of ", std::to_string(f->ranks), " ranks (",
+                               f->ranks_from, "): nccl-tests ran it on another rank count"}));
   if (t.cpu_time) f->notes.push_back("time is CPU time (nccl-tests -C 1): fitted as printed, not checked against algbw");
   if (req.in_place) f->notes.push_back("fitted to the in-place columns");
 
@@ -190,10 +197,11 @@ void fit_table(const LogTable& t, size_t index, const FitRequest& req, TableFit*
     sv += v;
   }
   if (!two_sizes)
-    throw RequestError("invalid_value", "field 'log': " + name + " has " + std::to_string(f->fitted_rows) +
-                                            (f->fitted_rows == 1 ? " size" : " sizes") +
-                                            " above 0 bytes; the fit of alpha and beta needs 2 or more (run nccl-tests with "
-                                            "-b and -e apart, e.g. -b 8 -e 1G -f 2)");
+    throw RequestError("invalid_value",
+                       concat({"field 'log': ", name, " has ", std::to_string(f->fitted_rows),
+                               (f->fitted_rows == 1 ? " size" : " sizes"),
+                               " above 0 bytes; the fit of alpha and beta needs 2 or more (run nccl-tests with "
+                               "-b and -e apart, e.g. -b 8 -e 1G -f 2)"}));
   // Columns scaled to unit length, so the 2 x 2 system is well conditioned whatever the units.
   const double p = std::sqrt(suu), q = std::sqrt(svv), rho = suv / (p * q), det = 1 - rho * rho;
   double L = 0, b = 0;
@@ -206,9 +214,10 @@ void fit_table(const LogTable& t, size_t index, const FitRequest& req, TableFit*
     b = sv / svv;
   }
   if (!(b > 0))
-    throw RequestError("invalid_value", "field 'log': " + name +
-                                            ": its times do not grow with size, and T = steps x alpha + factor x S / beta "
-                                            "needs them to; allowed: a table of a size sweep");
+    throw RequestError("invalid_value",
+                       concat({"field 'log': ", name,
+                               ": its times do not grow with size, and T = steps x alpha + factor x S / beta "
+                               "needs them to; allowed: a table of a size sweep"}));
   f->latency_s = L;
   f->alpha_s = L / f->shape.steps;
   f->beta_Bps = 1 / b;
@@ -255,10 +264,11 @@ void fit_table(const LogTable& t, size_t index, const FitRequest& req, TableFit*
   for (FitRow& r : f->rows) r.link_time_s = f->shape.steps * line.alpha_s + factor * r.bytes / line.beta_Bps;
   f->exceeds_link = best > against->nominal_Bps;
   if (f->exceeds_link)
-    f->notes.push_back("a measured bus bandwidth (" + num(best / 1e9) + " GB/s) is above " + against->label + "'s nominal " +
-                       num(against->nominal_Bps / 1e9) +
-                       " GB/s: no ring does that; in-switch reduction (NVLS, SHARP; P5 §5.4) or a tree over faster "
-                       "links does");
+    f->notes.push_back(
+        concat({"a measured bus bandwidth (", num(best / 1e9), " GB/s) is above ", against->label, "'s nominal ",
+                num(against->nominal_Bps / 1e9),
+                " GB/s: no ring does that; in-switch reduction (NVLS, SHARP; P5 §5.4) or a tree over faster "
+                "links does"}));
 }
 
 }  // namespace
@@ -269,11 +279,11 @@ LogFit fit_nccl_log(std::string_view text, const FitRequest& req) {
   if (out.log.tables.empty()) {
     std::string why = text.find_first_not_of(" \t\r\n") == std::string_view::npos
                           ? "the text is empty"
-                          : "read " + std::to_string(out.log.lines) + (out.log.lines == 1 ? " line" : " lines");
+                          : concat({"read ", std::to_string(out.log.lines), (out.log.lines == 1 ? " line" : " lines")});
     if (out.log.rejected_rows > 0)
-      why += "; " + std::to_string(out.log.rejected_rows) + (out.log.rejected_rows == 1 ? " line began" : " lines began") +
-             " as a row and was not one (line " + std::to_string(out.log.first_rejected.line) + ": " +
-             out.log.first_rejected.reason + ")";
+      why += concat({"; ", std::to_string(out.log.rejected_rows),
+                     (out.log.rejected_rows == 1 ? " line began" : " lines began"), " as a row and was not one (line ",
+                     std::to_string(out.log.first_rejected.line), ": ", out.log.first_rejected.reason, ")"});
     throw RequestError("invalid_value",
                        "field 'log': no nccl-tests table found: expected rows of size, count, type, redop, root, time, "
                        "algbw, busbw, #wrong (out-of-place, then in-place) as nccl-tests prints them; " + why);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include "base/concat.hpp"
 
 namespace commlab {
 
@@ -66,10 +67,10 @@ std::string quoted(std::string_view s) {
   size_t start = skip_spaces(s, 0);
   s = s.substr(start);
   while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  if (s.size() <= kQuoteBytes) return "'" + std::string(s) + "'";
+  if (s.size() <= kQuoteBytes) return concat({"'", std::string(s), "'"});
   size_t cut = kQuoteBytes;
   while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
-  return "'" + std::string(s.substr(0, cut)) + "...'";
+  return concat({"'", std::string(s.substr(0, cut)), "...'"});
 }
 
 std::string num(double x) {
@@ -521,7 +522,8 @@ bool Reader::complete(const Partial& p, const Layout* known, Layout* shape, bool
 void Reader::flush_partial(const char* why) {
   if (!partial_.open) return;
   partial_.open = false;
-  reject(partial_.line, "incomplete row (size " + num(partial_.bytes) + "): " + why + " came before the rest of its values");
+  reject(partial_.line,
+         concat({"incomplete row (size ", num(partial_.bytes), "): ", why, " came before the rest of its values"}));
 }
 
 // A row's first line: size count type [redop] and values.
@@ -554,7 +556,7 @@ bool Reader::row_line(std::string_view s, int n) {
   }
   if (!rest.empty()) skip(n, "message inside a row: " + quoted(rest));
   if (p.bytes > kMaxRowBytes) {
-    reject(n, "row of size " + num(p.bytes) + " B: larger than any nccl-tests run (1 PB)");
+    reject(n, concat({"row of size ", num(p.bytes), " B: larger than any nccl-tests run (1 PB)"}));
     return true;
   }
   p.open = true;
@@ -613,9 +615,10 @@ void Reader::take_row(Partial& p, int n) {
     if (too_many) {
       p.open = false;
       const Layout* k = known ? known : nullptr;
-      reject(p.line, "row with " + std::to_string(p.values.n) + " values after its type" +
-                         (k ? "; its table has " + std::to_string(k->values()) + (k->redop ? ", after a redop" : "")
-                            : "; nccl-tests prints 8 (no root), 9 (with root) or 17 (with -I 1)"));
+      reject(p.line,
+             concat({"row with ", std::to_string(p.values.n), " values after its type",
+                     (k ? concat({"; its table has ", std::to_string(k->values()), (k->redop ? ", after a redop" : "")})
+                        : "; nccl-tests prints 8 (no root), 9 (with root) or 17 (with -I 1)")}));
     }
     return;  // waits for the rest
   }
@@ -624,7 +627,7 @@ void Reader::take_row(Partial& p, int n) {
   // Root: an integer (-1 for collectives without one).
   const int base = shape.root ? 1 : 0;
   if (shape.root && (!v.integral[0] || v.na[0])) {
-    reject(p.line, "row whose root column " + num(v.v[0]) + " is not an integer");
+    reject(p.line, concat({"row whose root column ", num(v.v[0]), " is not an integer"}));
     return;
   }
   LogGroup g[2];
@@ -643,8 +646,8 @@ void Reader::take_row(Partial& p, int n) {
     const double a = v.v[at + 1], da = v.half[at + 1];
     const double slack = 1e-9 * (a + hi);
     if (a + da + slack < lo || a - da - slack > hi) {
-      reject(p.line, "row whose algbw " + num(a) + " GB/s is not size / time (" + num(p.bytes) + " B / " + num(t_us) +
-                         " us = " + num(p.bytes / (t_us * 1e3)) + " GB/s): not as nccl-tests prints a row");
+      reject(p.line, concat({"row whose algbw ", num(a), " GB/s is not size / time (", num(p.bytes), " B / ", num(t_us),
+                             " us = ", num(p.bytes / (t_us * 1e3)), " GB/s): not as nccl-tests prints a row"}));
       return;
     }
   }

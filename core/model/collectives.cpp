@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/concat.hpp"
 #include "base/error.hpp"
 #include "base/heap_sort.hpp"
 
@@ -385,8 +386,8 @@ CollectiveCost collective_cost(Collective c, const std::string& algorithm, int k
       if (algorithm == "direct") return make_cost(algorithm, 1, a, D / b, D);
       break;
   }
-  throw RequestError("unknown_value", "field 'algorithm': unknown algorithm '" + algorithm +
-                                          "' for " + collective_name(c));
+  throw RequestError("unknown_value",
+                     concat({"field 'algorithm': unknown algorithm '", algorithm, "' for ", collective_name(c)}));
 }
 
 }  // namespace commlab

@@ -1,5 +1,6 @@
 #include "model/link_field.hpp"
 
+#include "base/concat.hpp"
 #include "base/error.hpp"
 
 namespace commlab {
@@ -11,8 +12,9 @@ double efficiency(Request& r) { return r.number_or("efficiency", kDefaultEfficie
 }  // namespace
 
 Link read_link(Request& r, const std::string& field) {
-  const json& v =
-      r.required(field, [] { return "a link id (" + link_ids() + ") or an object {\"alpha_s\", \"beta_Bps\"}"; });
+  const json& v = r.required(field, [] {
+    return concat({"a link id (", link_ids(), ") or an object {\"alpha_s\", \"beta_Bps\"}"});
+  });
   if (v.is_string()) {
     // The field's path is spelled out only for the message of an unknown id.
     const double eff = efficiency(r);
@@ -29,9 +31,9 @@ Link read_link(Request& r, const std::string& field) {
     inline_link.finish();
     return l;
   }
-  throw RequestError("invalid_type", "field '" + r.path(field) + "': value " + show_value(v) +
-                                         " is " + type_name(v) + "; allowed: a link id (" +
-                                         link_ids() + ") or an object {\"alpha_s\", \"beta_Bps\"}");
+  throw RequestError("invalid_type",
+                     concat({"field '", r.path(field), "': value ", show_value(v), " is ", type_name(v),
+                             "; allowed: a link id (", link_ids(), ") or an object {\"alpha_s\", \"beta_Bps\"}"}));
 }
 
 Link read_link_or(Request& r, const std::string& field, const std::string& fallback_id) {

@@ -1,5 +1,6 @@
 #include "model/nccl.hpp"
 
+#include "base/concat.hpp"
 #include "model/collectives.hpp"
 #include "base/units.hpp"
 
@@ -94,7 +95,7 @@ std::vector<std::pair<NcclAlgorithm, NcclProtocol>> nccl_pairs(const std::vector
 }
 
 std::string nccl_pair_name(NcclAlgorithm a, NcclProtocol p) {
-  return nccl_algorithm_name(a) + "/" + protocol_name(p);
+  return concat({nccl_algorithm_name(a), "/", protocol_name(p)});
 }
 
 NcclChoice nccl_select(int k, double D, const Link& link, NcclTransport transport,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "base/concat.hpp"
 #include "base/error.hpp"
 
 namespace commlab {
@@ -246,9 +247,8 @@ Group whole(int k, int root = 0) {
 void bad_algorithm(const ScheduleSpec& spec) {
   std::string list;
   for (const std::string& a : schedule_algorithms(spec.collective)) list += (list.empty() ? "" : ", ") + a;
-  throw RequestError("unknown_value", "field 'algorithm': unknown value \"" + spec.algorithm +
-                                          "\" for " + collective_name(spec.collective) +
-                                          "; allowed: one of " + list);
+  throw RequestError("unknown_value", concat({"field 'algorithm': unknown value \"", spec.algorithm, "\" for ",
+                                              collective_name(spec.collective), "; allowed: one of ", list}));
 }
 
 }  // namespace
