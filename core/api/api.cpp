@@ -89,7 +89,7 @@ void add_op(const OpInfo& info) {
 
 namespace {
 
-json ops_list(Request& r) {
+COMMLAB_RARE json ops_list(Request& r) {
   r.finish();
   json list = json::array();
   for (const OpInfo& op : op_table()) list.push_back({{"op", op.name}, {"summary", op.summary}});
@@ -148,7 +148,7 @@ std::string non_finite_path(const json& out) {
   return "";
 }
 
-json too_deep() {
+COMMLAB_RARE json too_deep() {
   return error_json("too_large", concat({"request: value nests more than ", std::to_string(kMaxNestingDepth),
                                          " levels of arrays and objects; allowed: at most ",
                                          std::to_string(kMaxNestingDepth), " levels"}));

@@ -4,6 +4,14 @@
 #include <stdexcept>
 #include <string>
 
+// A rarely run function of a file the wasm build compiles for speed (its -O2 list,
+// CMakeLists.txt): compiled for size there, and not inlined into its callers. Natively nothing.
+#if defined(__EMSCRIPTEN__)
+#define COMMLAB_RARE __attribute__((cold, minsize, noinline))
+#else
+#define COMMLAB_RARE
+#endif
+
 namespace commlab {
 
 /// A request the engine cannot answer; `code` is machine-readable, `what()` names

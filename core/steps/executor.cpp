@@ -198,7 +198,7 @@ void check_run_budget(const ScheduleSpec& spec, const ExecOptions& opt) {
 
 }  // namespace
 
-void check_run_limits(const ScheduleSpec& spec, const Topology& topo, const ExecOptions& opt) {
+COMMLAB_RARE void check_run_limits(const ScheduleSpec& spec, const Topology& topo, const ExecOptions& opt) {
   const int k = spec.devices;
   if (topo.devices() != k)
     throw RequestError("invalid_request", concat({"field 'devices': ", std::to_string(k),

@@ -244,7 +244,7 @@ Group whole(int k, int root = 0) {
   return g;
 }
 
-void bad_algorithm(const ScheduleSpec& spec) {
+COMMLAB_RARE void bad_algorithm(const ScheduleSpec& spec) {
   std::string list;
   for (const std::string& a : schedule_algorithms(spec.collective)) list += (list.empty() ? "" : ", ") + a;
   throw RequestError("unknown_value", concat({"field 'algorithm': unknown value \"", spec.algorithm, "\" for ",
