@@ -64,16 +64,11 @@ void op_link_match(Request& r, JsonWriter& w) {
 void op_links(Request& r, JsonWriter& w) {
   const double eff = r.number_or("efficiency", kDefaultEfficiency, Range{0.01, 1, false, ""});
   r.finish();
-  w.key("links");
-  w.begin_array();
-  for (const LinkSpec& s : link_catalogue()) {
+  w.objects("links", link_catalogue(), [&](const LinkSpec& s) {
     const Link l = effective_link(s, eff);
-    w.begin_object();
     w.member("id", s.id).member("label", s.label).member("scope", s.scope).member("nominal_Bps", s.nominal_Bps)
         .member("beta_Bps", l.beta_Bps).member("alpha_s", l.alpha_s).member("n_half_bytes", n_half_bytes(l));
-    w.end_object();
-  }
-  w.end_array();
+  });
   w.member("efficiency", eff);
 }
 

@@ -14,24 +14,14 @@ void op_gpudirect(Request& r, JsonWriter& w) {
   const bool same_switch = r.boolean_or("same_pcie_switch", true);
   r.finish();
   const GpuDirectPaths g = gpudirect_paths(bytes, chunks, host, net, same_switch);
-  w.key("paths");
-  w.begin_array();
-  for (const TransferPath& p : g.paths) {
-    w.begin_object();
+  w.objects("paths", g.paths, [&](const TransferPath& p) {
     w.member("id", p.id).member("chunks", p.chunks).member("time_s", p.time_s).member("host_copies", p.host_copies)
         .member("host_memory_bytes", p.host_memory_bytes).member("paced_by", p.paced_by);
-    w.key("stages");
-    w.begin_array();
-    for (const PathStage& s : p.stages) {
-      w.begin_object();
+    w.objects("stages", p.stages, [&](const PathStage& s) {
       w.member("stage", s.stage).member("link", s.link).member("start_s", s.start_s).member("end_s", s.end_s)
           .member("busy_s", s.busy_s).member("chunk_time_s", s.chunk_time_s);
-      w.end_object();
-    }
-    w.end_array();
-    w.end_object();
-  }
-  w.end_array();
+    });
+  });
   w.member("bytes", g.bytes).member("chunks", chunks).member("same_pcie_switch", same_switch)
       .member("fastest", g.fastest).member("nccl_path", g.nccl_path)
       .member("staged_over_gpudirect", g.staged_over_gpudirect)

@@ -195,14 +195,9 @@ void write_timeline_members(JsonWriter& w, const Timeline& t) {
       .member("slowdown", t.serial_s > 0 ? t.total_s / t.serial_s : 1.0)
       .member("outcome", outcome(t.serial_s, t.total_s)).member("compute_end_s", t.compute_end_s)
       .member("exposed_comm_s", t.exposed_comm_s);
-  w.key("intervals");
-  w.begin_array();
-  for (const StreamInterval& i : t.intervals) {
-    w.begin_object();
+  w.objects("intervals", t.intervals, [&](const StreamInterval& i) {
     w.member("stream", i.stream).member("index", i.index).member("start_s", i.start_s).member("end_s", i.end_s);
-    w.end_object();
-  }
-  w.end_array();
+  });
 }
 
 void write_timeline(JsonWriter& w, const Timeline& t) {
@@ -428,15 +423,10 @@ void op_pipeline(Request& r, JsonWriter& w) {
       .member("microbatch0_token_ends_s", p.token_ends_s);
   w.member("utilisation", p.utilisation).member("microbatches_to_fill", p.microbatches_to_fill)
       .member("tokens_per_s", p.tokens_per_s);
-  w.key("timeline");
-  w.begin_array();
-  for (const PipelineInterval& i : p.timeline) {
-    w.begin_object();
+  w.objects("timeline", p.timeline, [&](const PipelineInterval& i) {
     w.member("kind", i.kind).member("stage", i.stage).member("microbatch", i.microbatch).member("token", i.token)
         .member("start_s", i.start_s).member("end_s", i.end_s);
-    w.end_object();
-  }
-  w.end_array();
+  });
 }
 
 void op_moe(Request& r, JsonWriter& w) {
@@ -488,10 +478,7 @@ void op_parallelisms(Request& r, JsonWriter& w) {
   r.finish();
   const Link intra = catalogue_link(node.intra_link, "node.intra_link");
   const Link nic = catalogue_link(node.nic_link, "node.nic_link");
-  w.key("rows");
-  w.begin_array();
-  for (const ParallelismRow& x : compare_parallelisms(m, g, intra, nic, tokens, phase, d, mfu)) {
-    w.begin_object();
+  w.objects("rows", compare_parallelisms(m, g, intra, nic, tokens, phase, d, mfu), [&](const ParallelismRow& x) {
     w.member("id", x.id).member("pattern", x.pattern).member("bytes_per_gpu_step", x.bytes_per_gpu_step)
         .member("messages_per_step", x.messages_per_step).member("intra_time_s", x.intra_time_s)
         .member("nic_time_s", x.nic_time_s).member("message_bytes", x.message_bytes)
@@ -502,9 +489,7 @@ void op_parallelisms(Request& r, JsonWriter& w) {
       w.member("compute_time_s", x.compute_time_s).member("intra_share", x.intra_time_s / x.compute_time_s)
           .member("nic_share", x.nic_time_s / x.compute_time_s);
     }
-    w.end_object();
-  }
-  w.end_array();
+  });
   w.key("model");
   write_model(w, m);
   w.key("node");

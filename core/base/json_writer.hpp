@@ -41,6 +41,18 @@ class JsonWriter {
   void value(I x) {
     value(static_cast<long long>(x));
   }
+  /// Member `k`: an array of one object per item, whose members `members(item)` writes.
+  template <class Items, class Members>
+  void objects(std::string_view k, const Items& items, Members members) {
+    key(k);
+    begin_array();
+    for (const auto& x : items) {
+      begin_object();
+      members(x);
+      end_object();
+    }
+    end_array();
+  }
   template <class T>
   JsonWriter& member(std::string_view k, const T& v) {
     key(k);
