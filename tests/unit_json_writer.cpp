@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "api/api.hpp"
 #include "base/json_writer.hpp"
@@ -33,6 +34,11 @@ void write_sample(JsonWriter& w) {
   w.member("id", "nvlink4").member("beta_Bps", 3.6e11).member("alpha_s", 2e-6);
   w.end_object();
   w.member("big", -1234567890123LL).member("small", 1e-7).member("one", 1.0).member("n_half", 720000.0);
+  w.key("none");
+  w.value(nullptr);
+  w.member("numbers", std::vector<double>{1.5, 0.0, -2e-9});
+  const std::vector<int> ids = {3, 1};
+  w.objects("rows", ids, [&](int id) { w.member("id", id).member("half", id / 2.0); });
   w.key("nested");
   w.begin_array();
   w.begin_array();
@@ -100,13 +106,37 @@ TEST(JsonWriter, CalculatorOpsAnswerTheSameByTextAndByTree) {
       R"({"op":"nccl","devices":8,"bytes":2.56e8,"link":"nvlink4","transport":"net","algorithms":["tree","ring"]})",
       R"({"op":"transfer","link":"warp","bytes":-1})",
       R"({"op":"allreduce","algorithm":"ring","devices":16,"bytes":1,"link":"ib","extra":1})",
+      // The ops that built trees before they wrote (README "Page load and sizes": "Writers").
+      R"({"op":"simulate","collective":"allreduce","algorithm":"double_binary_tree","devices":6,"bytes":1e6,"mode":"data","trace_limit":40})",
+      R"({"op":"simulate","collective":"allreduce","algorithm":"hierarchical","nodes":2,"gpus_per_node":4,"bytes":1e6})",
+      R"({"op":"simulate","collective":"sendrecv","devices":4,"bytes":1e6,"topology":"custom","link":"pcie"})",
+      R"({"op":"simulate","collective":"allreduce","algorithm":"in_switch","devices":4,"bytes":1e6,"mode":"accounting"})",
+      R"({"op":"pipeline","stages":3,"microbatches":2,"tokens":4,"timeline_tokens":2})",
+      R"({"op":"tp","phase":"prefill","algorithm":"one_shot","tp":4})",
+      R"({"op":"tp","algorithm":"ring","protocol":"LL128"})",
+      R"({"op":"ring_attention","tokens_per_device":3,"devices":4})",
+      R"({"op":"overlap","kind":"tp_prefill","chunks":3})",
+      R"({"op":"overlap","kind":"chunked","compute_s":1,"comm_s":2,"chunks":3})",
+      R"({"op":"kv_transfer","model":"llama3_8b"})",
+      R"({"op":"presets"})",
+      R"({"op":"links","efficiency":0.5})",
+      R"({"op":"link.match","alpha_s":1,"beta_Bps":1})",
+      R"({"op":"model.match","layers":80,"hidden":8192})",
+      R"({"op":"memory","gpus":2})",
+      R"({"op":"moe","ep":4})",
+      R"({"op":"parallelisms","phase":"prefill"})",
+      R"({"op":"sharding_check"})",
+      R"({"op":"ring_attention_check","causal":true,"layout":"zigzag","tokens_per_device":4})",
+      R"({"op":"gpudirect","bytes":1e6})",
+      R"({"op":"pipeline","stages":3,"microbatches":2,"tokens":4,"bogus":1})",
   };
   for (const char* request : requests) {
     const std::string by_text = evaluate(std::string(request));
     const std::string by_tree = dumped(evaluate(json::parse(request)));
     EXPECT_EQ(by_text, by_tree) << request;
     const bool bad = std::string(request).find("warp") != std::string::npos ||
-                     std::string(request).find("extra") != std::string::npos;
+                     std::string(request).find("extra") != std::string::npos ||
+                     std::string(request).find("bogus") != std::string::npos;
     EXPECT_EQ(json::parse(by_text).contains("error"), bad) << by_text;
   }
 }
