@@ -127,7 +127,7 @@ void check_conclusions(const std::string& file, const json& doc) {
       const std::string cat = concat({at, ".cases[", std::to_string(j), "]"});
       const json& k = cases[j];
       if (!k.is_object()) bad_doc(file, cat + "' must be an object {when, text}");
-      if (!is_text_pair(k.value("text", json()))) bad_doc(file, cat + ".text' needs en and zh");
+      if (!is_text_pair(member(k, "text"))) bad_doc(file, cat + ".text' needs en and zh");
       const bool last = j + 1 == cases.size();
       if (last && k.contains("when"))
         bad_doc(file, cat + ".when': the last case is the otherwise case and has no 'when'");
@@ -151,7 +151,7 @@ void check_conclusions(const std::string& file, const json& doc) {
 
 json choose_conclusions(const json& doc, const json& solved) {
   json out = json::object();
-  for (const json& c : doc.value("conclusions", json::array())) {
+  for (const json& c : member(doc, "conclusions", kNoItems)) {
     const json& cases = c.at("cases");
     size_t pick = cases.size() - 1;
     for (size_t j = 0; j + 1 < cases.size(); ++j)

@@ -36,12 +36,12 @@ void check_param_def(const std::string& file, const json& p, size_t i) {
   const std::string at = concat({"field 'params[", std::to_string(i), "]"});
   if (!p.is_object() || !p.contains("id") || !p.at("id").is_string())
     bad_doc(file, at + ".id' must be a string");
-  const json& kind_field = p.value("kind", json());
+  const json& kind_field = member(p, "kind");
   const std::string kind = kind_field.is_string() ? kind_field.get<std::string>() : "";
   if (kind != "number" && kind != "integer" && kind != "choice")
     bad_doc(file, at + ".kind' must be number, integer or choice");
   if (!p.contains("default")) bad_doc(file, at + ".default' is missing");
-  if (!is_text_pair(p.value("label", json()))) bad_doc(file, at + ".label' needs en and zh");
+  if (!is_text_pair(member(p, "label"))) bad_doc(file, at + ".label' needs en and zh");
   if (p.contains("nice")) {  // the values variants draw from
     const json& nice = p.at("nice");
     bool ok = nice.is_array() && !nice.empty();
@@ -50,13 +50,13 @@ void check_param_def(const std::string& file, const json& p, size_t i) {
       bad_doc(file, concat({at, ".nice' must be a non-empty array of ", (kind == "choice" ? "strings" : "numbers")}));
   }
   if (kind == "choice") {
-    const json& c = p.value("choices", json());
+    const json& c = member(p, "choices");
     if (!is_string_list(c)) bad_doc(file, at + ".choices' must be a non-empty array of strings");
     if (std::find(c.begin(), c.end(), p.at("default")) == c.end())
       bad_doc(file, at + ".default' is not among its choices");
     return;
   }
-  if (!p.value("min", json()).is_number() || !p.value("max", json()).is_number() ||
+  if (!member(p, "min").is_number() || !member(p, "max").is_number() ||
       !p.at("default").is_number())
     bad_doc(file, at + "': default, min and max must be numbers");
   if (p.contains("unit") && !p.at("unit").is_string()) bad_doc(file, at + ".unit' must be a string");
@@ -88,7 +88,7 @@ void check_answer_def(const std::string& file, const json& a, size_t i) {
   const std::string at = concat({"field 'answers[", std::to_string(i), "]"});
   if (!a.is_object() || !a.contains("id") || !a.at("id").is_string())
     bad_doc(file, at + ".id' must be a string");
-  if (!is_text_pair(a.value("label", json()))) bad_doc(file, at + ".label' needs en and zh");
+  if (!is_text_pair(member(a, "label"))) bad_doc(file, at + ".label' needs en and zh");
   for (const char* f : {"exact", "about"})
     if (a.contains(f) && !a.at(f).is_boolean()) bad_doc(file, concat({at, ".", f, "' must be true or false"}));
   if (a.contains("aliases")) {
@@ -105,10 +105,10 @@ void check_answer_def(const std::string& file, const json& a, size_t i) {
       for (const json& t : l) ok = ok && t.is_string();
     if (!ok) bad_doc(file, at + ".choice_labels' must be an object {choice: {en, zh}}");
   }
-  const json& dim_field = a.value("dimension", json());
+  const json& dim_field = member(a, "dimension");
   const std::string dim = dim_field.is_string() ? dim_field.get<std::string>() : "";
   if (dim == "choice") {
-    if (!is_string_list(a.value("choices", json())))
+    if (!is_string_list(member(a, "choices")))
       bad_doc(file, at + ".choices' must be a non-empty array of strings");
     return;
   }
@@ -178,7 +178,7 @@ json parse_doc(const std::string& file, const std::string& text) { return parse_
 Exercise load_one(const std::string& file, const json& doc) {
   if (!doc.is_object() || !doc.contains("id") || !doc.at("id").is_number_integer() ||
       doc.at("id").get<double>() < 1 || doc.at("id").get<double>() > kMaxExerciseId)
-    bad_doc(file, concat({"field 'id' is ", show_value(doc.is_object() ? doc.value("id", json()) : json()),
+    bad_doc(file, concat({"field 'id' is ", show_value(doc.is_object() ? member(doc, "id") : json()),
                           "; allowed: an integer from 1 to ", std::to_string(kMaxExerciseId)}));
   // Read as strictly as a request: a misspelled field would silently change grading.
   const std::vector<std::string> unknown = unknown_fields(doc);
@@ -189,11 +189,11 @@ Exercise load_one(const std::string& file, const json& doc) {
   check_schema_reference(file, doc);
   for (const char* f : {"title", "statement", "solution"})
     if (!is_text_pair(doc.value(f, json()))) bad_doc(file, concat({std::string("field '"), f, "' needs en and zh"}));
-  if (!doc.value("params", json()).is_array()) bad_doc(file, "field 'params' must be an array");
-  if (!doc.value("answers", json()).is_array() || doc.at("answers").empty())
+  if (!member(doc, "params").is_array()) bad_doc(file, "field 'params' must be an array");
+  if (!member(doc, "answers").is_array() || doc.at("answers").empty())
     bad_doc(file, "field 'answers' must be a non-empty array");
-  const json& hints = doc.value("hints", json());
-  if (!hints.is_object() || !hints.value("en", json()).is_array() || !hints.value("zh", json()).is_array())
+  const json& hints = member(doc, "hints");
+  if (!hints.is_object() || !member(hints, "en").is_array() || !member(hints, "zh").is_array())
     bad_doc(file, "field 'hints' needs en and zh arrays");
   for (size_t i = 0; i < doc.at("params").size(); ++i) check_param_def(file, doc.at("params")[i], i);
   for (size_t i = 0; i < doc.at("answers").size(); ++i) check_answer_def(file, doc.at("answers")[i], i);
@@ -292,7 +292,7 @@ bool schema_into(const std::string& file, const json& doc, std::vector<std::stri
       said(std::string("a field has the wrong type: ") + e.what());
     }
   };
-  const json& id = doc.value("id", json());
+  const json& id = member(doc, "id");
   if (!id.is_number_integer() || id.get<double>() < 1 || id.get<double>() > kMaxExerciseId) {
     said(concat({"id: is ", show_value(id), "; allowed: an integer from 1 to ", std::to_string(kMaxExerciseId)}));
   } else {
@@ -305,11 +305,11 @@ bool schema_into(const std::string& file, const json& doc, std::vector<std::stri
   }
   for (const char* f : {"title", "statement", "solution"})
     if (!is_text_pair(doc.value(f, json()))) said(std::string(f) + ": needs en and zh texts; allowed: {\"en\": \"...\", \"zh\": \"...\"}");
-  const json& hints = doc.value("hints", json());
-  if (!hints.is_object() || !hints.value("en", json()).is_array() || !hints.value("zh", json()).is_array())
+  const json& hints = member(doc, "hints");
+  if (!hints.is_object() || !member(hints, "en").is_array() || !member(hints, "zh").is_array())
     said("hints: needs en and zh arrays; allowed: {\"en\": [\"...\"], \"zh\": [\"...\"]}");
-  const json& params = doc.value("params", json());
-  const json& answers = doc.value("answers", json());
+  const json& params = member(doc, "params");
+  const json& answers = member(doc, "answers");
   if (!params.is_array()) said("params: must be an array of param definitions");
   if (!answers.is_array() || answers.empty()) said("answers: must be a non-empty array of answer definitions");
   for (size_t i = 0; params.is_array() && i < params.size(); ++i) attempt([&] { check_param_def(file, params[i], i); });
@@ -321,10 +321,10 @@ bool schema_into(const std::string& file, const json& doc, std::vector<std::stri
   // a value may carry the id of an answer given as that value ("answers": {"x": "$x"}): the one
   // figure is then in both answers and values, and "$x" means it before and after the answer.
   std::map<std::string, std::string> seen;
-  const json& computed = doc.value("compute", json()).is_object() ? doc.at("compute").value("answers", json()) : json();
+  const json& computed = member(doc, "compute").is_object() ? member(doc.at("compute"), "answers") : json();
   auto unique = [&](const json& list, const std::string& where) {
     for (size_t i = 0; list.is_array() && i < list.size(); ++i) {
-      if (!list[i].is_object() || !list[i].value("id", json()).is_string()) continue;
+      if (!list[i].is_object() || !member(list[i], "id").is_string()) continue;
       const std::string n = list[i].at("id");
       const std::string at = concat({where, "[", std::to_string(i), "]"});
       const auto [it, fresh] = seen.emplace(n, at);
@@ -337,7 +337,7 @@ bool schema_into(const std::string& file, const json& doc, std::vector<std::stri
   };
   unique(params, "params");
   unique(answers, "answers");
-  if (doc.value("compute", json()).is_object()) unique(doc.at("compute").value("values", json()), "compute.values");
+  if (member(doc, "compute").is_object()) unique(member(doc.at("compute"), "values"), "compute.values");
   return problems.size() == before;
 }
 
@@ -441,7 +441,7 @@ void solvability_into(const Exercise& ex, const json& defaults, const Said& said
   // Drawn variants: failures counted, the first named with its params.
   std::map<std::string, std::pair<int, std::string>> at_draws;  // key -> (count, first line)
   std::vector<std::string> order;
-  const json constraints = ex.doc.value("variant", json::object()).value("constraints", json::array());
+  const json& constraints = member(member(ex.doc, "variant", kNoMembers), "constraints", kNoItems);
   std::vector<int> holds(constraints.size(), 0);
   int drawn = 0, solved_draws = 0;
   for (std::uint64_t seed = 1; seed <= kDraws; ++seed) {
@@ -478,8 +478,8 @@ void solvability_into(const Exercise& ex, const json& defaults, const Said& said
   for (size_t i = 0; i < constraints.size(); ++i)
     if (holds[i] == 0)
       said(concat({"variant.constraints[", std::to_string(i), "]: no drawn variant satisfies it (0 of ",
-                   std::to_string(solved_draws), " draws: ", side(constraints[i].value("left", json())), " ",
-                   side(constraints[i].value("op", json())), " ", side(constraints[i].value("right", json())),
+                   std::to_string(solved_draws), " draws: ", side(member(constraints[i], "left")), " ",
+                   side(member(constraints[i], "op")), " ", side(member(constraints[i], "right")),
                    "); allowed: a condition some params within min, max and nice meet"}));
 }
 
@@ -541,7 +541,7 @@ void lint_into(const std::string& file, const std::string& text, std::vector<std
   const TemplateContext ctx{ex, defaults, &solved.at("answers"), &solved.at("display"), &solved.at("values"),
                             &solved.at("conclusions")};
   std::string all_texts = doc.at("solution").dump();  // raw: where {conclusions.x} are said
-  const json conclusions = doc.value("conclusions", json::array());
+  const json& conclusions = member(doc, "conclusions", kNoItems);
   for (size_t i = 0; i < conclusions.size(); ++i) {
     const std::string at = concat({"conclusions[", std::to_string(i), "]"});
     const json& cases = conclusions[i].at("cases");
@@ -568,8 +568,8 @@ void lint_into(const std::string& file, const std::string& text, std::vector<std
       said(concat({"conclusions[", std::to_string(i), "]: '", conclusions[i].at("id").get<std::string>(),
                    "' is said nowhere (no {conclusions.", conclusions[i].at("id").get<std::string>(),
                    "} in the solution)"}));
-  const json variant = doc.value("variant", json::object());
-  const json constraints = variant.value("constraints", json::array());
+  const json& variant = member(doc, "variant", kNoMembers);
+  const json& constraints = member(variant, "constraints", kNoItems);
   bool constraints_ok = true;
   for (size_t i = 0; i < constraints.size(); ++i)
     for (const std::string& p :
@@ -628,7 +628,7 @@ std::vector<std::vector<std::string>> lint_exercise_files(
     out.push_back(lint_exercise(file, text));
     try {
       const json doc = parse_exercise_text(file, text);
-      const json& id = doc.is_object() ? doc.value("id", json()) : json();
+      const json& id = doc.is_object() ? member(doc, "id") : json();
       if (!id.is_number_integer() || id.get<double>() < 1 || id.get<double>() > kMaxExerciseId) continue;
       const auto [it, fresh] = owners.emplace(id.get<int>(), file);
       const auto other = installed.find(id.get<int>());

@@ -128,16 +128,16 @@ class Walk {
     Names names;
     std::string what;
     if (def == "preset") {
-      names = ids_of(doc_.value("params", json()));
+      names = ids_of(member(doc_, "params"));
       what = "not a param";
     } else if (def == "aliases" || def == "choice_labels") {
-      if (parent && parent->is_object() && parent->value("choices", json()).is_array())
+      if (parent && parent->is_object() && member(*parent, "choices").is_array())
         for (const json& c : parent->at("choices"))
           if (c.is_string()) names.push_back(c);
       if (names.empty()) return;  // no choices: the answer's own problem, said where its choices are checked
       what = "not one of the answer's choices";
     } else if (def == "computed_answers" || def == "computed_ranges") {
-      names = ids_of(doc_.value("answers", json()));
+      names = ids_of(member(doc_, "answers"));
       what = "not an answer id";
     } else {
       return;

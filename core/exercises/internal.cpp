@@ -70,6 +70,14 @@ std::string utf8_prefix(const std::string& s, size_t n) {
 }
 }  // namespace
 
+const json kNoValue, kNoMembers = json::object(), kNoItems = json::array();
+
+const json& member(const json& obj, const char* key, const json& fallback) {
+  if (!obj.is_object()) (void)obj.value(key, json());  // throws type_error 306, as value() does
+  const auto it = obj.find(key);
+  return it == obj.end() ? fallback : *it;
+}
+
 std::string capped_message(const std::string& message) {
   return message.size() <= kMaxMessageChars ? message : utf8_prefix(message, kMaxMessageChars - 3) + "...";
 }

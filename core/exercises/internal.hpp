@@ -32,6 +32,11 @@ std::string quoted(const std::string& text);
 /// Throws invalid_exercise naming the file (the message capped).
 [[noreturn]] void bad_doc(const std::string& file, const std::string& what);
 bool is_text_pair(const json& j);
+/// null, {} and []: the fallbacks of member().
+extern const json kNoValue, kNoMembers, kNoItems;
+/// obj.value(key, fallback) without the copy: the member, else `fallback` (one of the constants
+/// above, never a temporary); like value(), json's type_error when `obj` is no object.
+const json& member(const json& obj, const char* key, const json& fallback = kNoValue);
 std::string base_unit_name(Dimension d);
 Dimension param_dimension(const json& def);
 bool is_choice_answer(const json& def);

@@ -62,7 +62,7 @@ json solve_exercise(const Exercise& ex, const json& params) {
   const json solved = {{"params", params}, {"answers", s.answers}, {"values", values}};
   const json picked = choose_conclusions(ex.doc, solved);
   json conclusions = json::object();
-  for (const json& def : ex.doc.value("conclusions", json::array())) {
+  for (const json& def : member(ex.doc, "conclusions", kNoItems)) {
     const std::string id = def.at("id");
     conclusions[id] = fill_pair(def.at("cases").at(picked.at(id).get<size_t>()).at("text"), c, "conclusions." + id);
   }

@@ -75,14 +75,14 @@ bool solvable(const Exercise& ex, const json& params) {
   try {
     const json s = solve_exercise(ex, params);
     if (s.at("values").contains("well_posed") && s.at("values").at("well_posed") == false) return false;
-    const json variant = ex.doc.value("variant", json::object());
+    const json& variant = member(ex.doc, "variant", kNoMembers);
     // The premise of an exercise, declared in its file: "variant": {"constraints": [{"left":
     // "values.inter_beta_Bps", "op": "<", "right": "values.intra_beta_Bps"}, ...]}.
-    for (const json& c : variant.value("constraints", json::array()))
+    for (const json& c : member(variant, "constraints", kNoItems))
       if (!condition_holds(s, c)) return false;
     // Pairs of figures a student compares ("tokens_per_device" vs "threshold") stay 10% apart,
     // so rounding cannot flip the conclusion.
-    for (const json& pair : variant.value("distinct", json::array())) {
+    for (const json& pair : member(variant, "distinct", kNoItems)) {
       const double a = figure(s, pair.at(0)), b = figure(s, pair.at(1));
       if (std::fabs(a - b) < 0.1 * std::max(std::fabs(a), std::fabs(b))) return false;
     }
@@ -126,7 +126,7 @@ SplitMix64 rng_for(const Exercise& ex, std::uint64_t seed) {
 
 json draw_params(const Exercise& ex, std::uint64_t seed) {
   SplitMix64 rng = rng_for(ex, seed);
-  const json presets = ex.doc.value("variant", json::object()).value("presets", json::array());
+  const json& presets = member(member(ex.doc, "variant", kNoMembers), "presets", kNoItems);
   try {
     return resolve_params(ex, draw(ex, presets, rng));
   } catch (const RequestError&) {
@@ -137,8 +137,8 @@ json draw_params(const Exercise& ex, std::uint64_t seed) {
 json variant_params(const Exercise& ex, std::uint64_t seed) {
   SplitMix64 rng = rng_for(ex, seed);
   const json defaults = resolve_params(ex, json::object());
-  const json variant = ex.doc.value("variant", json::object());
-  const json presets = variant.value("presets", json::array());
+  const json& variant = member(ex.doc, "variant", kNoMembers);
+  const json& presets = member(variant, "presets", kNoItems);
   for (int attempt = 0; attempt < 200; ++attempt) {
     json p = draw(ex, presets, rng);
     try {
