@@ -210,10 +210,10 @@ json answer(const json& request, bool as_text, std::string& text) {
         // make a result infinite or NaN, and this is the last line of defence.
         const std::string bad = non_finite_path(out);
         if (!bad.empty())
-          return error_json("out_of_range", concat({"result '", bad, "': the request's values make it ",
-                                                    "infinite or not a number; allowed: values that keep "
-                                                    "every result finite (larger bandwidths, efficiencies "
-                                                    "or rates)"}));
+          return error_json("out_of_range",
+                            concat({"result '", bad,
+                                    "': the request's values make it infinite or not a number; allowed: values "
+                                    "that keep every result finite (larger bandwidths, efficiencies or rates)"}));
         return out;
       }
     return error_json("unknown_op",

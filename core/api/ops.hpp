@@ -66,12 +66,11 @@ void op_link_match(Request& r, JsonWriter& w);
 // ops_fit.cpp: nccl-tests logs fitted to the ring model (SPEC "Measured against the model").
 void op_fit(Request& r, JsonWriter& w);
 
-/// JSON form of a collective cost, shared by the ops that report one.
-json cost_json(const struct CollectiveCost& c);
-/// A cost's members, in an object the caller opens.
-void write_cost_members(JsonWriter& w, const CollectiveCost& c);
-/// The same as an object the writer writes, and a link's {alpha_s, beta_Bps, id} under `key`.
+/// A collective cost, shared by the ops that report one: its members in an object the caller
+/// opens, or an object of its own.
+void write_cost_members(JsonWriter& w, const struct CollectiveCost& c);
 void write_cost(JsonWriter& w, const CollectiveCost& c);
+/// A link's {alpha_s, beta_Bps, id} as member `key`.
 void write_link(JsonWriter& w, const char* key, const struct Link& l);
 
 }  // namespace commlab

@@ -23,14 +23,6 @@ void write_cost_members(JsonWriter& w, const CollectiveCost& c) {
   w.member("steps", c.steps).member("time_s", c.time_s);
 }
 
-json cost_json(const CollectiveCost& c) {
-  JsonTreeWriter w;
-  w.begin_object();
-  write_cost_members(w, c);
-  w.end_object();
-  return w.take();
-}
-
 void write_cost(JsonWriter& w, const CollectiveCost& c) {
   w.begin_object();
   write_cost_members(w, c);

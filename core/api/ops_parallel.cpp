@@ -621,10 +621,7 @@ void op_kv_transfer(Request& r, JsonWriter& w) {
   // exercise) reads the figures behind the answer from the same request.
   w.key("model");
   write_model(w, m);
-  w.key("link");
-  w.begin_object();
-  w.member("id", nic.id).member("alpha_s", nic.alpha_s).member("beta_Bps", nic.beta_Bps);
-  w.end_object();
+  write_link(w, "link", nic);
   w.member("tokens", tokens).member("nics", nics).member("tp", tp).member("kv_bytes", k.kv_bytes)
       .member("kv_bytes_per_token", kv_bytes_per_token(m)).member("one_nic_s", k.one_nic_s)
       .member("all_nics_s", k.all_nics_s).member("layer_compute_s", k.layer_compute_s)

@@ -202,7 +202,8 @@ void op_simulate(Request& r, JsonWriter& w) {
   opt.data = mode == "data";
   const ExecResult res = execute(spec, topo, opt);
   // Room for the trace's messages (about 150 characters each) and the steps (about 80).
-  w.reserve(4096 + 150 * static_cast<size_t>(res.trace_messages) + 80 * std::min<size_t>(res.step_records.size(), kMaxListedSteps));
+  w.reserve(4096 + 150 * static_cast<size_t>(res.trace_messages) +
+            80 * std::min<size_t>(res.step_records.size(), kMaxListedSteps));
 
   w.member("collective", collective_name(collective))
       .member("algorithm", spec.algorithm)

@@ -301,8 +301,9 @@ json answer_rule(const json& a) {
   const std::string pct = percent(tolerance(a));
   const int n = min_figures(a);
   std::string en =
-      concat({what_to_type_en(a), ". Correct if within ", pct, " of the exact value, or if it is the exact ",
-              "value rounded to the significant figures you type (at least ", std::to_string(n), ")."});
+      concat({what_to_type_en(a), ". Correct if within ", pct,
+              " of the exact value, or if it is the exact value rounded to the significant figures you type (at least ",
+              std::to_string(n), ")."});
   std::string zh = concat({what_to_type_zh(a), "。与精确值相差不超过 ", pct, "，或等于精确值按你写的有效数字（至少 ",
                            std::to_string(n), " 位）四舍五入的结果，即为正确。"});
   en += " Trailing zeros of a whole number are not significant: 420 and 2,200 have two figures, 420. and 4.20e2 three.";
