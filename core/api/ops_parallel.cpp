@@ -437,7 +437,7 @@ void op_moe(Request& r, JsonWriter& w) {
     const int value = std::string(field) == "experts" ? m.experts : m.top_k;
     if (value < 1 && given && given->contains(field))
       throw RequestError("invalid_value",
-                         concat({"field 'model.", std::string(field), "': value ", std::to_string(value),
+                         concat({"field 'model.", field, "': value ", std::to_string(value),
                                  " is not allowed; allowed: at least 1 "
                                  "(a MoE model routes each token to top_k >= 1 of its experts)"}));
   }

@@ -143,8 +143,8 @@ std::string type_name(const json& v) {
 
 std::string describe(const Range& r) {
   std::string s =
-      concat({"a finite number ", std::string(r.min_exclusive ? "> " : ">= "), num(r.min), " and <= ", num(r.max)});
-  if (*r.unit) s += concat({" (", std::string(r.unit), ")"});
+      concat({"a finite number ", r.min_exclusive ? "> " : ">= ", num(r.min), " and <= ", num(r.max)});
+  if (*r.unit) s += concat({" (", r.unit, ")"});
   return s;
 }
 

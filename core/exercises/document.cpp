@@ -188,7 +188,7 @@ Exercise load_one(const std::string& file, const json& doc) {
                                                         : ""));
   check_schema_reference(file, doc);
   for (const char* f : {"title", "statement", "solution"})
-    if (!is_text_pair(doc.value(f, json()))) bad_doc(file, concat({std::string("field '"), f, "' needs en and zh"}));
+    if (!is_text_pair(member(doc, f))) bad_doc(file, concat({"field '", f, "' needs en and zh"}));
   if (!member(doc, "params").is_array()) bad_doc(file, "field 'params' must be an array");
   if (!member(doc, "answers").is_array() || doc.at("answers").empty())
     bad_doc(file, "field 'answers' must be a non-empty array");
@@ -509,7 +509,7 @@ void lint_into(const std::string& file, const std::string& text, std::vector<std
     const json& list = doc.at("hints").at(lang);
     for (size_t i = 0; i < list.size(); ++i)
       if (!list[i].is_string() || list[i].get<std::string>().empty())
-        said(concat({std::string("hints."), lang, "[", std::to_string(i), "]: must be a non-empty text"}));
+        said(concat({"hints.", lang, "[", std::to_string(i), "]: must be a non-empty text"}));
   }
   if (doc.at("hints").at("en").size() != doc.at("hints").at("zh").size())
     said("hints: en and zh must have as many hints");
@@ -524,7 +524,7 @@ void lint_into(const std::string& file, const std::string& text, std::vector<std
   for (const char* part : {"statement", "solution"})
     for (const char* lang : {"en", "zh"})
       for (const std::string& p : unbound_placeholders(solved.at(part).at(lang).get<std::string>()))
-        said(concat({std::string(part), ".", lang, ": placeholder ", p, " names no param, answer or value"}));
+        said(concat({part, ".", lang, ": placeholder ", p, " names no param, answer or value"}));
   for (const json& def : doc.at("answers")) {
     const std::string id = def.at("id");
     const json& v = solved.at("answers").at(id);

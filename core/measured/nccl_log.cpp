@@ -67,10 +67,10 @@ std::string quoted(std::string_view s) {
   size_t start = skip_spaces(s, 0);
   s = s.substr(start);
   while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  if (s.size() <= kQuoteBytes) return concat({"'", std::string(s), "'"});
+  if (s.size() <= kQuoteBytes) return concat({"'", s, "'"});
   size_t cut = kQuoteBytes;
   while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
-  return concat({"'", std::string(s.substr(0, cut)), "...'"});
+  return concat({"'", s.substr(0, cut), "...'"});
 }
 
 std::string num(double x) {

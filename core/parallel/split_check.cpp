@@ -27,7 +27,7 @@ Mat swiglu(const Mat& g, const Mat& u) {
 void require_divisible(const char* what, int n, int shards) {
   if (shards < 1 || n % shards != 0)
     throw RequestError("invalid_value",
-                       concat({"field '", std::string(what), "': value ", std::to_string(n),
+                       concat({"field '", what, "': value ", std::to_string(n),
                                " is not allowed; allowed: a multiple of shards (", std::to_string(shards), ")"}));
 }
 
