@@ -189,15 +189,14 @@ void op_nccl(Request& r, JsonWriter& w) {
   if (r.has("algorithms")) {
     const json& list = r.raw("algorithms");
     if (!list.is_array() || list.empty())
-      throw RequestError("invalid_type", concat({"field 'algorithms': value ", show_value(list),
-                                                 " is not allowed; allowed: a non-empty array of \"ring\", \"tree\""}));
+      refuse("invalid_type", {"field 'algorithms': value ", show_value(list),
+                              " is not allowed; allowed: a non-empty array of \"ring\", \"tree\""});
     algorithms.clear();
     for (const json& a : list) {
       if (a == "ring") algorithms.push_back(NcclAlgorithm::ring);
       else if (a == "tree") algorithms.push_back(NcclAlgorithm::tree);
       else
-        throw RequestError("unknown_value", concat({"field 'algorithms': unknown value ", show_value(a),
-                                                    "; allowed: \"ring\", \"tree\""}));
+        refuse("unknown_value", {"field 'algorithms': unknown value ", show_value(a), "; allowed: \"ring\", \"tree\""});
     }
   }
   r.finish();
@@ -260,19 +259,18 @@ std::vector<std::string> read_name_list(Request& r, const char* field, const std
   };
   const json& list = r.raw(field);
   if (!list.is_array() || list.empty())
-    throw RequestError("invalid_type",
-                       concat({"field '", r.path(field), "': value ", show_value(list),
-                               " is not allowed; allowed: a non-empty array of distinct names from ", allowed_text()}));
+    refuse("invalid_type", {"field '", r.path(field), "': value ", show_value(list),
+                            " is not allowed; allowed: a non-empty array of distinct names from ", allowed_text()});
   std::vector<bool> seen(allowed.size(), false);
   for (const json& a : list) {
     const auto it = a.is_string() ? std::find(allowed.begin(), allowed.end(), a.get<std::string>()) : allowed.end();
     if (it == allowed.end())
-      throw RequestError("unknown_value", concat({"field '", r.path(field), "': unknown value ", show_value(a),
-                                                  "; allowed: ", allowed_text()}));
+      refuse("unknown_value",
+             {"field '", r.path(field), "': unknown value ", show_value(a), "; allowed: ", allowed_text()});
     const size_t i = static_cast<size_t>(it - allowed.begin());
     if (seen[i])
-      throw RequestError("invalid_value", concat({"field '", r.path(field), "': value ", show_value(a),
-                                                  " is listed twice; allowed: each name once"}));
+      refuse("invalid_value",
+             {"field '", r.path(field), "': value ", show_value(a), " is listed twice; allowed: each name once"});
     seen[i] = true;
   }
   std::vector<std::string> out;
@@ -297,9 +295,8 @@ void op_crossover(Request& r, JsonWriter& w) {
   const double from = r.bytes_or("from_bytes", 1);
   const double to = r.bytes_or("to_bytes", 1e9);
   if (!(to > from * (1 + 1e-6)))
-    throw RequestError("invalid_value",
-                       concat({"fields 'from_bytes' and 'to_bytes': values ", format_number(from), " and ",
-                               format_number(to), " are not allowed; allowed: 'to_bytes' above 'from_bytes'"}));
+    refuse("invalid_value", {"fields 'from_bytes' and 'to_bytes': values ", format_number(from), " and ",
+                             format_number(to), " are not allowed; allowed: 'to_bytes' above 'from_bytes'"});
   const bool has_at = r.has("bytes");
   const double at = has_at ? r.bytes("bytes") : 0;
   if (!has_at) r.mark_read("bytes");
@@ -314,8 +311,9 @@ void op_crossover(Request& r, JsonWriter& w) {
     static const std::vector<std::string> flat = allreduce_names(false);
     if (r.has("algorithms")) {
       if (r.has("in_switch_available"))
-        throw RequestError("invalid_request", "fields 'algorithms' and 'in_switch_available': give one of them; allowed: "
-                                              "\"in_switch\" listed in 'algorithms', or 'in_switch_available' without 'algorithms'");
+        refuse("invalid_request",
+               {"fields 'algorithms' and 'in_switch_available': give one of them; allowed: "
+                "\"in_switch\" listed in 'algorithms', or 'in_switch_available' without 'algorithms'"});
       names = read_name_list(r, "algorithms", flat);
     } else {
       // As the `auto` choice: every flat algorithm, in-switch only where the switch reduces.
@@ -352,11 +350,9 @@ void op_crossover(Request& r, JsonWriter& w) {
   const double evaluations = static_cast<double>(cheapest_changes_evaluations(n, from, to));
   const double units = evaluations * work + (kind == "allreduce" ? 20.0 * devices : 0);
   if (units > kCrossoverWorkUnits)
-    throw RequestError(
-        "too_large",
-        concat({"field 'devices': value ", std::to_string(devices), " makes the crossover search take about ",
-                format_number(units), " units of work; the limit is ", format_number(kCrossoverWorkUnits),
-                ": narrow 'from_bytes'..'to_bytes' or leave \"double_binary_tree\" out of 'algorithms'"}));
+    refuse("too_large", {"field 'devices': value ", std::to_string(devices), " makes the crossover search take about ",
+                         format_number(units), " units of work; the limit is ", format_number(kCrossoverWorkUnits),
+                         ": narrow 'from_bytes'..'to_bytes' or leave \"double_binary_tree\" out of 'algorithms'"});
   charge_work(units);
 
   const CheapestMap map = cheapest_changes(n, cost, from, to);

@@ -23,7 +23,7 @@ json on_document(int id, F f) {
   try {
     return f();
   } catch (const RequestError& e) {
-    if (document_work_exhausted()) throw RequestError("invalid_exercise", concat({who, ": ", document_work_message()}));
+    if (document_work_exhausted()) refuse("invalid_exercise", {who, ": ", document_work_message()});
     throw RequestError(e.code(), detail::capped_message(e.what()));
   } catch (const json::exception& e) {
     throw RequestError(
@@ -96,8 +96,8 @@ std::string file_name(Request& r, const char* fallback) {
   if (!r.has("file")) return fallback;
   const json& f = r.raw("file");
   if (!f.is_string() || f.get_ref<const std::string&>().empty() || f.get_ref<const std::string&>().size() > 100)
-    throw RequestError("invalid_type", concat({"field 'file': value ", show_value(f),
-                                               " is not allowed; allowed: a file name of 1 to 100 characters"}));
+    refuse("invalid_type",
+           {"field 'file': value ", show_value(f), " is not allowed; allowed: a file name of 1 to 100 characters"});
   return f.get<std::string>();
 }
 }  // namespace
@@ -111,12 +111,11 @@ json op_exercise_load(Request& r) {
     doc = r.raw("doc");
     // The request's own nesting is bounded already; its size is the document's.
     if (doc.dump(-1, ' ', false, json::error_handler_t::replace).size() > kMaxDocumentBytes)
-      throw RequestError("invalid_exercise",
-                         concat({"exercises/", file, ": the document is over ", std::to_string(kMaxDocumentBytes),
-                                 " bytes; allowed: at most 256 KB"}));
+      refuse("invalid_exercise", {"exercises/", file, ": the document is over ", std::to_string(kMaxDocumentBytes),
+                                  " bytes; allowed: at most 256 KB"});
   } else {
     const json& text = r.raw("text");
-    if (!text.is_string()) throw RequestError("invalid_type", "field 'text': must be the exercise file's text");
+    if (!text.is_string()) refuse("invalid_type", {"field 'text': must be the exercise file's text"});
     doc = parse_exercise_text(file, text.get<std::string>());
   }
   r.finish();
@@ -125,8 +124,7 @@ json op_exercise_load(Request& r) {
     const Exercise& ex = load_exercise(file, doc);
     return {{"id", ex.id}, {"title", ex.doc.at("title")}};
   } catch (const RequestError& e) {
-    if (document_work_exhausted())
-      throw RequestError("invalid_exercise", concat({"exercises/", file, ": ", document_work_message()}));
+    if (document_work_exhausted()) refuse("invalid_exercise", {"exercises/", file, ": ", document_work_message()});
     throw;
   } catch (const json::exception& e) {
     throw RequestError(
@@ -144,19 +142,17 @@ json op_exercise_install(Request& r) {
   const std::string rule = concat({"allowed: an array of at most ", std::to_string(kMaxExerciseId),
                                    " objects {\"file\": \"03.json\", \"text\": <the file's text>}"});
   if (!files.is_array())
-    throw RequestError("invalid_type", concat({"field 'files': value ", show_value(files), " is not allowed; ", rule}));
+    refuse("invalid_type", {"field 'files': value ", show_value(files), " is not allowed; ", rule});
   if (files.size() > static_cast<size_t>(kMaxExerciseId))
-    throw RequestError("too_large", concat({"field 'files': ", std::to_string(files.size()), " documents; ", rule}));
+    refuse("too_large", {"field 'files': ", std::to_string(files.size()), " documents; ", rule});
   std::vector<ExerciseFile> given;
   for (size_t i = 0; i < files.size(); ++i) {
     const std::string at = concat({"field 'files[", std::to_string(i), "]"});
     const json& f = files[i];
-    if (!f.is_object())
-      throw RequestError("invalid_type", concat({at, "': value ", show_value(f), " is not allowed; ", rule}));
+    if (!f.is_object()) refuse("invalid_type", {at, "': value ", show_value(f), " is not allowed; ", rule});
     for (auto it = f.begin(); it != f.end(); ++it)
       if (it.key() != "file" && it.key() != "text")
-        throw RequestError("unknown_field",
-                           concat({at, "': unknown field ", detail::quoted(it.key()), "; allowed: file, text"}));
+        refuse("unknown_field", {at, "': unknown field ", detail::quoted(it.key()), "; allowed: file, text"});
     const json& name = f.value("file", json());
     if (!name.is_string() || name.get_ref<const std::string&>().empty() || name.get_ref<const std::string&>().size() > 100)
       throw RequestError(f.contains("file") ? "invalid_type" : "missing_field",
@@ -178,7 +174,7 @@ json op_exercise_install(Request& r) {
 json op_exercise_lint(Request& r) {
   const std::string file = file_name(r, "exercise.json");
   const json& text = r.raw("text");
-  if (!text.is_string()) throw RequestError("invalid_type", "field 'text': must be the exercise file's text");
+  if (!text.is_string()) refuse("invalid_type", {"field 'text': must be the exercise file's text"});
   r.finish();
   const std::vector<std::string> problems = lint_exercise(file, text.get<std::string>());
   return {{"ok", problems.empty()}, {"problems", problems}};

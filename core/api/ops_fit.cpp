@@ -95,8 +95,8 @@ void write_table(JsonWriter& w, const LogFit& fit, const TableFit& f, bool in_pl
 void op_fit(Request& r, JsonWriter& w) {
   const json& log = r.required("log", [] { return std::string("the text nccl-tests printed, as a string"); });
   if (!log.is_string())
-    throw RequestError("invalid_type", concat({"field 'log': value ", show_value(log),
-                                               " is not a string; allowed: the text nccl-tests printed, as a string"}));
+    refuse("invalid_type", {"field 'log': value ", show_value(log),
+                            " is not a string; allowed: the text nccl-tests printed, as a string"});
   FitRequest req;
   if (r.has("collective")) req.collective = r.name("collective", fit_collectives());
   else r.mark_read("collective");
@@ -104,8 +104,8 @@ void op_fit(Request& r, JsonWriter& w) {
   if (r.has("link")) {
     const json& l = r.raw("link");
     if (!l.is_string())
-      throw RequestError("invalid_type", concat({"field 'link': value ", show_value(l),
-                                                 " is not a string; allowed: a catalogue link id (", link_ids(), ")"}));
+      refuse("invalid_type", {"field 'link': value ", show_value(l), " is not a string; allowed: a catalogue link id (",
+                              link_ids(), ")"});
     req.link = find_link(l.get_ref<const std::string&>());
     if (!req.link) catalogue_link(l.get_ref<const std::string&>(), "link");  // throws, naming the links
   } else {
@@ -119,16 +119,14 @@ void op_fit(Request& r, JsonWriter& w) {
   const std::string& text = log.get_ref<const std::string&>();
   const double bytes = static_cast<double>(text.size());
   if (bytes > kMaxLogBytes)
-    throw RequestError("too_large",
-                       concat({"field 'log': ", std::to_string(text.size()), " bytes of text; allowed: at most ",
-                               std::to_string(static_cast<long long>(kMaxLogBytes)),
-                               " bytes a request: fit the log in parts (each nccl-tests run is a table of its own)"}));
+    refuse("too_large", {"field 'log': ", std::to_string(text.size()), " bytes of text; allowed: at most ",
+                         std::to_string(static_cast<long long>(kMaxLogBytes)),
+                         " bytes a request: fit the log in parts (each nccl-tests run is a table of its own)"});
   const long long lines = log_line_count(text);
   if (lines > kMaxLogLines)
-    throw RequestError("too_large",
-                       concat({"field 'log': ", std::to_string(lines), " lines of text; allowed: at most ",
-                               std::to_string(kMaxLogLines),
-                               " lines a request (every skipped line is reported): fit the log in parts"}));
+    refuse("too_large",
+           {"field 'log': ", std::to_string(lines), " lines of text; allowed: at most ", std::to_string(kMaxLogLines),
+            " lines a request (every skipped line is reported): fit the log in parts"});
   charge_work(fit_work_units(bytes));
 
   const LogFit fit = fit_nccl_log(text, req);

@@ -51,9 +51,8 @@ T read_preset(Request& r, const std::string& field, const std::string& fallback,
   const json& v = r.raw(field);
   if (v.is_string()) return find(r.name(field, ids));
   if (!v.is_object())
-    throw RequestError("invalid_type",
-                       concat({"field '", r.path(field), "': value ", show_value(v), " is not allowed; allowed: a ",
-                               kind, " id (", joined(ids), ") or an object {\"id\", field overrides}"}));
+    refuse("invalid_type", {"field '", r.path(field), "': value ", show_value(v), " is not allowed; allowed: a ", kind,
+                            " id (", joined(ids), ") or an object {\"id\", field overrides}"});
   Request o(v, r.path(field) + ".");
   T x = find(o.name_or("id", fallback, ids));
   apply(o, x);
@@ -75,9 +74,8 @@ ModelPreset read_model(Request& r, const std::string& fallback) {
     m.bytes_per_param = o.number_or("bytes_per_param", m.bytes_per_param, Range{0, 16, true, "bytes"});
     m.activation_bytes = o.number_or("activation_bytes", m.activation_bytes, Range{0, 16, true, "bytes"});
     if (m.top_k > m.experts)
-      throw RequestError("invalid_value",
-                         concat({"field '", o.path("top_k"), "': value ", std::to_string(m.top_k),
-                                 " is not allowed; allowed: at most experts (", std::to_string(m.experts), ")"}));
+      refuse("invalid_value", {"field '", o.path("top_k"), "': value ", std::to_string(m.top_k),
+                               " is not allowed; allowed: at most experts (", std::to_string(m.experts), ")"});
   });
 }
 
@@ -128,9 +126,8 @@ AllreduceKernel read_kernel(Request& r) {
   const std::string name = r.name_or("algorithm", "ring", names);
   const bool with_protocol = r.has("protocol");
   if (with_protocol && name != "ring")
-    throw RequestError("invalid_value", concat({"field '", r.path("protocol"),
-                                                "': NCCL's protocols apply to algorithm 'ring' only, not '", name,
-                                                "'; allowed: leave 'protocol' out, or set 'algorithm' to 'ring'"}));
+    refuse("invalid_value", {"field '", r.path("protocol"), "': NCCL's protocols apply to algorithm 'ring' only, not '",
+                             name, "'; allowed: leave 'protocol' out, or set 'algorithm' to 'ring'"});
   if (with_protocol) {
     const std::string p = r.name("protocol", {"LL", "LL128", "Simple"});
     return AllreduceKernel::nccl(p == "LL" ? NcclProtocol::LL : p == "LL128" ? NcclProtocol::LL128 : NcclProtocol::Simple);
@@ -330,9 +327,8 @@ void op_sharding_check(Request& r, JsonWriter& w) {
     const int hidden = r.integer_or("hidden", 32, 1, 1024);
     const int ffn = r.integer_or("ffn", 112, 1, 4096);
     if (double(tokens) * hidden * ffn > 4e6)
-      throw RequestError("out_of_range",
-                         concat({"fields 'tokens' x 'hidden' x 'ffn' = ", std::to_string(double(tokens) * hidden * ffn),
-                                 " is not allowed; allowed: at most 4e6 (a quick check)"}));
+      refuse("out_of_range", {"fields 'tokens' x 'hidden' x 'ffn' = ", std::to_string(double(tokens) * hidden * ffn),
+                              " is not allowed; allowed: at most 4e6 (a quick check)"});
     const MlpSplitCheck c = check_mlp_split(tokens, hidden, ffn, shards, seed);
     w.key("mlp");
     w.begin_object();
@@ -347,8 +343,8 @@ void op_sharding_check(Request& r, JsonWriter& w) {
     const int kv_heads = r.integer_or("kv_heads", 4, 1, 64);
     const int head_dim = r.integer_or("head_dim", 8, 1, 128);
     if (q_heads * head_dim > 512)
-      throw RequestError("out_of_range", concat({"fields 'q_heads' x 'head_dim' = ", std::to_string(q_heads * head_dim),
-                                                 " is not allowed; allowed: at most 512 (a quick check)"}));
+      refuse("out_of_range", {"fields 'q_heads' x 'head_dim' = ", std::to_string(q_heads * head_dim),
+                              " is not allowed; allowed: at most 512 (a quick check)"});
     const AttentionSplitCheck c =
         check_attention_split(tokens, q_heads, kv_heads, head_dim, shards, std::uint64_t(seed) + 1);
     w.key("attention");
@@ -379,38 +375,35 @@ void op_pipeline(Request& r, JsonWriter& w) {
   const int cap = r.integer_or("max_stage_visits", static_cast<int>(kMaxStageVisits), 1, kMaxDeclaredStageVisits);
   r.finish();
   if (own_cap && double(stages) * mb * tokens > cap)
-    throw RequestError(
-        "out_of_range",
-        concat({"fields 'stages' x 'microbatches' x 'tokens': ", std::to_string(stages), " x ", std::to_string(mb),
-                " x ", std::to_string(tokens), " stage visits is not allowed; allowed: at most max_stage_visits (",
-                format_number(cap), ")",
-                (double(stages) * mb <= cap
-                     ? concat({", so at most ", format_number(std::floor(cap / (double(stages) * mb))), " tokens here"})
-                     : std::string(", with fewer stages or micro-batches"))}));
+    refuse("out_of_range",
+           {"fields 'stages' x 'microbatches' x 'tokens': ", std::to_string(stages), " x ", std::to_string(mb), " x ",
+            std::to_string(tokens), " stage visits is not allowed; allowed: at most max_stage_visits (",
+            format_number(cap), ")",
+            (double(stages) * mb <= cap
+                 ? concat({", so at most ", format_number(std::floor(cap / (double(stages) * mb))), " tokens here"})
+                 : std::string(", with fewer stages or micro-batches"))});
   // Work budget: a stage visit is a priority-queue step of about 100 ns natively.
   if (!own_cap && double(stages) * mb * tokens > kMaxStageVisits)
-    throw RequestError(
-        "too_large",
-        concat({"fields 'stages' x 'microbatches' x 'tokens': ", std::to_string(stages), " x ", std::to_string(mb),
-                " x ", std::to_string(tokens), " stage visits; allowed: at most 1e6, ",
-                (double(stages) * mb <= kMaxStageVisits
-                     ? concat({"so at most ", format_number(std::floor(kMaxStageVisits / (double(stages) * mb))),
-                               " tokens here"})
-                     : std::string("with fewer stages or micro-batches"))}));
+    refuse("too_large",
+           {"fields 'stages' x 'microbatches' x 'tokens': ", std::to_string(stages), " x ", std::to_string(mb), " x ",
+            std::to_string(tokens), " stage visits; allowed: at most 1e6, ",
+            (double(stages) * mb <= kMaxStageVisits
+                 ? concat({"so at most ", format_number(std::floor(kMaxStageVisits / (double(stages) * mb))),
+                           " tokens here"})
+                 : std::string("with fewer stages or micro-batches"))});
   charge_work(20.0 * stages * mb * tokens);  // about 100 ns a visit; an exercise document's budget
   if (double(stages) * mb * timeline_tokens > 20000)
-    throw RequestError("out_of_range", "field 'timeline_tokens': stages x microbatches x timeline_tokens "
-                                       "must be at most 20000 intervals");
+    refuse("out_of_range", {"field 'timeline_tokens': stages x microbatches x timeline_tokens "
+                            "must be at most 20000 intervals"});
   // The fill count is ceil((p s + (p-1) t) / s): a stage time far below the transfer time makes it
   // astronomically large (and once overflowed an int).
   const double fill = (stages * stage_s + (stages - 1) * transfer_s) / stage_s;
   if (!(fill <= kMaxFillMicrobatches))
-    throw RequestError("out_of_range",
-                       concat({"field 'stage_time_s': value ", format_number(stage_s), " with transfers of ",
-                               format_number(transfer_s), " s would need ", format_number(fill),
-                               " micro-batches to fill the pipeline; allowed: a stage time "
-                               "that keeps it at most 1e6 (at least (stages - 1) x "
-                               "transfer time / 1e6 seconds)"}));
+    refuse("out_of_range", {"field 'stage_time_s': value ", format_number(stage_s), " with transfers of ",
+                            format_number(transfer_s), " s would need ", format_number(fill),
+                            " micro-batches to fill the pipeline; allowed: a stage time "
+                            "that keeps it at most 1e6 (at least (stages - 1) x "
+                            "transfer time / 1e6 seconds)"});
   const PipelineResult p = simulate_pipeline_decode(stages, mb, stage_s, transfer_s, tokens, timeline_tokens);
   w.member("stages", stages).member("microbatches", mb).member("stage_time_s", stage_s)
       .member("transfer_time_s", transfer_s).member("tokens", tokens).member("makespan_s", p.makespan_s)
@@ -436,10 +429,9 @@ void op_moe(Request& r, JsonWriter& w) {
   for (const char* field : {"experts", "top_k"}) {
     const int value = std::string(field) == "experts" ? m.experts : m.top_k;
     if (value < 1 && given && given->contains(field))
-      throw RequestError("invalid_value",
-                         concat({"field 'model.", field, "': value ", std::to_string(value),
-                                 " is not allowed; allowed: at least 1 "
-                                 "(a MoE model routes each token to top_k >= 1 of its experts)"}));
+      refuse("invalid_value", {"field 'model.", field, "': value ", std::to_string(value),
+                               " is not allowed; allowed: at least 1 "
+                               "(a MoE model routes each token to top_k >= 1 of its experts)"});
   }
   const int ep = r.integer_or("ep", 8, 1, 4096);
   const double batch = r.integer_or("batch_tokens", 64, 1, 100000000);
@@ -549,15 +541,14 @@ void op_ring_attention_check(Request& r, JsonWriter& w) {
   const int seed = r.integer_or("seed", 3, 0, 2147483647);
   r.finish();
   if (layout == SequenceLayout::zigzag && n % 2 != 0)
-    throw RequestError("invalid_value", concat({"field 'tokens_per_device': value ", std::to_string(n),
-                                                " is not allowed with layout zigzag; allowed: an even number"}));
+    refuse("invalid_value", {"field 'tokens_per_device': value ", std::to_string(n),
+                             " is not allowed with layout zigzag; allowed: an even number"});
   const double all_tokens = double(devices) * n;
   if (all_tokens * all_tokens * d > kMaxAttentionCheckWork)
-    throw RequestError("too_large",
-                       concat({"fields 'devices' x 'tokens_per_device': ", std::to_string(devices), " x ",
-                               std::to_string(n), " tokens with head_dim ", std::to_string(d), "; allowed: at most ",
-                               format_number(std::floor(std::sqrt(kMaxAttentionCheckWork / d))),
-                               " tokens in all at this head_dim (a quick check on random matrices)"}));
+    refuse("too_large", {"fields 'devices' x 'tokens_per_device': ", std::to_string(devices), " x ", std::to_string(n),
+                         " tokens with head_dim ", std::to_string(d), "; allowed: at most ",
+                         format_number(std::floor(std::sqrt(kMaxAttentionCheckWork / d))),
+                         " tokens in all at this head_dim (a quick check on random matrices)"});
   charge_work(8.0 * all_tokens * all_tokens * d);
   const RingAttentionCheck c = check_ring_attention(devices, n, d, causal, layout, seed);
   w.member("devices", devices).member("tokens_per_device", n).member("head_dim", d).member("causal", causal)
@@ -654,22 +645,21 @@ void op_ladder(Request& r, JsonWriter& w) {
   std::vector<std::pair<const LinkSpec*, const LinkSpec*>> pairs;
   if (r.has("pairs")) {
     const json& list = r.raw("pairs");
-    auto refuse = [&](const std::string& where, const json& v) {
-      throw RequestError("invalid_type", concat({"field '", where, "': value ", show_value(v),
-                                                 " is not allowed; allowed: a non-empty array of at most ",
-                                                 std::to_string(kMaxLadderPairs),
-                                                 " pairs [link, link] of catalogue ids (", link_ids(), ")"}));
+    auto bad_pair = [&](const std::string& where, const json& v) {
+      refuse("invalid_type",
+             {"field '", where, "': value ", show_value(v), " is not allowed; allowed: a non-empty array of at most ",
+              std::to_string(kMaxLadderPairs), " pairs [link, link] of catalogue ids (", link_ids(), ")"});
     };
-    if (!list.is_array() || list.empty() || list.size() > kMaxLadderPairs) refuse("pairs", list);
+    if (!list.is_array() || list.empty() || list.size() > kMaxLadderPairs) bad_pair("pairs", list);
     for (size_t i = 0; i < list.size(); ++i) {
       const json& p = list[i];
       const std::string where = concat({"pairs[", std::to_string(i), "]"});
-      if (!p.is_array() || p.size() != 2 || !p[0].is_string() || !p[1].is_string()) refuse(where, p);
+      if (!p.is_array() || p.size() != 2 || !p[0].is_string() || !p[1].is_string()) bad_pair(where, p);
       const LinkSpec* ends[2];
       for (int k = 0; k < 2; ++k)
         if (!(ends[k] = find_link(p[k].get<std::string>())))
-          throw RequestError("unknown_value", concat({"field '", where, "[", std::to_string(k), "]': unknown link ",
-                                                      show_value(p[k]), "; valid links: ", link_ids()}));
+          refuse("unknown_value", {"field '", where, "[", std::to_string(k), "]': unknown link ", show_value(p[k]),
+                                   "; valid links: ", link_ids()});
       pairs.emplace_back(ends[0], ends[1]);
     }
   } else {

@@ -52,8 +52,7 @@ void write_message(JsonWriter& w, const Message& m, int gpus) {
 std::vector<PairLink> read_custom_links(Request& r, int k) {
   const json& list = r.raw("links");
   const std::string rule = "allowed: an array of {\"from\": device, \"to\": device, \"link\": link}";
-  if (!list.is_array())
-    throw RequestError("invalid_type", concat({"field 'links': value ", show_value(list), " is not an array; ", rule}));
+  if (!list.is_array()) refuse("invalid_type", {"field 'links': value ", show_value(list), " is not an array; ", rule});
   std::vector<PairLink> out;
   for (size_t i = 0; i < list.size(); ++i) {
     Request item(list[i], concat({"links[", std::to_string(i), "]."}));
@@ -63,8 +62,8 @@ std::vector<PairLink> read_custom_links(Request& r, int k) {
     p.link = read_link(item, "link");
     item.finish();
     if (p.from == p.to)
-      throw RequestError("out_of_range", concat({"field 'links[", std::to_string(i), "]': from and to are both ",
-                                                 std::to_string(p.from), "; allowed: two different devices"}));
+      refuse("out_of_range", {"field 'links[", std::to_string(i), "]': from and to are both ", std::to_string(p.from),
+                              "; allowed: two different devices"});
     out.push_back(p);
   }
   return out;
@@ -77,22 +76,21 @@ std::vector<double> read_pair_bytes(Request& r, int k) {
                                    " byte counts >= 0 (row i: bytes device i sends to each device), at most ",
                                    std::to_string(kMaxCustomDevices), " devices"});
   if (!rows.is_array() || static_cast<int>(rows.size()) != k || k > kMaxCustomDevices)
-    throw RequestError("invalid_type",
-                       concat({"field 'pair_bytes': value ", show_value(rows), " is not allowed; ", rule}));
+    refuse("invalid_type", {"field 'pair_bytes': value ", show_value(rows), " is not allowed; ", rule});
   std::vector<double> out(static_cast<size_t>(k) * k, 0.0);
   for (int i = 0; i < k; ++i) {
     const json& row = rows[i];
     if (!row.is_array() || static_cast<int>(row.size()) != k)
-      throw RequestError("invalid_type", concat({"field 'pair_bytes[", std::to_string(i), "]': value ", show_value(row),
-                                                 " is not allowed; ", rule}));
+      refuse("invalid_type",
+             {"field 'pair_bytes[", std::to_string(i), "]': value ", show_value(row), " is not allowed; ", rule});
     for (int j = 0; j < k; ++j) {
       const json& v = row[j];
       if (!v.is_number())
-        throw RequestError("invalid_type", concat({"field 'pair_bytes[", std::to_string(i), "][", std::to_string(j),
-                                                   "]': value ", show_value(v), " is ", type_name(v), "; ", rule}));
+        refuse("invalid_type", {"field 'pair_bytes[", std::to_string(i), "][", std::to_string(j), "]': value ",
+                                show_value(v), " is ", type_name(v), "; ", rule});
       if (!(v.get<double>() >= 0) || v.get<double>() > kMaxBytes)
-        throw RequestError("out_of_range", concat({"field 'pair_bytes[", std::to_string(i), "][", std::to_string(j),
-                                                   "]': value ", show_value(v), " is not allowed; ", rule}));
+        refuse("out_of_range", {"field 'pair_bytes[", std::to_string(i), "][", std::to_string(j), "]': value ",
+                                show_value(v), " is not allowed; ", rule});
       if (i != j) out[static_cast<size_t>(i) * k + j] = v.get<double>();  // the diagonal stays local
     }
   }
@@ -116,8 +114,8 @@ void op_simulate(Request& r, JsonWriter& w) {
   const std::string topo_name = r.name_or("topology", hierarchical ? "two_level" : "switch",
                                           {"switch", "ring", "two_level", "custom"});
   if (hierarchical && topo_name != "two_level")
-    throw RequestError("invalid_request", concat({"field 'topology': value \"", topo_name,
-                                                  "\" cannot run hierarchical all-reduce; allowed: \"two_level\""}));
+    refuse("invalid_request",
+           {"field 'topology': value \"", topo_name, "\" cannot run hierarchical all-reduce; allowed: \"two_level\""});
 
   // Devices and topology.
   int nodes = 1, gpus = 1;
@@ -126,13 +124,12 @@ void op_simulate(Request& r, JsonWriter& w) {
     nodes = r.integer("nodes", 1, kMaxSimDevices);
     gpus = r.integer("gpus_per_node", 1, 1024);
     if (static_cast<long long>(nodes) * gpus > kMaxSimDevices || nodes * gpus < 2)
-      throw RequestError("out_of_range",
-                         concat({"fields 'nodes' x 'gpus_per_node': ", std::to_string(nodes), " x ",
-                                 std::to_string(gpus), " devices; allowed: 2 to ", std::to_string(kMaxSimDevices)}));
+      refuse("out_of_range", {"fields 'nodes' x 'gpus_per_node': ", std::to_string(nodes), " x ", std::to_string(gpus),
+                              " devices; allowed: 2 to ", std::to_string(kMaxSimDevices)});
     spec.devices = nodes * gpus;
     if (r.has("devices") && r.integer("devices", 2, kMaxSimDevices) != spec.devices)
-      throw RequestError("invalid_request", concat({"field 'devices': must equal nodes x gpus_per_node = ",
-                                                    std::to_string(spec.devices), "; allowed: omit it"}));
+      refuse("invalid_request", {"field 'devices': must equal nodes x gpus_per_node = ", std::to_string(spec.devices),
+                                 "; allowed: omit it"});
     link = read_link_or(r, "intra_link", "nvlink4");
     inter = read_link_or(r, "inter_link", "ib_ndr");
   } else {
@@ -149,8 +146,8 @@ void op_simulate(Request& r, JsonWriter& w) {
                             has_default);
   }
   if (spec.algorithm == "in_switch" && !topo.has_reducing_switch())
-    throw RequestError("invalid_request", "field 'algorithm': in_switch needs a switch that reduces; "
-                                          "allowed with \"topology\": \"switch\" only");
+    refuse("invalid_request", {"field 'algorithm': in_switch needs a switch that reduces; "
+                               "allowed with \"topology\": \"switch\" only"});
 
   // Algorithm parameters.
   if (collective == Collective::broadcast || collective == Collective::reduce ||
@@ -159,8 +156,8 @@ void op_simulate(Request& r, JsonWriter& w) {
   if (collective == Collective::sendrecv) {
     spec.peer = r.integer_or("peer", spec.root == 1 ? 0 : 1, 0, k - 1);
     if (spec.peer == spec.root)
-      throw RequestError("out_of_range", concat({"field 'peer': value ", std::to_string(spec.peer),
-                                                 " is the sender; allowed: another device"}));
+      refuse("out_of_range",
+             {"field 'peer': value ", std::to_string(spec.peer), " is the sender; allowed: another device"});
   }
   if (hierarchical) {
     std::vector<std::string> inter_names;

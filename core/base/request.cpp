@@ -150,10 +150,9 @@ std::string describe(const Range& r) {
 
 Request::Request(const json& body, std::string where) : body_(body), where_(std::move(where)) {
   if (!body_.is_object())
-    throw RequestError("invalid_type",
-                       concat({(where_.empty() ? std::string("request")
-                                               : concat({"field '", where_.substr(0, where_.size() - 1), "'"})),
-                               ": value ", show_value(body_), " is not allowed; allowed: a JSON object"}));
+    refuse("invalid_type",
+           {(where_.empty() ? std::string("request") : concat({"field '", where_.substr(0, where_.size() - 1), "'"})),
+            ": value ", show_value(body_), " is not allowed; allowed: a JSON object"});
   read_.reserve(96);
 }
 
@@ -171,12 +170,12 @@ const json* Request::find(std::string_view field) {
 }
 
 void Request::throw_missing(std::string_view field, const std::string& rule) const {
-  throw RequestError("missing_field", concat({"field '", path(field), "' is missing; allowed: ", rule}));
+  refuse("missing_field", {"field '", path(field), "' is missing; allowed: ", rule});
 }
 
 void Request::throw_type(std::string_view field, const json& v, const std::string& rule) const {
-  throw RequestError("invalid_type", concat({"field '", path(field), "': value ", show_value(v), " is ", type_name(v),
-                                             "; allowed: ", rule}));
+  refuse("invalid_type",
+         {"field '", path(field), "': value ", show_value(v), " is ", type_name(v), "; allowed: ", rule});
 }
 
 void Request::throw_value(std::string_view field, const json& v, const std::string& rule,
@@ -255,8 +254,8 @@ std::string Request::name(std::string_view field, const std::vector<std::string>
   const std::string& s = v->get_ref<const std::string&>();
   for (const std::string& a : allowed)
     if (a == s) return s;
-  throw RequestError("unknown_value", concat({"field '", path(field), "': unknown value ", show_value(*v),
-                                              "; allowed: ", one_of(allowed)}));
+  refuse("unknown_value",
+         {"field '", path(field), "': unknown value ", show_value(*v), "; allowed: ", one_of(allowed)});
 }
 
 std::string Request::name_or(std::string_view field, const std::string& fallback,
@@ -275,9 +274,8 @@ double Request::bytes(std::string_view field) {
   if (v->is_string()) {
     const std::optional<Parsed> p = parse_quantity(v->get_ref<const std::string&>(), Dimension::bytes, "B");
     if (!p)
-      throw RequestError("invalid_type", concat({"field '", path(field), "': value ", show_value(*v),
-                                                 " is not a byte count; allowed: ", describe(r),
-                                                 ", or a string with a unit (", units_of(Dimension::bytes), ")"}));
+      refuse("invalid_type", {"field '", path(field), "': value ", show_value(*v), " is not a byte count; allowed: ",
+                              describe(r), ", or a string with a unit (", units_of(Dimension::bytes), ")"});
     if (!(p->value > 0) || p->value > kMaxBytes) throw_value(field, *v, describe(r));
     return p->value;
   }
@@ -329,8 +327,7 @@ void Request::finish() const {
       while (cut > 0 && (static_cast<unsigned char>(shown[cut]) & 0xC0) == 0x80) --cut;
       shown = shown.substr(0, cut) + "...";
     }
-    throw RequestError("unknown_field",
-                       concat({"field '", path(shown), "' is not known here; allowed fields: ", known}));
+    refuse("unknown_field", {"field '", path(shown), "' is not known here; allowed fields: ", known});
   }
 }
 

@@ -1,5 +1,6 @@
 // The document work meter (work_meter.hpp). Single-threaded per evaluate call: thread_local.
 #include "base/work_meter.hpp"
+#include "base/concat.hpp"
 
 #include "base/error.hpp"
 
@@ -30,7 +31,7 @@ std::string document_work_message() {
 void charge_work(double units) {
   if (!meter.open) return;
   meter.used += units;
-  if (meter.used > kDocumentWorkUnits) throw RequestError("too_large", document_work_message());
+  if (meter.used > kDocumentWorkUnits) refuse("too_large", {document_work_message()});
 }
 
 bool document_work_exhausted() { return meter.open && meter.used > kDocumentWorkUnits; }

@@ -112,38 +112,36 @@ void check_conclusions(const std::string& file, const json& doc) {
   for (size_t i = 0; i < list.size(); ++i) {
     const std::string at = concat({"field 'conclusions[", std::to_string(i), "]"});
     const json& c = list[i];
-    if (!c.is_object()) bad_doc(file, at + "' must be an object {id, cases}");
+    if (!c.is_object()) bad_doc(file, {at, "' must be an object {id, cases}"});
     if (!c.contains("id") || !c.at("id").is_string() || c.at("id").get<std::string>().empty())
-      bad_doc(file, at + ".id' must be a non-empty string");
+      bad_doc(file, {at, ".id' must be a non-empty string"});
     const std::string id = c.at("id");
     for (char ch : id)
       if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'))
-        bad_doc(file, concat({at, ".id': '", id, "' may hold only letters, digits and _"}));
-    if (!ids.insert(id).second) bad_doc(file, concat({at, ".id': '", id, "' is used twice"}));
+        bad_doc(file, {at, ".id': '", id, "' may hold only letters, digits and _"});
+    if (!ids.insert(id).second) bad_doc(file, {at, ".id': '", id, "' is used twice"});
     if (!c.contains("cases") || !c.at("cases").is_array() || c.at("cases").empty())
-      bad_doc(file, at + ".cases' must be a non-empty array");
+      bad_doc(file, {at, ".cases' must be a non-empty array"});
     const json& cases = c.at("cases");
     for (size_t j = 0; j < cases.size(); ++j) {
       const std::string cat = concat({at, ".cases[", std::to_string(j), "]"});
       const json& k = cases[j];
-      if (!k.is_object()) bad_doc(file, cat + "' must be an object {when, text}");
-      if (!is_text_pair(member(k, "text"))) bad_doc(file, cat + ".text' needs en and zh");
+      if (!k.is_object()) bad_doc(file, {cat, "' must be an object {when, text}"});
+      if (!is_text_pair(member(k, "text"))) bad_doc(file, {cat, ".text' needs en and zh"});
       const bool last = j + 1 == cases.size();
       if (last && k.contains("when"))
-        bad_doc(file, cat + ".when': the last case is the otherwise case and has no 'when'");
-      if (!last && !k.contains("when"))
-        bad_doc(file, cat + ".when' is missing: only the last case may have none");
+        bad_doc(file, {cat, ".when': the last case is the otherwise case and has no 'when'"});
+      if (!last && !k.contains("when")) bad_doc(file, {cat, ".when' is missing: only the last case may have none"});
       if (last) continue;
       const json& w = k.at("when");
       const json conds = w.is_array() ? w : json::array({w});
-      if (w.is_array() && w.empty()) bad_doc(file, cat + ".when' must hold at least one condition");
+      if (w.is_array() && w.empty()) bad_doc(file, {cat, ".when' must hold at least one condition"});
       for (size_t n = 0; n < conds.size(); ++n) {
         const std::string wat = concat({cat.substr(std::string("field '").size()), ".when",
                                         (w.is_array() ? concat({"[", std::to_string(n), "]"}) : "")});
         const std::string problem = shape_of_condition(conds[n], wat);
         if (!problem.empty())
-          bad_doc(file,
-                  concat({"field '", problem.substr(0, problem.find(':')), "'", problem.substr(problem.find(':'))}));
+          bad_doc(file, {"field '", problem.substr(0, problem.find(':')), "'", problem.substr(problem.find(':'))});
       }
     }
   }

@@ -57,9 +57,7 @@ class Parser {
   }
 
  private:
-  [[noreturn]] void fail(const std::string& what) const {
-    throw std::invalid_argument(concat({"expression ", quoted(s_), ": ", what}));
-  }
+  [[noreturn]] void fail(const std::string& what) const { reject({"expression ", quoted(s_), ": ", what}); }
   // One more level of parentheses, function call, unary '-' or '^': bounded, so an expression
   // cannot overflow the stack (natively or, sooner, in wasm) and both answer alike.
   struct Deeper {
@@ -198,8 +196,7 @@ json bind_names(const json& j, const json& scope, const std::string& path) {
     const std::string s = j.get<std::string>();
     if (s.empty() || s[0] != '$') return j;
     const std::string name = s.substr(1);
-    if (!scope.contains(name))
-      throw std::invalid_argument(concat({path, ": ", clip(s), " is not bound (a param, or a figure computed above)"}));
+    if (!scope.contains(name)) reject({path, ": ", clip(s), " is not bound (a param, or a figure computed above)"});
     return scope.at(name);
   }
   if (j.is_object()) {
@@ -235,8 +232,7 @@ std::string fill_names(const std::string& text, const json& scope, const std::st
   }
   out += text.substr(i);
   if (out.size() > kMaxFilledTextBytes)
-    throw std::invalid_argument(concat(
-        {path, ": the filled text passes ", std::to_string(kMaxFilledTextBytes), " bytes; allowed: at most 16 KB"}));
+    reject({path, ": the filled text passes ", std::to_string(kMaxFilledTextBytes), " bytes; allowed: at most 16 KB"});
   return out;
 }
 
@@ -253,7 +249,7 @@ double expression_at(const std::string& text, const json& scope, const std::stri
   try {
     return eval_expression(text, scope);
   } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(concat({path, ": ", e.what()}));
+    reject({path, ": ", e.what()});
   }
 }
 
@@ -293,10 +289,9 @@ const json& take_field(const json& res, const std::string& field, const std::str
   std::string walked;
   size_t i = 0;
   auto bad_path = [&] {
-    throw std::invalid_argument(
-        concat({at, ": ", detail::quoted(field),
-                " is not a field path; allowed: names joined by '.', each with "
-                "optional [index] or [id] (\"time_s\", \"phases[1].time_s\", \"gpus[h100].flops\")"}));
+    reject({at, ": ", detail::quoted(field),
+            " is not a field path; allowed: names joined by '.', each with "
+            "optional [index] or [id] (\"time_s\", \"phases[1].time_s\", \"gpus[h100].flops\")"});
   };
   auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
   while (i <= field.size()) {
@@ -308,9 +303,8 @@ const json& take_field(const json& res, const std::string& field, const std::str
       std::vector<std::string> names;
       if (node->is_object())
         for (auto it = node->begin(); it != node->end(); ++it) names.push_back(it.key());
-      throw std::invalid_argument(
-          concat({at, ": the response has no field '", clip(walked.empty() ? name : concat({walked, ".", name})), "'",
-                  (names.empty() ? "" : "; " + nearest_or_allowed(name, names))}));
+      reject({at, ": the response has no field '", clip(walked.empty() ? name : concat({walked, ".", name})), "'",
+              (names.empty() ? "" : "; " + nearest_or_allowed(name, names))});
     }
     node = &node->at(name);
     walked += (walked.empty() ? "" : ".") + name;
@@ -321,15 +315,14 @@ const json& take_field(const json& res, const std::string& field, const std::str
       const std::string key = field.substr(j + 1, k - j - 1);
       const bool index_given = key.find_first_not_of("0123456789") == std::string::npos;
       if (!node->is_array())
-        throw std::invalid_argument(concat({at, ": the response's ", detail::quoted(walked),
-                                            " is not an array; allowed: [index] or [id] after an array's name only"}));
+        reject({at, ": the response's ", detail::quoted(walked),
+                " is not an array; allowed: [index] or [id] after an array's name only"});
       if (index_given) {
         const size_t index = key.size() > 7 ? node->size() : std::stoul(key);
         if (index >= node->size())
-          throw std::invalid_argument(
-              concat({at, ": the response's ", detail::quoted(walked), " has ", std::to_string(node->size()),
-                      " entries; allowed: ",
-                      (node->empty() ? "none" : "an index from 0 to " + std::to_string(node->size() - 1))}));
+          reject({at, ": the response's ", detail::quoted(walked), " has ", std::to_string(node->size()),
+                  " entries; allowed: ",
+                  (node->empty() ? "none" : "an index from 0 to " + std::to_string(node->size() - 1))});
         node = &node->at(index);
       } else {
         const json* found = nullptr;
@@ -344,10 +337,9 @@ const json& take_field(const json& res, const std::string& field, const std::str
           ids.push_back(id->get<std::string>());
         }
         if (!found)
-          throw std::invalid_argument(concat({at, ": the response's ", detail::quoted(walked), " has no entry of id ",
-                                              detail::quoted(key), "; ",
-                                              (ids.empty() ? std::string("allowed: [index] (its entries have no id)")
-                                                           : nearest_or_allowed(key, ids))}));
+          reject({at, ": the response's ", detail::quoted(walked), " has no entry of id ", detail::quoted(key), "; ",
+                  (ids.empty() ? std::string("allowed: [index] (its entries have no id)")
+                               : nearest_or_allowed(key, ids))});
         node = found;
       }
       walked += field.substr(j, k - j + 1);
@@ -369,41 +361,38 @@ json compute_cases(const json& spec, Run& run, const std::string& path) {
   const json& cases = spec.at("cases");
   const std::string at = path + ".cases";
   if (!cases.is_array() || cases.empty())
-    throw std::invalid_argument(at + ": must be a non-empty array of cases {\"when\", \"value\"}, the last without \"when\"");
+    reject({at, ": must be a non-empty array of cases {\"when\", \"value\"}, the last without \"when\""});
   size_t pick = cases.size();
   json picked;
   std::string first_kind;
   for (size_t j = 0; j < cases.size(); ++j) {
     const std::string cat = concat({at, "[", std::to_string(j), "]"});
     const json& k = cases[j];
-    if (!k.is_object()) throw std::invalid_argument(cat + ": must be an object {\"when\", \"value\"} or {\"when\", \"expr\"}");
+    if (!k.is_object()) reject({cat, ": must be an object {\"when\", \"value\"} or {\"when\", \"expr\"}"});
     const bool last = j + 1 == cases.size();
-    if (last && k.contains("when"))
-      throw std::invalid_argument(cat + ".when: the last case is the otherwise case and has no \"when\"");
-    if (!last && !k.contains("when"))
-      throw std::invalid_argument(cat + ".when: is missing; only the last case (otherwise) may have none");
+    if (last && k.contains("when")) reject({cat, ".when: the last case is the otherwise case and has no \"when\""});
+    if (!last && !k.contains("when")) reject({cat, ".when: is missing; only the last case (otherwise) may have none"});
     if (k.contains("value") == k.contains("expr"))
-      throw std::invalid_argument(cat + ": needs either \"value\" (a number, a text or true/false) or \"expr\" (an expression)");
+      reject({cat, ": needs either \"value\" (a number, a text or true/false) or \"expr\" (an expression)"});
     json v;
     if (k.contains("value")) {
       v = k.at("value");
       if (!v.is_number() && !v.is_string() && !v.is_boolean())
-        throw std::invalid_argument(
-            concat({cat, ".value: is ", show_value(v), "; allowed: a number, a text or true/false"}));
+        reject({cat, ".value: is ", show_value(v), "; allowed: a number, a text or true/false"});
     } else {
-      if (!k.at("expr").is_string()) throw std::invalid_argument(cat + ".expr: must be a string (an expression)");
+      if (!k.at("expr").is_string()) reject({cat, ".expr: must be a string (an expression)"});
       v = expression_at(k.at("expr").get<std::string>(), run.scope, cat + ".expr");
     }
     if (j == 0) first_kind = kind_of(v);
     else if (kind_of(v) != first_kind)
-      throw std::invalid_argument(concat({cat, ": gives a ", kind_of(v), ", cases[0] a ", first_kind,
-                                          "; allowed: one kind (a number, a text or true/false) in every case"}));
+      reject({cat, ": gives a ", kind_of(v), ", cases[0] a ", first_kind,
+              "; allowed: one kind (a number, a text or true/false) in every case"});
     if (last) {
       if (pick == cases.size()) picked = std::move(v);
       continue;
     }
     const json& w = k.at("when");
-    if (w.is_array() && w.empty()) throw std::invalid_argument(cat + ".when: must hold at least one condition");
+    if (w.is_array() && w.empty()) reject({cat, ".when: must hold at least one condition"});
     const size_t count = w.is_array() ? w.size() : 1;
     for (size_t n = 0; n < count; ++n) {
       const json& one = w.is_array() ? w[n] : w;
@@ -417,7 +406,7 @@ json compute_cases(const json& spec, Run& run, const std::string& path) {
         problem.replace(g, generic.size(),
                         " names no figure computed before it; allowed: params.x, values.x of a value above it, "
                         "answers.x of an answer before it");
-      throw std::invalid_argument(problem);
+      reject({problem});
     }
     if (pick == cases.size() && condition_holds(run.solved, w)) {
       pick = j;
@@ -433,30 +422,28 @@ json compute(const json& spec, Run& run, const std::string& path) {
   const json& scope = run.scope;
   if (spec.is_number()) return spec;
   if (spec.is_string()) return expression_at(spec.get<std::string>(), scope, path);
-  if (!spec.is_object()) throw std::invalid_argument(path + ": must be an expression, a request, a text or cases");
+  if (!spec.is_object()) reject({path, ": must be an expression, a request, a text or cases"});
   const char* kind = nullptr;
   for (const char* k : kFigureKinds)
     if (spec.contains(k)) {
       if (kind)
-        throw std::invalid_argument(
-            concat({path, ": holds both \"", kind, "\" and \"", k,
-                    "\"; allowed: one of \"expr\", \"request\", \"text\", \"argmin\", \"cases\""}));
+        reject({path, ": holds both \"", kind, "\" and \"", k,
+                "\"; allowed: one of \"expr\", \"request\", \"text\", \"argmin\", \"cases\""});
       kind = k;
     }
   if (spec.contains("expr")) {
-    if (!spec.at("expr").is_string()) throw std::invalid_argument(path + ".expr: must be a string");
+    if (!spec.at("expr").is_string()) reject({path, ".expr: must be a string"});
     return expression_at(spec.at("expr").get<std::string>(), scope, path);
   }
   if (spec.contains("request")) {
     const json& req = spec.at("request");
     if (!req.is_object() || !req.contains("op") || !req.at("op").is_string())
-      throw std::invalid_argument(path + ".request: must be a request object with an \"op\"");
+      reject({path, ".request: must be a request object with an \"op\""});
     const std::string op = req.at("op");
-    if (op.rfind("exercise.", 0) == 0)
-      throw std::invalid_argument(concat({path, ".request.op: an exercise cannot ask for ", op}));
+    if (op.rfind("exercise.", 0) == 0) reject({path, ".request.op: an exercise cannot ask for ", op});
     if (!spec.contains("field") || !spec.at("field").is_string())
-      throw std::invalid_argument(path + ".field: must name the response field to take");
-    if (!evaluator()) throw std::invalid_argument(path + ": no request evaluator is installed");
+      reject({path, ".field: must name the response field to take"});
+    if (!evaluator()) reject({path, ": no request evaluator is installed"});
     // The same text asks the same request while no $name it may hold is rebound (run() resets).
     if (!run.last_request || req != *run.last_request) {
       run.last_request = nullptr;
@@ -468,7 +455,7 @@ json compute(const json& spec, Run& run, const std::string& path) {
                           why = concat({path, ".request: the engine refused it: ",
                                         res.at("error").value("message", std::string("?"))});
         if (code == "out_of_range" || code == "too_large") throw RefusedAtParams(code, why);
-        throw std::invalid_argument(why);
+        reject({why});
       }
       run.last_request = &req;
       run.last_response = std::move(res);
@@ -477,16 +464,16 @@ json compute(const json& spec, Run& run, const std::string& path) {
     // never a response's timeline (50 kept pipeline timelines held 2.77 GB).
     const json& taken = take_field(run.last_response, spec.at("field").get<std::string>(), path + ".field");
     if (taken.is_structured() || (taken.is_string() && taken.get_ref<const std::string&>().size() > kMaxFilledTextBytes))
-      throw std::invalid_argument(concat({path, ".field: the response's ", quoted(spec.at("field").get<std::string>()),
-                                          " is an array, an object or a long text; allowed: a field that is a "
-                                          "number, a short text or true/false"}));
+      reject({path, ".field: the response's ", quoted(spec.at("field").get<std::string>()),
+              " is an array, an object or a long text; allowed: a field that is a "
+              "number, a short text or true/false"});
     return taken;
   }
   if (spec.contains("text")) {
     const json& t = spec.at("text");
-    if (!is_text_pair(t)) throw std::invalid_argument(path + ".text: needs en and zh");
+    if (!is_text_pair(t)) reject({path, ".text: needs en and zh"});
     if (spec.contains("if") && !spec.at("if").is_string())
-      throw std::invalid_argument(path + ".if: must name a param or a figure computed above (a string)");
+      reject({path, ".if: must name a param or a figure computed above (a string)"});
     if (spec.contains("if") && !truthy(bind_names(json("$" + spec.at("if").get<std::string>()), scope, path + ".if")))
       return {{"en", ""}, {"zh", ""}};
     return {{"en", fill_names(t.at("en"), scope, path + ".text.en")},
@@ -494,13 +481,13 @@ json compute(const json& spec, Run& run, const std::string& path) {
   }
   if (spec.contains("argmin")) {
     const json& names = spec.at("argmin");
-    if (!names.is_array() || names.empty()) throw std::invalid_argument(path + ".argmin: must list names");
+    if (!names.is_array() || names.empty()) reject({path, ".argmin: must list names"});
     std::string best;
     double best_v = 0;
     for (size_t i = 0; i < names.size(); ++i) {
       const std::string n = names[i].is_string() ? names[i].get<std::string>() : "";
       const json v = bind_names(json("$" + n), scope, concat({path, ".argmin[", std::to_string(i), "]"}));
-      if (!v.is_number()) throw std::invalid_argument(concat({path, ".argmin[", std::to_string(i), "]: not a number"}));
+      if (!v.is_number()) reject({path, ".argmin[", std::to_string(i), "]: not a number"});
       if (best.empty() || v.get<double>() < best_v) {
         best = n;
         best_v = v.get<double>();
@@ -509,7 +496,7 @@ json compute(const json& spec, Run& run, const std::string& path) {
     return best;
   }
   if (spec.contains("cases")) return compute_cases(spec, run, path);
-  throw std::invalid_argument(path + ": must hold \"expr\", \"request\", \"text\", \"argmin\" or \"cases\"");
+  reject({path, ": must hold \"expr\", \"request\", \"text\", \"argmin\" or \"cases\""});
 }
 
 // A choice answer chosen by cases gives one of its choices in every case, a number answer a
@@ -523,17 +510,15 @@ void check_answer_cases(const json& def, const json& spec, const std::string& pa
     const std::string cat = concat({path, ".cases[", std::to_string(j), "]"});
     if (!cases[j].is_object()) continue;  // compute_cases says what is wrong
     if (choice && cases[j].contains("expr"))
-      throw std::invalid_argument(
-          concat({cat, ".expr: a choice answer gives a name; allowed: \"value\": one of ", join(choices, ", ")}));
+      reject({cat, ".expr: a choice answer gives a name; allowed: \"value\": one of ", join(choices, ", ")});
     if (!cases[j].contains("value")) continue;
     const json& v = cases[j].at("value");
     if (choice && (!v.is_string() || std::find(choices.begin(), choices.end(), v.get<std::string>()) == choices.end()))
-      throw std::invalid_argument(
-          concat({cat, ".value: ", show_value(v), " is not one of the answer's choices; ",
-                  nearest_or_allowed(v.is_string() ? v.get<std::string>() : v.dump(), choices)}));
+      reject({cat, ".value: ", show_value(v), " is not one of the answer's choices; ",
+              nearest_or_allowed(v.is_string() ? v.get<std::string>() : v.dump(), choices)});
     if (!choice && !v.is_number())
-      throw std::invalid_argument(concat({cat, ".value: is ", show_value(v), "; allowed: a number (the answer is a ",
-                                          def.value("dimension", std::string("number")), ")"}));
+      reject({cat, ".value: is ", show_value(v), "; allowed: a number (the answer is a ",
+              def.value("dimension", std::string("number")), ")"});
   }
 }
 
@@ -543,31 +528,28 @@ json ranges_of(const json& doc, const json& c, const json& params, const Exercis
   json out = json::object();
   if (!c.contains("ranges")) return out;
   const json& ranges = c.at("ranges");
-  if (!ranges.is_object())
-    throw std::invalid_argument("compute.ranges: must be an object {answer id: {lo, hi, when}}");
+  if (!ranges.is_object()) reject({"compute.ranges: must be an object {answer id: {lo, hi, when}}"});
   const json solved = {{"params", params}, {"answers", s.answers}, {"values", s.values}};
   for (auto it = ranges.begin(); it != ranges.end(); ++it) {
     const std::string id = it.key(), at = "compute.ranges." + clip(id);
     const json* def = find_def(doc.at("answers"), id);
-    if (!def) throw std::invalid_argument(at + ": no answer with this id in 'answers'");
+    if (!def) reject({at, ": no answer with this id in 'answers'"});
     if (is_choice_answer(*def))
-      throw std::invalid_argument(
-          concat({at, ": answer '", clip(id), "' is a choice; allowed: a range of a number answer"}));
+      reject({at, ": answer '", clip(id), "' is a choice; allowed: a range of a number answer"});
     const json& r = it.value();
-    if (!r.is_object()) throw std::invalid_argument(at + ": must be an object {lo, hi, when}");
+    if (!r.is_object()) reject({at, ": must be an object {lo, hi, when}"});
     for (const char* f : {"lo", "hi"})
       if (!r.contains(f))
-        throw std::invalid_argument(
-            concat({at, ".", f, ": is missing; allowed: a figure (\"$name\", an expression or a request)"}));
+        reject({at, ".", f, ": is missing; allowed: a figure (\"$name\", an expression or a request)"});
     if (r.contains("when")) {
       const json& w = r.at("when");
       if (!w.is_object() && !(w.is_array() && !w.empty()))
-        throw std::invalid_argument(at + ".when: must be a condition {left, op, right} or a non-empty array of them");
+        reject({at, ".when: must be a condition {left, op, right} or a non-empty array of them"});
       const json conds = w.is_array() ? w : json::array({w});
       for (size_t n = 0; n < conds.size(); ++n) {
         const std::vector<std::string> problems = condition_problems(
             solved, conds[n], concat({at, ".when", (w.is_array() ? concat({"[", std::to_string(n), "]"}) : "")}));
-        if (!problems.empty()) throw std::invalid_argument(problems.front());
+        if (!problems.empty()) reject({problems.front()});
       }
       if (!condition_holds(solved, w)) continue;  // the lecture's range does not apply here
     }
@@ -576,18 +558,15 @@ json ranges_of(const json& doc, const json& c, const json& params, const Exercis
       const char* f = i == 0 ? "lo" : "hi";
       const json x = compute(r.at(f), run, concat({at, ".", f}));
       if (!x.is_number())
-        throw std::invalid_argument(
-            concat({at, ".", f, ": gives ", x.dump().substr(0, 60),
-                    "; allowed: a number (\"$name\", an expression or a request's number field)"}));
+        reject({at, ".", f, ": gives ", x.dump().substr(0, 60),
+                "; allowed: a number (\"$name\", an expression or a request's number field)"});
       ends[i] = x.get<double>();
       if (!std::isfinite(ends[i]))
-        throw std::invalid_argument(
-            concat({at, ".", f, ": is ", (std::isnan(ends[i]) ? "not a number (NaN)" : "infinite"),
-                    "; allowed: a finite number"}));
+        reject({at, ".", f, ": is ", (std::isnan(ends[i]) ? "not a number (NaN)" : "infinite"),
+                "; allowed: a finite number"});
     }
     if (ends[0] > ends[1])
-      throw std::invalid_argument(
-          concat({at, ": lo (", num(ends[0]), ") is above hi (", num(ends[1]), "); allowed: lo <= hi"}));
+      reject({at, ": lo (", num(ends[0]), ") is above hi (", num(ends[1]), "); allowed: lo <= hi"});
     out[id] = {ends[0], ends[1]};
   }
   return out;
@@ -606,42 +585,38 @@ ExerciseSolution run(const json& doc, const json& params) {
   static const json kNone = json::array(), kNoAnswers = json::object();
   // Params a template or a page view reads among the values (values.layers), kept as they are.
   const json& keep = c.contains("keep_params") ? c.at("keep_params") : kNone;
-  if (!keep.is_array()) throw std::invalid_argument("compute.keep_params: must be an array of param ids");
+  if (!keep.is_array()) reject({"compute.keep_params: must be an array of param ids"});
   for (size_t i = 0; i < keep.size(); ++i) {
     const std::string at = concat({"compute.keep_params[", std::to_string(i), "]"});
     if (!keep[i].is_string() || !find_def(doc.at("params"), keep[i].get<std::string>()))
-      throw std::invalid_argument(
-          concat({at, ": ", (keep[i].is_string() ? detail::quoted(keep[i].get<std::string>()) : show_value(keep[i])),
-                  " is not a param; allowed: a param's id"}));
+      reject({at, ": ", (keep[i].is_string() ? detail::quoted(keep[i].get<std::string>()) : show_value(keep[i])),
+              " is not a param; allowed: a param's id"});
     const std::string id = keep[i];
     if (solved_values.contains(id))
-      throw std::invalid_argument(concat({at, ": ", detail::quoted(id), " is listed twice; allowed: each param once"}));
+      reject({at, ": ", detail::quoted(id), " is listed twice; allowed: each param once"});
     solved_values[id] = params.at(id);
   }
   const json& values = c.contains("values") ? c.at("values") : kNone;
-  if (!values.is_array()) throw std::invalid_argument("compute.values: must be an array");
+  if (!values.is_array()) reject({"compute.values: must be an array"});
   for (size_t i = 0; i < values.size(); ++i) {
     const std::string at = concat({"compute.values[", std::to_string(i), "]"});
     const json& v = values[i];
-    if (!v.is_object() || !v.contains("id") || !v.at("id").is_string())
-      throw std::invalid_argument(at + ".id: must be a string");
+    if (!v.is_object() || !v.contains("id") || !v.at("id").is_string()) reject({at, ".id: must be a string"});
     const std::string& id = v.at("id").get_ref<const std::string&>();
     json x = compute(v, r, at);
     kept += x.is_string() ? x.get_ref<const std::string&>().size()
                           : x.is_object() ? x.value("en", std::string()).size() + x.value("zh", std::string()).size() : 8;
     if (kept > kMaxKeptBytes)
-      throw std::invalid_argument(concat(
-          {at, ": the figures computed so far hold ", std::to_string(kept), " bytes; allowed: at most 1 MB in all"}));
+      reject({at, ": the figures computed so far hold ", std::to_string(kept), " bytes; allowed: at most 1 MB in all"});
     if (r.scope.contains(id)) r.last_request = nullptr;  // a name rebound: the same text may ask anew
     r.scope[id] = x;
     solved_values[id] = std::move(x);
   }
   const json& answers = c.contains("answers") ? c.at("answers") : kNoAnswers;
-  if (!answers.is_object()) throw std::invalid_argument("compute.answers: must be an object");
+  if (!answers.is_object()) reject({"compute.answers: must be an object"});
   for (const json& def : doc.at("answers")) {
     const std::string id = def.at("id");
-    if (!answers.contains(id))
-      throw std::invalid_argument(concat({"compute.answers.", id, ": missing: how is this answer computed?"}));
+    if (!answers.contains(id)) reject({"compute.answers.", id, ": missing: how is this answer computed?"});
     check_answer_cases(def, answers.at(id), "compute.answers." + id);
     json x = compute(answers.at(id), r, "compute.answers." + id);
     if (r.scope.contains(id)) r.last_request = nullptr;
@@ -650,7 +625,7 @@ ExerciseSolution run(const json& doc, const json& params) {
   }
   for (auto it = answers.begin(); it != answers.end(); ++it)
     if (!find_def(doc.at("answers"), it.key()))
-      throw std::invalid_argument(concat({"compute.answers.", it.key(), ": no answer with this id in 'answers'"}));
+      reject({"compute.answers.", it.key(), ": no answer with this id in 'answers'"});
   ExerciseSolution s;
   s.values = std::move(solved_values);
   s.answers = std::move(solved_answers);
@@ -676,7 +651,7 @@ void check_compute(const std::string& file, const json& doc) {
   } catch (const std::invalid_argument& e) {
     bad_doc(file, e.what());
   } catch (const json::exception& e) {
-    bad_doc(file, std::string("a field of 'compute' has the wrong type: ") + e.what());
+    bad_doc(file, {std::string("a field of 'compute' has the wrong type: "), e.what()});
   }
 }
 

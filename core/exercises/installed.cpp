@@ -91,8 +91,7 @@ const Exercise& load_exercise(const std::string& file, const json& doc) {
   Exercise ex = read_exercise(file, doc);
   const int id = ex.id;
   if (!lecture_file(id).empty())
-    bad_doc(file, concat({"field 'id': exercise ", std::to_string(id),
-                          " is built in; give the new exercise another number"}));
+    bad_doc(file, {"field 'id': exercise ", std::to_string(id), " is built in; give the new exercise another number"});
   std::vector<Exercise>& list = registry();
   for (Exercise& old : list)
     if (old.id == id) {
@@ -107,10 +106,9 @@ const Exercise& load_exercise(const std::string& file, const json& doc) {
 }
 
 void throw_not_installed() {
-  throw RequestError("not_installed",
-                     "no exercise is installed: the host gives the documents first, "
-                     "{\"op\":\"exercise.install\",\"files\":[{\"file\":\"01.json\",\"text\":\"...\"}]} "
-                     "(the CLI reads its exercises folder, the page dist/exercises/index.json)");
+  refuse("not_installed", {"no exercise is installed: the host gives the documents first, "
+                           "{\"op\":\"exercise.install\",\"files\":[{\"file\":\"01.json\",\"text\":\"...\"}]} "
+                           "(the CLI reads its exercises folder, the page dist/exercises/index.json)"});
 }
 
 const Exercise& find_exercise(const json& id, const std::string& field) {
@@ -119,11 +117,10 @@ const Exercise& find_exercise(const json& id, const std::string& field) {
   for (const Exercise& ex : exercises()) ids.push_back(std::to_string(ex.id));
   const std::string rule = "allowed: one of " + join(ids, ", ");
   if (!id.is_number() || !std::isfinite(id.get<double>()) || id.get<double>() != std::floor(id.get<double>()))
-    throw RequestError("invalid_type",
-                       concat({"field '", field, "': value ", show_value(id), " is not an exercise number; ", rule}));
+    refuse("invalid_type", {"field '", field, "': value ", show_value(id), " is not an exercise number; ", rule});
   for (const Exercise& ex : exercises())
     if (ex.id == id.get<double>()) return ex;
-  throw RequestError("unknown_value", concat({"field '", field, "': no exercise ", show_value(id), "; ", rule}));
+  refuse("unknown_value", {"field '", field, "': no exercise ", show_value(id), "; ", rule});
 }
 
 }  // namespace commlab

@@ -90,6 +90,10 @@ std::string quoted(const std::string& text) {
   throw RequestError("invalid_exercise", capped_message(concat({"exercises/", utf8_prefix(file, 60), ": ", what})));
 }
 
+[[noreturn]] void bad_doc(const std::string& file, std::initializer_list<std::string_view> what) {
+  bad_doc(file, concat(what));
+}
+
 bool is_text_pair(const json& j) {
   return j.is_object() && j.contains("en") && j.contains("zh") && j.at("en").is_string() &&
          j.at("zh").is_string();

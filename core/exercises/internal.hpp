@@ -31,6 +31,8 @@ std::string capped_message(const std::string& message);
 std::string quoted(const std::string& text);
 /// Throws invalid_exercise naming the file (the message capped).
 [[noreturn]] void bad_doc(const std::string& file, const std::string& what);
+/// The same with the message in pieces, joined there (one call at each of some fifty sites).
+[[noreturn]] void bad_doc(const std::string& file, std::initializer_list<std::string_view> what);
 bool is_text_pair(const json& j);
 /// null, {} and []: the fallbacks of member().
 extern const json kNoValue, kNoMembers, kNoItems;

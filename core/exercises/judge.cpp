@@ -20,6 +20,11 @@ namespace {
 
 json verdict(const std::string& v, const json& msg) { return {{"verdict", v}, {"message", msg}}; }
 
+// A verdict whose message is two templates, English and Chinese, filled from the same slots.
+json say(const char* v, std::string_view en, std::string_view zh, std::initializer_list<Slot> slots) {
+  return verdict(v, message(substitute(en, slots), substitute(zh, slots)));
+}
+
 std::string lower_first(std::string s) {
   if (!s.empty() && s[0] >= 'A' && s[0] <= 'Z') s[0] = static_cast<char>(s[0] - 'A' + 'a');
   return s;
@@ -91,15 +96,13 @@ std::string choice_list(const json& def, const std::string& lang) {
 json judge_choice(const json& def, const json& exact, const std::string& text) {
   const std::optional<std::string> got = match_choice(def, text);
   if (!got)
-    return verdict("format-error",
-                   message(concat({"Expected one of: ", choice_list(def, "en"), " (case does not matter)."}),
-                           concat({"应填以下之一：", choice_list(def, "zh"), "（不区分大小写）。"})));
+    return say("format-error", "Expected one of: {en} (case does not matter).", "应填以下之一：{zh}（不区分大小写）。",
+               {{"en", choice_list(def, "en")}, {"zh", choice_list(def, "zh")}});
   const std::string en = choice_label(def, *got, "en"), zh = choice_label(def, *got, "zh");
-  if (normalize_choice(*got) == normalize_choice(exact.get<std::string>()))
-    return verdict("correct", message(concat({"Correct: ", en, "."}), concat({"正确：", zh, "。"})));
-  return verdict("incorrect",
-                 message(concat({"Read \"", en, "\": not correct. Compare your figures again, or see the hints."}),
-                         concat({"读到“", zh, "”：不对。再比较一下你算出的数，或看看提示。"})));
+  const bool right = normalize_choice(*got) == normalize_choice(exact.get<std::string>());
+  return right ? say("correct", "Correct: {en}.", "正确：{zh}。", {{"en", en}, {"zh", zh}})
+               : say("incorrect", "Read \"{en}\": not correct. Compare your figures again, or see the hints.",
+                     "读到“{zh}”：不对。再比较一下你算出的数，或看看提示。", {{"en", en}, {"zh", zh}});
 }
 
 // One reading of the typed number: K on a token count may mean 1,024 or 1,000.
@@ -141,20 +144,19 @@ json judge_range(const json& def, double e, const Parsed& lo, const Parsed& hi) 
   const double tol = tolerance(def);
   Parsed lo_shown = lo;  // "6-7x": both ends in the unit typed after the second
   if (lo_shown.unit.empty()) lo_shown.unit = hi.unit;
-  const std::string read = concat({quoted(lo_shown, def), " - ", quoted(hi, def)});
+  const std::string read = concat({quoted(lo_shown, def), " - ", quoted(hi, def)}), pct = percent(tol);
+  const bool below = e < lo.value;
+  const std::initializer_list<Slot> slots = {
+      {"read", read}, {"pct", pct}, {"side", below ? "below" : "above"}, {"side_zh", below ? "小" : "大"}};
   // As wide as the lecture's "about 6-7x" and no wider: a range may not span more than 1.5 : 1.
   if (hi.value > 1.5 * lo.value)
-    return verdict("incorrect", message(concat({"Read the range ", read, ": too wide to count (at most 1.5 : 1)."}),
-                                        concat({"读到范围 ", read, "：太宽了（上下限之比最多 1.5）。"})));
+    return say("incorrect", "Read the range {read}: too wide to count (at most 1.5 : 1).",
+               "读到范围 {read}：太宽了（上下限之比最多 1.5）。", slots);
   if (e >= lo.value * (1 - tol) && e <= hi.value * (1 + tol))
-    return verdict("correct",
-                   message(concat({"Correct: the exact value lies in ", read, " (within ", percent(tol), ")."}),
-                           concat({"正确：精确值在 ", read, " 之内（容差 ", percent(tol), "）。"})));
-  return verdict("incorrect",
-                 message(concat({"Read the range ", read, ": the exact value is ", (e < lo.value ? "below" : "above"),
-                                 " it by more than ", percent(tol), "."}),
-                         concat({"读到范围 ", read, "：精确值比它", (e < lo.value ? "小" : "大"), "，超过 ",
-                                 percent(tol), "。"})));
+    return say("correct", "Correct: the exact value lies in {read} (within {pct}).",
+               "正确：精确值在 {read} 之内（容差 {pct}）。", slots);
+  return say("incorrect", "Read the range {read}: the exact value is {side} it by more than {pct}.",
+             "读到范围 {read}：精确值比它{side_zh}，超过 {pct}。", slots);
 }
 
 json judge_count(const json& def, const json& exact, const json& range, const Parsed& p,
@@ -164,16 +166,14 @@ json judge_count(const json& def, const json& exact, const json& range, const Pa
     if (std::fabs(r.value - std::round(r.value)) > 1e-9 * std::max(1.0, std::fabs(r.value))) continue;
     const bool ok = range.is_array() ? r.value >= range.at(0).get<double>() && r.value <= range.at(1).get<double>()
                                      : r.value == exact.get<double>();
-    if (ok) return verdict("correct", message(concat({"Correct: ", read, "."}), concat({"正确：", read, "。"})));
+    if (ok) return say("correct", "Correct: {read}.", "正确：{read}。", {{"read", read}});
   }
   if (std::fabs(p.value - std::round(p.value)) > 1e-9 * std::max(1.0, std::fabs(p.value)))
-    return verdict("incorrect", message(concat({"Read ", read, ": a count is a whole number."}),
-                                        concat({"读到 ", read, "：个数应是整数。"})));
+    return say("incorrect", "Read {read}: a count is a whole number.", "读到 {read}：个数应是整数。", {{"read", read}});
   const double lo = range.is_array() ? range.at(0).get<double>() : exact.get<double>();
   const bool high = p.value > lo;
-  return verdict("incorrect",
-                 message(concat({"Read ", read, ": not the right count (too ", (high ? "many" : "few"), ")."}),
-                         concat({"读到 ", read, "：个数不对（", (high ? "多了" : "少了"), "）。"})));
+  return say("incorrect", "Read {read}: not the right count (too {too}).", "读到 {read}：个数不对（{too_zh}）。",
+             {{"read", read}, {"too", high ? "many" : "few"}, {"too_zh", high ? "多了" : "少了"}});
 }
 
 }  // namespace
@@ -209,55 +209,62 @@ json judge_answer(const json& def, const json& exact, const json& typed, const j
   if (!p) {
     if (is_about(def))
       if (const auto r = parse_range(def, text)) return judge_range(def, exact.get<double>(), r->first, r->second);
-    return verdict("format-error", message(concat({"Expected ", lower_first(what_to_type_en(def)), "."}),
-                                           concat({"应", what_to_type_zh(def), "。"})));
+    return say("format-error", "Expected {en}.", "应{zh}。",
+               {{"en", lower_first(what_to_type_en(def))}, {"zh", what_to_type_zh(def)}});
   }
   std::vector<Reading> readings = {{p->value, p->factor, false}};
   if (p->alt_factor > 0) readings.push_back({p->typed * p->alt_factor, p->alt_factor, true});
   if (is_exact_count(def)) return judge_count(def, exact, range, *p, readings);
 
-  const double e = exact.get<double>(), tol = tolerance(def);
+  const double e = exact.get<double>(), tol = tolerance(def), v = p->value;
   const int need = min_figures(def), figs = p->significant_digits;
   const std::string read = quoted(*p, def), pct = percent(tol);
-  const std::string k_en = " (K read as 1,000)", k_zh = "（K 按 1,000 理解）";
+  const std::string figs_en = figures_en(figs), figs_zh = figures_zh(figs);
+  const std::string need_en = figures_en(need), need_zh = figures_zh(need);
   // Tolerance first, then the rounding rule, then the lecture's range: the message names the
-  // part of the rule that the answer meets.
-  for (const Reading& r : readings)
-    if (within(r.value, e, tol))
-      return verdict("correct",
-                     message(concat({"Correct: ", read, " is within ", pct, " of the exact value",
-                                     (r.decimal_k ? k_en : ""), "."}),
-                             concat({"正确：", read, " 与精确值相差不超过 ", pct, (r.decimal_k ? k_zh : ""), "。"})));
-  for (const Reading& r : readings)
-    if (figs >= need && rounds_to(p->typed, e / r.factor, figs))
-      return verdict("correct",
-                     message(concat({"Correct: ", read, " has ", figures_en(figs), ", and the exact value rounded to ",
-                                     figures_en(figs), " is ", read, (r.decimal_k ? k_en : ""), "."}),
-                             concat({"正确：", read, " 有 ", figures_zh(figs), "，精确值按 ", figures_zh(figs),
-                                     "四舍五入正是 ", read, (r.decimal_k ? k_zh : ""), "。"})));
-  for (const Reading& r : readings)
-    if (range.is_array() && r.value >= range.at(0).get<double>() * (1 - tol) &&
-        r.value <= range.at(1).get<double>() * (1 + tol))
-      return verdict("correct",
-                     message(concat({"Correct: ", read, " lies in the range the worked solution accepts (within ", pct,
-                                     ")", (r.decimal_k ? k_en : ""), "."}),
-                             concat({"正确：", read, " 在解答所接受的范围之内（容差 ", pct, "）",
-                                     (r.decimal_k ? k_zh : ""), "。"})));
+  // part of the rule that the answer meets; {k} says when K was read as 1,000.
+  static const std::string_view kMet[3][2] = {
+      {"Correct: {read} is within {pct} of the exact value{k}.", "正确：{read} 与精确值相差不超过 {pct}{k_zh}。"},
+      {"Correct: {read} has {figs}, and the exact value rounded to {figs} is {read}{k}.",
+       "正确：{read} 有 {figs_zh}，精确值按 {figs_zh}四舍五入正是 {read}{k_zh}。"},
+      {"Correct: {read} lies in the range the worked solution accepts (within {pct}){k}.",
+       "正确：{read} 在解答所接受的范围之内（容差 {pct}）{k_zh}。"}};
+  const auto meets = [&](int rule, const Reading& r) {
+    if (rule == 0) return within(r.value, e, tol);
+    if (rule == 1) return figs >= need && rounds_to(p->typed, e / r.factor, figs);
+    return range.is_array() && r.value >= range.at(0).get<double>() * (1 - tol) &&
+           r.value <= range.at(1).get<double>() * (1 + tol);
+  };
+  for (int rule = 0; rule < 3; ++rule)
+    for (const Reading& r : readings)
+      if (meets(rule, r))
+        return say("correct", kMet[rule][0], kMet[rule][1],
+                   {{"read", read},
+                    {"pct", pct},
+                    {"figs", figs_en},
+                    {"figs_zh", figs_zh},
+                    {"k", r.decimal_k ? " (K read as 1,000)" : ""},
+                    {"k_zh", r.decimal_k ? "（K 按 1,000 理解）" : ""}});
 
   // Incorrect: say what was read and which part of the rule it misses, never the exact value.
-  const double v = p->value;
   if (e != 0 && v / e > 0) {  // a unit slip: off by a power of 1,000
     const double decades = std::log10(v / e);
     const double k = std::round(decades / 3);
     if (k != 0 && std::fabs(decades - 3 * k) < 0.02)
-      return verdict(
-          "incorrect",
-          message(concat({"Read ", read, ": off by a factor of about 1,000",
-                          std::string(std::fabs(k) > 1 ? " or more" : ""), ": check the unit (KB vs MB, µs vs ms)."}),
-                  concat({"读到 ", read, "：差了约 1000 倍：检查单位（KB 与 MB、µs 与 ms）。"})));
+      return say("incorrect", "Read {read}: off by a factor of about 1,000{more}: check the unit (KB vs MB, µs vs ms).",
+                 "读到 {read}：差了约 1000 倍：检查单位（KB 与 MB、µs 与 ms）。",
+                 {{"read", read}, {"more", std::fabs(k) > 1 ? " or more" : ""}});
   }
-  const std::string side_en = v > e ? "above" : "below", side_zh = v > e ? "大" : "小";
-  const std::string too_en = v > e ? " (too high)" : " (too low)", too_zh = v > e ? "（偏大）" : "（偏小）";
+  const std::initializer_list<Slot> slots = {{"read", read},
+                                             {"pct", pct},
+                                             {"figs", figs_en},
+                                             {"figs_zh", figs_zh},
+                                             {"need", need_en},
+                                             {"need_zh", need_zh},
+                                             {"side", v > e ? "above" : "below"},
+                                             {"side_zh", v > e ? "大" : "小"},
+                                             {"too", v > e ? " (too high)" : " (too low)"},
+                                             {"too_zh", v > e ? "（偏大）" : "（偏小）"}};
   // Fewer figures than the rule needs. The judge never calls such an answer "close": at one
   // figure the right value rounded and a different quantity (alpha alone, a term left out) read
   // the same ("2 us" for 2.18 us), so it says only whether the figures typed agree with the exact
@@ -267,47 +274,45 @@ json judge_answer(const json& def, const json& exact, const json& typed, const j
     bool agrees = false;
     for (const Reading& r : readings) agrees = agrees || rounds_to(p->typed, e / r.factor, figs);
     if (agrees)
-      return verdict(
-          "incorrect",
-          message(concat({"Too few figures to judge: ", read, " is more than ", pct, " from the exact value and has ",
-                          figures_en(figs), "; the rounding rule needs at least ", figures_en(need), ", because at ",
-                          figures_en(figs), " a rounded answer and a different quantity look alike. Type it to ",
-                          figures_en(need), "."}),
-                  concat({"有效数字太少，无法判断：", read, " 与精确值相差超过 ", pct, "，且只有 ", figures_zh(figs),
-                          "；按有效数字判断至少要 ", figures_zh(need), "，因为只有 ", figures_zh(figs),
-                          "时，四舍五入的正确答案和另一个量看起来一样。请写到 ", figures_zh(need), "。"})));
-    return verdict("incorrect",
-                   message(concat({"Not correct: ", read, " is more than ", pct, " ", side_en, " the exact value",
-                                   too_en, ", and the exact value rounded to ", figures_en(figs), " is not ", read,
-                                   " (the rounding rule needs at least ", figures_en(need), ")."}),
-                           concat({"不对：", read, " 比精确值", side_zh, " ", pct, " 以上", too_zh, "，精确值按 ",
-                                   figures_zh(figs), "四舍五入也不是 ", read, "（按有效数字判断至少要 ",
-                                   figures_zh(need), "）。"})));
+      return say("incorrect",
+                 "Too few figures to judge: {read} is more than {pct} from the exact value and has {figs}; the "
+                 "rounding rule needs at least {need}, because at {figs} a rounded answer and a different quantity "
+                 "look alike. Type it to {need}.",
+                 "有效数字太少，无法判断：{read} 与精确值相差超过 {pct}，且只有 {figs_zh}；按有效数字判断至少要 "
+                 "{need_zh}，因为只有 {figs_zh}时，四舍五入的正确答案和另一个量看起来一样。请写到 {need_zh}。",
+                 slots);
+    return say("incorrect",
+               "Not correct: {read} is more than {pct} {side} the exact value{too}, and the exact value rounded to "
+               "{figs} is not {read} (the rounding rule needs at least {need}).",
+               "不对：{read} 比精确值{side_zh} {pct} 以上{too_zh}，精确值按 {figs_zh}四舍五入也不是 {read}"
+               "（按有效数字判断至少要 {need_zh}）。",
+               slots);
   }
-  return verdict("incorrect",
-                 message(concat({"Not correct: ", read, " is more than ", pct, " ", side_en, " the exact value", too_en,
-                                 ", and the exact value rounded to ", figures_en(figs), " is not ", read, "."}),
-                         concat({"不对：", read, " 比精确值", side_zh, " ", pct, " 以上", too_zh, "，精确值按 ",
-                                 figures_zh(figs), "四舍五入也不是 ", read, "。"})));
+  return say("incorrect",
+             "Not correct: {read} is more than {pct} {side} the exact value{too}, and the exact value rounded to "
+             "{figs} is not {read}.",
+             "不对：{read} 比精确值{side_zh} {pct} 以上{too_zh}，精确值按 {figs_zh}四舍五入也不是 {read}。", slots);
 }
 
 json answer_rule(const json& a) {
   if (is_choice_answer(a))
-    return message(concat({"One of: ", choice_list(a, "en"), " (case does not matter)."}),
-                   concat({"填写其中之一：", choice_list(a, "zh"), "（不区分大小写）。"}));
+    return message(substitute("One of: {en} (case does not matter).", {{"en", choice_list(a, "en")}}),
+                   substitute("填写其中之一：{zh}（不区分大小写）。", {{"zh", choice_list(a, "zh")}}));
   if (a.contains("range_rule")) return a.at("range_rule");  // the lecture's own range, in words
+  const std::string what_en = what_to_type_en(a), what_zh = what_to_type_zh(a);
   if (is_exact_count(a))
-    return message(what_to_type_en(a) + ". Correct only if it is exactly right.", what_to_type_zh(a) + "。只有完全正确才算对。");
-  const std::string pct = percent(tolerance(a));
-  const int n = min_figures(a);
-  std::string en =
-      concat({what_to_type_en(a), ". Correct if within ", pct,
-              " of the exact value, or if it is the exact value rounded to the significant figures you type (at least ",
-              std::to_string(n), ")."});
-  std::string zh = concat({what_to_type_zh(a), "。与精确值相差不超过 ", pct, "，或等于精确值按你写的有效数字（至少 ",
-                           std::to_string(n), " 位）四舍五入的结果，即为正确。"});
-  en += " Trailing zeros of a whole number are not significant: 420 and 2,200 have two figures, 420. and 4.20e2 three.";
-  zh += "整数末尾的 0 不算有效数字：420、2,200 都是两位，420. 和 4.20e2 是三位。";
+    return message(what_en + ". Correct only if it is exactly right.", what_zh + "。只有完全正确才算对。");
+  const std::string pct = percent(tolerance(a)), n = std::to_string(min_figures(a));
+  const std::initializer_list<Slot> slots = {{"what", what_en}, {"what_zh", what_zh}, {"pct", pct}, {"n", n}};
+  std::string en = substitute(
+      "{what}. Correct if within {pct} of the exact value, or if it is the exact value rounded to the significant "
+      "figures you type (at least {n}). Trailing zeros of a whole number are not significant: 420 and 2,200 have "
+      "two figures, 420. and 4.20e2 three.",
+      slots);
+  std::string zh = substitute(
+      "{what_zh}。与精确值相差不超过 {pct}，或等于精确值按你写的有效数字（至少 {n} 位）四舍五入的结果，即为正确。"
+      "整数末尾的 0 不算有效数字：420、2,200 都是两位，420. 和 4.20e2 是三位。",
+      slots);
   if (is_about(a)) {
     en += " A range such as 6-7 counts when it holds the exact value (at most 1.5 : 1).";
     zh += "也可以写一个范围，如 6-7，只要包含精确值（上下限之比最多 1.5）。";

@@ -40,12 +40,11 @@ json read_param(const json& def, const json& v, const std::string& field) {
   const std::string rule = "allowed: " + allowed_text(def);
   if (def.at("kind") == "choice") {
     if (!v.is_string())
-      throw RequestError("invalid_type",
-                         concat({"field '", field, "': value ", show_value(v), " is not a string; ", rule}));
+      refuse("invalid_type", {"field '", field, "': value ", show_value(v), " is not a string; ", rule});
     // Exact, as the ops read link ids: "NVLINK4" is an error everywhere, not only in ops.
     for (const std::string& c : choices_of(def))
       if (c == v.get<std::string>()) return c;
-    throw RequestError("unknown_value", concat({"field '", field, "': unknown value ", show_value(v), "; ", rule}));
+    refuse("unknown_value", {"field '", field, "': unknown value ", show_value(v), "; ", rule});
   }
   double x = 0;
   if (v.is_number()) {
@@ -53,28 +52,23 @@ json read_param(const json& def, const json& v, const std::string& field) {
   } else if (v.is_string()) {
     const std::optional<Parsed> p = parse_quantity(v.get<std::string>(), param_dimension(def), "");
     if (!p)
-      throw RequestError("invalid_type", concat({"field '", field, "': value ", show_value(v),
-                                                 " is not a number with a fitting unit; ", rule}));
+      refuse("invalid_type",
+             {"field '", field, "': value ", show_value(v), " is not a number with a fitting unit; ", rule});
     x = p->value;
   } else {
-    throw RequestError("invalid_type",
-                       concat({"field '", field, "': value ", show_value(v), " is not a number; ", rule}));
+    refuse("invalid_type", {"field '", field, "': value ", show_value(v), " is not a number; ", rule});
   }
   const double lo = def.at("min"), hi = def.at("max");
   if (!std::isfinite(x) || x < lo || x > hi)
-    throw RequestError("out_of_range",
-                       concat({"field '", field, "': value ", show_value(v), " is not allowed; ", rule}));
+    refuse("out_of_range", {"field '", field, "': value ", show_value(v), " is not allowed; ", rule});
   if (def.contains("one_of")) {
     bool listed = false;
     for (const json& a : def.at("one_of")) listed = listed || a.get<double>() == x;
-    if (!listed)
-      throw RequestError("out_of_range",
-                         concat({"field '", field, "': value ", show_value(v), " is not allowed; ", rule}));
+    if (!listed) refuse("out_of_range", {"field '", field, "': value ", show_value(v), " is not allowed; ", rule});
   }
   if (def.at("kind") == "integer") {
     if (x != std::floor(x))
-      throw RequestError("not_integer",
-                         concat({"field '", field, "': value ", show_value(v), " is not an integer; ", rule}));
+      refuse("not_integer", {"field '", field, "': value ", show_value(v), " is not an integer; ", rule});
     return static_cast<long long>(x);
   }
   return x;
@@ -84,8 +78,8 @@ json read_param(const json& def, const json& v, const std::string& field) {
 
 json resolve_params(const Exercise& ex, const json& given, const std::string& where) {
   if (!given.is_object())
-    throw RequestError("invalid_type", concat({"field '", where.substr(0, where.size() - 1), "': value ",
-                                               show_value(given), " is not allowed; allowed: a JSON object"}));
+    refuse("invalid_type", {"field '", where.substr(0, where.size() - 1), "': value ", show_value(given),
+                            " is not allowed; allowed: a JSON object"});
   json out = json::object();
   std::vector<std::string> names;
   for (const json& def : ex.doc.at("params")) {  // defaults read like given values: same types
@@ -98,9 +92,9 @@ json resolve_params(const Exercise& ex, const json& given, const std::string& wh
     // A name from the request in a message: its first 60 characters (the fuzzer sent 4 KB ones).
     const std::string key = it.key().size() <= 60 ? it.key() : it.key().substr(0, 57) + "...";
     if (!def)
-      throw RequestError("unknown_field",
-                         capped_message(concat({"field '", where, key, "' is not a parameter of exercise ",
-                                                std::to_string(ex.id), "; allowed fields: ", join(names, ", ")})));
+      refuse("unknown_field",
+             {capped_message(concat({"field '", where, key, "' is not a parameter of exercise ", std::to_string(ex.id),
+                                     "; allowed fields: ", join(names, ", ")}))});
     out[it.key()] = read_param(*def, it.value(), where + key);
   }
   return out;

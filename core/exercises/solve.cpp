@@ -83,17 +83,17 @@ json solve_exercise(const Exercise& ex, const json& params) {
 
 json check_exercise(const Exercise& ex, const json& params, const json& typed) {
   if (!typed.is_object())
-    throw RequestError("invalid_type", concat({"field 'answers': value ", show_value(typed),
-                                               " is not allowed; allowed: a JSON object {answer id: text}"}));
+    refuse("invalid_type",
+           {"field 'answers': value ", show_value(typed), " is not allowed; allowed: a JSON object {answer id: text}"});
   std::vector<std::string> names;
   for (const json& def : ex.doc.at("answers")) names.push_back(def.at("id"));
   for (auto it = typed.begin(); it != typed.end(); ++it)
     if (!find_def(ex.doc.at("answers"), it.key()))
-      throw RequestError(
+      refuse(
           "unknown_field",
-          capped_message(concat({"field 'answers.", (it.key().size() <= 60 ? it.key() : it.key().substr(0, 57) + "..."),
-                                 "' is not an answer of exercise ", std::to_string(ex.id),
-                                 "; allowed fields: ", join(names, ", ")})));
+          {capped_message(concat(
+              {"field 'answers.", (it.key().size() <= 60 ? it.key() : it.key().substr(0, 57) + "..."),
+               "' is not an answer of exercise ", std::to_string(ex.id), "; allowed fields: ", join(names, ", ")}))});
   const ExerciseSolution s = ex.compute(params);
   json verdicts = json::object();
   bool all_correct = true;

@@ -97,8 +97,7 @@ bool solvable(const Exercise& ex, const json& params) {
   } catch (const std::exception&) {
     // Out of the document's one budget: every later draw would fail at once; stop here.
     if (document_work_exhausted())
-      throw RequestError("invalid_exercise",
-                         concat({"exercise ", std::to_string(ex.id), ": ", document_work_message()}));
+      refuse("invalid_exercise", {"exercise ", std::to_string(ex.id), ": ", document_work_message()});
     return false;
   }
 }

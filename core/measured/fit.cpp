@@ -110,20 +110,18 @@ void fit_table(const LogTable& t, size_t index, const FitRequest& req, TableFit*
     f->collective_from = source_text(t.collective_from);
     RingShape unused;
     if (!ring_shape(f->collective, 2, &unused))
-      throw RequestError("unknown_value",
-                         concat({"field 'collective': ", name, " measured '", t.collective, "' (", f->collective_from,
-                                 "), which the ring model here does not fit; allowed: ", names_text(),
-                                 " (give 'collective' to fit it as one of them)"}));
+      refuse("unknown_value", {"field 'collective': ", name, " measured '", t.collective, "' (", f->collective_from,
+                               "), which the ring model here does not fit; allowed: ", names_text(),
+                               " (give 'collective' to fit it as one of them)"});
   } else if (ratio.any && ratio.lo > 1 + 1e-9 && ratio.hi < 2) {
     f->collective = "all_reduce";
     f->collective_from = "busbw / algbw between 1 and 2 (all-reduce's factor alone)";
   } else {
-    throw RequestError("missing_field",
-                       concat({"field 'collective': ", name,
-                               " does not say which collective it measured (no '# Collective test "
-                               "starting:' line, no command line naming a test such as all_reduce_perf, "
-                               "and its busbw / algbw does not single out all-reduce); give 'collective': one of ",
-                               names_text()}));
+    refuse("missing_field", {"field 'collective': ", name,
+                             " does not say which collective it measured (no '# Collective test "
+                             "starting:' line, no command line naming a test such as all_reduce_perf, "
+                             "and its busbw / algbw does not single out all-reduce); give 'collective': one of ",
+                             names_text()});
   }
   const bool all_reduce = f->collective == "all_reduce";
   const bool factor_one = f->collective == "broadcast" || f->collective == "reduce" || f->collective == "sendrecv";
@@ -152,16 +150,14 @@ void fit_table(const LogTable& t, size_t index, const FitRequest& req, TableFit*
             : concat({"its busbw / algbw (", num(ratio.lo), " to ", num(ratio.hi), ") fits ", std::to_string(first),
                       " to ", (last >= 1000000 ? std::string("any larger number of") : std::to_string(last)),
                       " ranks"});
-    throw RequestError("missing_field",
-                       concat({"field 'ranks': ", name, " (", f->collective,
-                               ") does not say how many ranks ran it (no '#  Rank' lines; ", seen,
-                               "); give 'ranks': an integer from 2 to ", std::to_string(kMaxDevices)}));
+    refuse("missing_field",
+           {"field 'ranks': ", name, " (", f->collective, ") does not say how many ranks ran it (no '#  Rank' lines; ",
+            seen, "); give 'ranks': an integer from 2 to ", std::to_string(kMaxDevices)});
   }
   if (f->ranks == 1)
-    throw RequestError("invalid_value",
-                       concat({"field 'log': ", name, " ran ", f->collective, " on 1 rank (", f->ranks_from,
-                               "): nothing crosses a link, so there is no alpha or beta to fit; allowed: 2 or more "
-                               "ranks (or give 'ranks')"}));
+    refuse("invalid_value", {"field 'log': ", name, " ran ", f->collective, " on 1 rank (", f->ranks_from,
+                             "): nothing crosses a link, so there is no alpha or beta to fit; allowed: 2 or more "
+                             "ranks (or give 'ranks')"});
   if (!ring_shape(f->collective, std::max(f->ranks, 2), &f->shape)) f->shape = {1, 1.0};
   if (factor_one) f->shape = {1, 1.0};
   if (!factor_one && ratio.any && (f->shape.factor < ratio.lo - 1e-9 || f->shape.factor > ratio.hi + 1e-9))
@@ -197,11 +193,10 @@ void fit_table(const LogTable& t, size_t index, const FitRequest& req, TableFit*
     sv += v;
   }
   if (!two_sizes)
-    throw RequestError("invalid_value",
-                       concat({"field 'log': ", name, " has ", std::to_string(f->fitted_rows),
-                               (f->fitted_rows == 1 ? " size" : " sizes"),
-                               " above 0 bytes; the fit of alpha and beta needs 2 or more (run nccl-tests with "
-                               "-b and -e apart, e.g. -b 8 -e 1G -f 2)"}));
+    refuse("invalid_value",
+           {"field 'log': ", name, " has ", std::to_string(f->fitted_rows), (f->fitted_rows == 1 ? " size" : " sizes"),
+            " above 0 bytes; the fit of alpha and beta needs 2 or more (run nccl-tests with "
+            "-b and -e apart, e.g. -b 8 -e 1G -f 2)"});
   // Columns scaled to unit length, so the 2 x 2 system is well conditioned whatever the units.
   const double p = std::sqrt(suu), q = std::sqrt(svv), rho = suv / (p * q), det = 1 - rho * rho;
   double L = 0, b = 0;
@@ -214,10 +209,9 @@ void fit_table(const LogTable& t, size_t index, const FitRequest& req, TableFit*
     b = sv / svv;
   }
   if (!(b > 0))
-    throw RequestError("invalid_value",
-                       concat({"field 'log': ", name,
-                               ": its times do not grow with size, and T = steps x alpha + factor x S / beta "
-                               "needs them to; allowed: a table of a size sweep"}));
+    refuse("invalid_value", {"field 'log': ", name,
+                             ": its times do not grow with size, and T = steps x alpha + factor x S / beta "
+                             "needs them to; allowed: a table of a size sweep"});
   f->latency_s = L;
   f->alpha_s = L / f->shape.steps;
   f->beta_Bps = 1 / b;
@@ -284,9 +278,10 @@ LogFit fit_nccl_log(std::string_view text, const FitRequest& req) {
       why += concat({"; ", std::to_string(out.log.rejected_rows),
                      (out.log.rejected_rows == 1 ? " line began" : " lines began"), " as a row and was not one (line ",
                      std::to_string(out.log.first_rejected.line), ": ", out.log.first_rejected.reason, ")"});
-    throw RequestError("invalid_value",
-                       "field 'log': no nccl-tests table found: expected rows of size, count, type, redop, root, time, "
-                       "algbw, busbw, #wrong (out-of-place, then in-place) as nccl-tests prints them; " + why);
+    refuse("invalid_value",
+           {"field 'log': no nccl-tests table found: expected rows of size, count, type, redop, root, time, "
+            "algbw, busbw, #wrong (out-of-place, then in-place) as nccl-tests prints them; ",
+            why});
   }
   out.tables.resize(out.log.tables.size());
   for (size_t i = 0; i < out.log.tables.size(); ++i) {

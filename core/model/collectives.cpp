@@ -386,8 +386,7 @@ CollectiveCost collective_cost(Collective c, const std::string& algorithm, int k
       if (algorithm == "direct") return make_cost(algorithm, 1, a, D / b, D);
       break;
   }
-  throw RequestError("unknown_value",
-                     concat({"field 'algorithm': unknown algorithm '", algorithm, "' for ", collective_name(c)}));
+  refuse("unknown_value", {"field 'algorithm': unknown algorithm '", algorithm, "' for ", collective_name(c)});
 }
 
 }  // namespace commlab

@@ -31,9 +31,8 @@ Link read_link(Request& r, const std::string& field) {
     inline_link.finish();
     return l;
   }
-  throw RequestError("invalid_type",
-                     concat({"field '", r.path(field), "': value ", show_value(v), " is ", type_name(v),
-                             "; allowed: a link id (", link_ids(), ") or an object {\"alpha_s\", \"beta_Bps\"}"}));
+  refuse("invalid_type", {"field '", r.path(field), "': value ", show_value(v), " is ", type_name(v),
+                          "; allowed: a link id (", link_ids(), ") or an object {\"alpha_s\", \"beta_Bps\"}"});
 }
 
 Link read_link_or(Request& r, const std::string& field, const std::string& fallback_id) {

@@ -86,10 +86,9 @@ Link catalogue_link(std::string_view id, const std::string& field, double effici
   if (!spec) {
     // An id of megabytes is quoted by its start only: the message stays short.
     const std::string quoted_id = id.size() > 60 ? std::string(id.substr(0, 57)) + "..." : std::string(id);
-    throw RequestError("unknown_value",
-                       concat({"field '", field, "': unknown link '", quoted_id, "'; valid links: ", link_ids(),
-                               " (aliases ib, infiniband, nvlink, pcie, roce, hbm, "
-                               "ssd), or an object {\"alpha_s\", \"beta_Bps\"}"}));
+    refuse("unknown_value", {"field '", field, "': unknown link '", quoted_id, "'; valid links: ", link_ids(),
+                             " (aliases ib, infiniband, nvlink, pcie, roce, hbm, "
+                             "ssd), or an object {\"alpha_s\", \"beta_Bps\"}"});
   }
   return effective_link(*spec, efficiency);
 }

@@ -55,13 +55,13 @@ double hot_expert_probability(int E, int top_k, double h) {
 
 EpCost ep_cost(const ModelPreset& m, int ep, double B, double hot, const Link& link) {
   if (m.experts < 1 || m.top_k < 1)
-    throw RequestError("invalid_value", concat({"field 'model': value '", m.id,
-                                                "' is not allowed; allowed: "
-                                                "a MoE model (experts >= 1, top_k >= 1)"}));
+    refuse("invalid_value", {"field 'model': value '", m.id,
+                             "' is not allowed; allowed: "
+                             "a MoE model (experts >= 1, top_k >= 1)"});
   if (ep < 1 || m.experts % ep != 0)
-    throw RequestError("invalid_value", concat({"field 'ep': value ", std::to_string(ep),
-                                                " is not allowed; allowed: a divisor of the model's ",
-                                                std::to_string(m.experts), " experts"}));
+    refuse("invalid_value",
+           {"field 'ep': value ", std::to_string(ep), " is not allowed; allowed: a divisor of the model's ",
+            std::to_string(m.experts), " experts"});
   EpCost c;
   const double token_bytes = m.hidden * m.activation_bytes;
   c.tokens_per_gpu = B / ep;

@@ -31,8 +31,8 @@ std::vector<long long> positions(int k, long long n, int i, SequenceLayout layou
 RingAttentionCheck check_ring_attention(int k, int n, int d, bool causal, SequenceLayout layout,
                                         std::uint64_t seed) {
   if (layout == SequenceLayout::zigzag && n % 2 != 0)
-    throw RequestError("invalid_value", concat({"field 'tokens_per_device': value ", std::to_string(n),
-                                                " is not allowed with layout zigzag; allowed: an even number"}));
+    refuse("invalid_value", {"field 'tokens_per_device': value ", std::to_string(n),
+                             " is not allowed with layout zigzag; allowed: an even number"});
   const int N = k * n;
   dense::Rng rng(seed);
   const Mat q = dense::random(N, d, rng, 1.0), kk = dense::random(N, d, rng, 1.0),
@@ -113,8 +113,8 @@ RingAttentionCost ring_attention_cost(const ModelPreset& m, double F, const Link
 
 CausalBalance causal_balance(int k, long long n, SequenceLayout layout) {
   if (layout == SequenceLayout::zigzag && n % 2 != 0)
-    throw RequestError("invalid_value", concat({"field 'tokens_per_device': value ", std::to_string(n),
-                                                " is not allowed with layout zigzag; allowed: an even number"}));
+    refuse("invalid_value", {"field 'tokens_per_device': value ", std::to_string(n),
+                             " is not allowed with layout zigzag; allowed: an even number"});
   CausalBalance r;
   r.work_pairs.assign(k, 0.0);
   // Pairs (q, key) with key <= q between two devices' tokens: each holds one run of consecutive

@@ -26,9 +26,8 @@ Mat swiglu(const Mat& g, const Mat& u) {
 
 void require_divisible(const char* what, int n, int shards) {
   if (shards < 1 || n % shards != 0)
-    throw RequestError("invalid_value",
-                       concat({"field '", what, "': value ", std::to_string(n),
-                               " is not allowed; allowed: a multiple of shards (", std::to_string(shards), ")"}));
+    refuse("invalid_value", {"field '", what, "': value ", std::to_string(n),
+                             " is not allowed; allowed: a multiple of shards (", std::to_string(shards), ")"});
 }
 
 }  // namespace
@@ -142,9 +141,8 @@ AttentionSplitCheck check_attention_split(int T, int q_heads, int kv_heads, int 
                                           std::uint64_t seed) {
   require_divisible("kv_heads", kv_heads, k);
   if (kv_heads < 1 || q_heads % kv_heads != 0)
-    throw RequestError("invalid_value",
-                       concat({"field 'q_heads': value ", std::to_string(q_heads),
-                               " is not allowed; allowed: a multiple of kv_heads (", std::to_string(kv_heads), ")"}));
+    refuse("invalid_value", {"field 'q_heads': value ", std::to_string(q_heads),
+                             " is not allowed; allowed: a multiple of kv_heads (", std::to_string(kv_heads), ")"});
   dense::Rng rng(seed);
   const int d = q_heads * hd;
   const Mat x = dense::random(T, d, rng, 1.0);

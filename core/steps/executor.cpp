@@ -176,9 +176,8 @@ void check_run_budget(const ScheduleSpec& spec, const ExecOptions& opt) {
   if (opt.data) {
     const double bytes = largest_fitting_bytes(spec, opt);
     if (bytes > 0)
-      throw RequestError("too_large", concat({"field 'bytes': value ", num(spec.bytes), " makes ", run, " take ", what,
-                                              "; the largest size that fits is ", whole(bytes),
-                                              " bytes, or \"mode\": \"accounting\""}));
+      refuse("too_large", {"field 'bytes': value ", num(spec.bytes), " makes ", run, " take ", what,
+                           "; the largest size that fits is ", whole(bytes), " bytes, or \"mode\": \"accounting\""});
   }
   const int devices = largest_fitting_devices(spec, opt);
   const std::string field = spec.algorithm == "hierarchical" ? "nodes" : "devices";
@@ -188,12 +187,11 @@ void check_run_budget(const ScheduleSpec& spec, const ExecOptions& opt) {
                          (spec.algorithm == "hierarchical"
                               ? std::to_string(devices / std::max(1, spec.gpus_per_node)) + " nodes"
                               : std::to_string(devices) + " devices");
-  throw RequestError(
+  refuse(
       "too_large",
-      concat({"field '", field, "': value ",
-              std::to_string(spec.algorithm == "hierarchical" ? spec.devices / std::max(1, spec.gpus_per_node)
-                                                              : spec.devices),
-              " makes ", run, " take ", what, "; ", largest, (opt.data ? ", or \"mode\": \"accounting\"" : "")}));
+      {"field '", field, "': value ",
+       std::to_string(spec.algorithm == "hierarchical" ? spec.devices / std::max(1, spec.gpus_per_node) : spec.devices),
+       " makes ", run, " take ", what, "; ", largest, (opt.data ? ", or \"mode\": \"accounting\"" : "")});
 }
 
 }  // namespace
@@ -201,40 +199,36 @@ void check_run_budget(const ScheduleSpec& spec, const ExecOptions& opt) {
 COMMLAB_RARE void check_run_limits(const ScheduleSpec& spec, const Topology& topo, const ExecOptions& opt) {
   const int k = spec.devices;
   if (topo.devices() != k)
-    throw RequestError("invalid_request", concat({"field 'devices': ", std::to_string(k),
-                                                  " devices but the topology has ", std::to_string(topo.devices())}));
+    refuse("invalid_request",
+           {"field 'devices': ", std::to_string(k), " devices but the topology has ", std::to_string(topo.devices())});
   if (spec.collective == Collective::alltoall && spec.algorithm == "direct" &&
       static_cast<double>(k) * (k - 1) > kMaxStepMessages)
-    throw RequestError(
-        "too_large",
-        concat({"field 'devices': value ", std::to_string(k), " puts ", num(static_cast<double>(k) * (k - 1)),
-                " messages in the one step of a direct all-to-all; allowed: "
-                "at most ",
-                num(kMaxStepMessages), " (2,048 devices), or \"algorithm\": \"pairwise\""}));
+    refuse("too_large", {"field 'devices': value ", std::to_string(k), " puts ", num(static_cast<double>(k) * (k - 1)),
+                         " messages in the one step of a direct all-to-all; allowed: "
+                         "at most ",
+                         num(kMaxStepMessages), " (2,048 devices), or \"algorithm\": \"pairwise\""});
   if (!opt.data) return check_run_budget(spec, opt);
   if (!spec.pair_bytes.empty())
-    throw RequestError("invalid_request", "field 'mode': an all-to-all with uneven messages runs in "
-                                          "accounting mode only; allowed: \"accounting\"");
+    refuse("invalid_request", {"field 'mode': an all-to-all with uneven messages runs in "
+                               "accounting mode only; allowed: \"accounting\""});
   if (k > kMaxDataDevices)
-    throw RequestError("too_large", concat({"field 'devices': value ", std::to_string(k),
-                                            " is too many for data mode; allowed: at most ",
-                                            std::to_string(kMaxDataDevices), ", or \"mode\": \"accounting\""}));
+    refuse("too_large", {"field 'devices': value ", std::to_string(k), " is too many for data mode; allowed: at most ",
+                         std::to_string(kMaxDataDevices), ", or \"mode\": \"accounting\""});
   const double elements = spec.bytes / sizeof(double);
   // Zero elements would verify nothing (and copy from null buffers) yet report verified.
   if (elements < 1)
-    throw RequestError("invalid_request", concat({"field 'bytes': value ", num(spec.bytes),
-                                                  " holds no 8-byte element; data mode moves doubles, "
-                                                  "allowed: at least 8 bytes, or \"mode\": \"accounting\""}));
+    refuse("invalid_request", {"field 'bytes': value ", num(spec.bytes),
+                               " holds no 8-byte element; data mode moves doubles, "
+                               "allowed: at least 8 bytes, or \"mode\": \"accounting\""});
   if (elements != std::floor(elements))
-    throw RequestError("invalid_request", concat({"field 'bytes': value ", num(spec.bytes),
-                                                  " is not whole 8-byte elements; data mode moves "
-                                                  "doubles, allowed: a multiple of 8 bytes"}));
+    refuse("invalid_request", {"field 'bytes': value ", num(spec.bytes),
+                               " is not whole 8-byte elements; data mode moves "
+                               "doubles, allowed: a multiple of 8 bytes"});
   if (spec.collective == Collective::alltoall && std::fmod(elements, k) != 0)
-    throw RequestError("invalid_request",
-                       concat({"field 'bytes': value ", num(spec.bytes), " does not split into ", std::to_string(k),
+    refuse("invalid_request", {"field 'bytes': value ", num(spec.bytes), " does not split into ", std::to_string(k),
                                " equal blocks of doubles; data-mode all-to-all "
                                "needs a multiple of 8 x devices = ",
-                               std::to_string(8LL * k), " bytes"}));
+                               std::to_string(8LL * k), " bytes"});
   check_run_budget(spec, opt);
 }
 
@@ -302,7 +296,7 @@ void Executor::on_step(const Step& step) {
   const int k = spec_.devices;
   const size_t count = step.messages.size();
   if (result_.messages + static_cast<int64_t>(count) > kMaxMessages)
-    throw RequestError("too_large", concat({"the schedule exceeds ", num(kMaxMessages), " messages"}));
+    refuse("too_large", {"the schedule exceeds ", num(kMaxMessages), " messages"});
   double step_alpha = 0, step_transfer = 0, step_time = 0;
   if (topo_.kind() == TopologyKind::switched) {
     // Fast path: uplink 2i, downlink 2i+1; the switch node has no port of its own.

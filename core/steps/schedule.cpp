@@ -247,8 +247,8 @@ Group whole(int k, int root = 0) {
 COMMLAB_RARE void bad_algorithm(const ScheduleSpec& spec) {
   std::string list;
   for (const std::string& a : schedule_algorithms(spec.collective)) list += (list.empty() ? "" : ", ") + a;
-  throw RequestError("unknown_value", concat({"field 'algorithm': unknown value \"", spec.algorithm, "\" for ",
-                                              collective_name(spec.collective), "; allowed: one of ", list}));
+  refuse("unknown_value", {"field 'algorithm': unknown value \"", spec.algorithm, "\" for ",
+                           collective_name(spec.collective), "; allowed: one of ", list});
 }
 
 }  // namespace

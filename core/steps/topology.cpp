@@ -98,10 +98,10 @@ double Topology::route(int src, int dst, std::vector<int32_t>* ports) const {
     case TopologyKind::custom: {
       const size_t p = static_cast<size_t>(src) * k + dst;
       if (!(port_beta_[p] > 0))
-        throw RequestError("no_route", concat({"field 'links': the schedule sends from device ", std::to_string(src),
-                                               " to device ", std::to_string(dst),
-                                               " but the custom topology has no link for that pair; "
-                                               "allowed: list it in 'links' or give 'link' as the default"}));
+        refuse("no_route", {"field 'links': the schedule sends from device ", std::to_string(src), " to device ",
+                            std::to_string(dst),
+                            " but the custom topology has no link for that pair; "
+                            "allowed: list it in 'links' or give 'link' as the default"});
       ports->push_back(static_cast<int32_t>(p));
       return port_alpha_[p];
     }
