@@ -96,18 +96,20 @@ COMMLAB_RARE json ops_list(Request& r) {
   return {{"ops", list}};
 }
 
-json error_json(const std::string& code, const std::string& message) {
-  return {{"error", {{"code", code}, {"message", message}}}};
+// {"error": {"code", "message"}}, the message's pieces joined.
+COMMLAB_RARE json error_json(std::string_view code, std::initializer_list<std::string_view> message) {
+  return {{"error", {{"code", code}, {"message", concat(message)}}}};
 }
 
 // Messages may quote invalid UTF-8 from the request; it is replaced rather than thrown on.
 std::string to_text(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 // A library's message quotes the text it choked on ("last read: '...'"), which may be the whole
-// request: keep its start only.
-std::string capped(const std::string& message) {
+// request: its start only, after `prefix`.
+COMMLAB_RARE json error_json_capped(const char* code, const char* prefix, const char* what) {
   constexpr size_t kCap = 300;
-  return message.size() <= kCap ? message : message.substr(0, kCap - 3) + "...";
+  const std::string_view m(what);
+  return m.size() <= kCap ? error_json(code, {prefix, m}) : error_json(code, {prefix, m.substr(0, kCap - 3), "..."});
 }
 
 std::string op_names() {
@@ -149,9 +151,9 @@ std::string non_finite_path(const json& out) {
 }
 
 COMMLAB_RARE json too_deep() {
-  return error_json("too_large", concat({"request: value nests more than ", std::to_string(kMaxNestingDepth),
-                                         " levels of arrays and objects; allowed: at most ",
-                                         std::to_string(kMaxNestingDepth), " levels"}));
+  return error_json("too_large",
+                    {"request: value nests more than ", std::to_string(kMaxNestingDepth),
+                     " levels of arrays and objects; allowed: at most ", std::to_string(kMaxNestingDepth), " levels"});
 }
 
 }  // namespace
@@ -176,13 +178,13 @@ json answer(const json& request, bool as_text, std::string& text) {
     // (a text request's depth was bounded before it was parsed).
     if (!as_text && nesting_depth(request, kMaxNestingDepth) > kMaxNestingDepth) return too_deep();
     if (!request.is_object())
-      return error_json("invalid_type", concat({"request: value ", show_value(request),
-                                                " is not allowed; allowed: a JSON object with an \"op\" field"}));
+      return error_json("invalid_type", {"request: value ", show_value(request),
+                                         " is not allowed; allowed: a JSON object with an \"op\" field"});
     Request r(request);
     const json& op = r.raw("op");
     if (!op.is_string())
-      return error_json("invalid_type", concat({"field 'op': value ", show_value(op),
-                                                " is not a string; allowed: one of ", op_names()}));
+      return error_json("invalid_type",
+                        {"field 'op': value ", show_value(op), " is not a string; allowed: one of ", op_names()});
     const std::string& name = op.get_ref<const std::string&>();
     for (const OpInfo& info : op_table())
       if (name == info.name) {
@@ -211,21 +213,20 @@ json answer(const json& request, bool as_text, std::string& text) {
         const std::string bad = non_finite_path(out);
         if (!bad.empty())
           return error_json("out_of_range",
-                            concat({"result '", bad,
-                                    "': the request's values make it infinite or not a number; allowed: values "
-                                    "that keep every result finite (larger bandwidths, efficiencies or rates)"}));
+                            {"result '", bad,
+                             "': the request's values make it infinite or not a number; allowed: values "
+                             "that keep every result finite (larger bandwidths, efficiencies or rates)"});
         return out;
       }
-    return error_json("unknown_op",
-                      concat({"field 'op': unknown value ", show_value(op), "; allowed: one of ", op_names()}));
+    return error_json("unknown_op", {"field 'op': unknown value ", show_value(op), "; allowed: one of ", op_names()});
   } catch (const RequestError& e) {
-    return error_json(e.code(), e.what());
+    return error_json(e.code(), {e.what()});
   } catch (const json::exception& e) {
-    return error_json("invalid_request", "request could not be read: " + capped(e.what()));
+    return error_json_capped("invalid_request", "request could not be read: ", e.what());
   } catch (const std::bad_alloc&) {
-    return error_json("out_of_memory", "the request needs more memory than the engine may use");
+    return error_json("out_of_memory", {"the request needs more memory than the engine may use"});
   } catch (const std::exception& e) {
-    return error_json("internal", "internal error: " + capped(e.what()));
+    return error_json_capped("internal", "internal error: ", e.what());
   }
 }
 
@@ -244,9 +245,9 @@ std::string evaluate(const std::string& request_text) {
   try {
     request = parse_request(request_text);
   } catch (const json::exception& e) {  // parse_error, and out_of_range for 1e999
-    return to_text(error_json("invalid_json", "request is not valid JSON: " + capped(e.what())));
+    return to_text(error_json_capped("invalid_json", "request is not valid JSON: ", e.what()));
   } catch (const std::exception& e) {
-    return to_text(error_json("invalid_json", "request could not be read: " + capped(e.what())));
+    return to_text(error_json_capped("invalid_json", "request could not be read: ", e.what()));
   }
   std::string text;
   const json tree = answer(request, true, text);

@@ -33,6 +33,8 @@ void op_collective(Request& r, JsonWriter& w);
 void op_nccl(Request& r, JsonWriter& w);
 void op_nccl_protocols(Request& r, JsonWriter& w);
 void op_crossover(Request& r, JsonWriter& w);
+/// The all-reduce algorithms' names: the flat ones, or with "hierarchical" and "auto".
+const std::vector<std::string>& allreduce_names(bool with_extra);
 // ops_simulate.cpp: the collective-step engine (schedule, executor, topology).
 void op_simulate(Request& r, JsonWriter& w);
 // ops_parallel.cpp: presets, parallelism and overlap (P5 §6-7).

@@ -179,7 +179,7 @@ void Request::throw_type(std::string_view field, const json& v, const std::strin
 }
 
 void Request::throw_value(std::string_view field, const json& v, const std::string& rule,
-                          const char* code) const {
+                                       const char* code) const {
   throw RequestError(code,
                      concat({"field '", path(field), "': value ", show_value(v), " is not allowed; allowed: ", rule}));
 }
@@ -298,18 +298,6 @@ const json& Request::object(std::string_view field) {
 }
 
 void Request::finish() const {
-  // The names asked for, unique and sorted, as the message lists them.
-  const auto asked = [this] {
-    std::vector<std::string> names;
-    for (size_t i = 0; i < read_.size();) {
-      const size_t end = read_.find('\0', i);
-      names.emplace_back(read_, i, end - i);
-      i = end + 1;
-    }
-    heap_sort(names.begin(), names.end());
-    names.erase(std::unique(names.begin(), names.end()), names.end());
-    return names;
-  };
   for (auto it = body_.begin(); it != body_.end(); ++it) {
     const std::string& key = it.key();
     // A name in the buffer is a match when it is followed by '\0' and begins the buffer or a name.
@@ -317,18 +305,30 @@ void Request::finish() const {
     for (size_t at = key.find('\0') == std::string::npos ? read_.find(key) : std::string::npos;
          at != std::string::npos && !read; at = read_.find(key, at + 1))
       read = (at == 0 || read_[at - 1] == '\0') && at + key.size() < read_.size() && read_[at + key.size()] == '\0';
-    if (read) continue;
-    std::string known;
-    for (const std::string& k : asked()) known += (known.empty() ? "" : ", ") + k;
-    // The name quoted at most 60 bytes (cut on a UTF-8 boundary): a key can be kilobytes long.
-    std::string shown = key;
-    if (shown.size() > 60) {
-      size_t cut = 60;
-      while (cut > 0 && (static_cast<unsigned char>(shown[cut]) & 0xC0) == 0x80) --cut;
-      shown = shown.substr(0, cut) + "...";
-    }
-    refuse("unknown_field", {"field '", path(shown), "' is not known here; allowed fields: ", known});
+    if (!read) refuse_unknown(key);
   }
+}
+
+COMMLAB_RARE void Request::refuse_unknown(const std::string& key) const {
+  // The names asked for, unique and sorted, as the message lists them.
+  std::vector<std::string> names;
+  for (size_t i = 0; i < read_.size();) {
+    const size_t end = read_.find('\0', i);
+    names.emplace_back(read_, i, end - i);
+    i = end + 1;
+  }
+  heap_sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  std::string known;
+  for (const std::string& k : names) known += (known.empty() ? "" : ", ") + k;
+  // The name quoted at most 60 bytes (cut on a UTF-8 boundary): a key can be kilobytes long.
+  std::string shown = key;
+  if (shown.size() > 60) {
+    size_t cut = 60;
+    while (cut > 0 && (static_cast<unsigned char>(shown[cut]) & 0xC0) == 0x80) --cut;
+    shown = shown.substr(0, cut) + "...";
+  }
+  refuse("unknown_field", {"field '", path(shown), "' is not known here; allowed fields: ", known});
 }
 
 }  // namespace commlab

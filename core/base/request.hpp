@@ -70,6 +70,8 @@ class Request {
  private:
   // Marks the field read; its value, or nullptr when absent.
   const json* find(std::string_view field);
+  // finish()'s refusal: the unknown field and the names this op asked for.
+  [[noreturn]] void refuse_unknown(const std::string& key) const;
   [[noreturn]] void throw_missing(std::string_view field, const std::string& rule) const;
   // "field 'x': value 5 is a string; allowed: <rule>" (invalid_type).
   [[noreturn]] void throw_type(std::string_view field, const json& v, const std::string& rule) const;
