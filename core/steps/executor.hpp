@@ -108,6 +108,9 @@ class Executor {
  private:
   void on_step(const Step& step);
   void apply_data(const Step& step);
+  void fill_inputs();
+  // verify()'s finding: device d's element e is `got`, not `want`; returns false.
+  bool mismatch(int d, int64_t e, double got, double want);
   double* buffer(int node, bool output);
   double input(int d, int64_t e) const;
 
