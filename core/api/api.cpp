@@ -23,44 +23,51 @@ json ops_list(Request& r);
 #else
 #define COMMLAB_FULL_ONLY(...) __VA_ARGS__,
 #endif
+// The lean module's `ops` lists its ops without their summaries: only the worker asks it, for
+// the names (web/engine/worker.js); a page asking `ops` gets the full module's answer.
+#ifdef COMMLAB_LEAN
+#define COMMLAB_SUMMARY(text) ""
+#else
+#define COMMLAB_SUMMARY(text) text
+#endif
 
 // Every op: the built-in ones, then those a higher layer adds (the native CLI's demo tables).
 std::vector<OpInfo>& ops() {
   static std::vector<OpInfo> table = {
-      {"ops", ops_list, "this list"},
-      {"links", nullptr, "the link catalogue of P5 §2.1 (nominal and effective bandwidth, alpha)", op_links},
-      COMMLAB_FULL_ONLY({"ladder", nullptr, "the bandwidth ladder of P5 §2.1: each level's links, pairs compared (faster, by how much), a node inside vs outside (§2.3)", op_ladder})
-      COMMLAB_FULL_ONLY({"gpudirect", nullptr, "a message between GPUs of two nodes: through host memory, chunked through it, or GPUDirect RDMA (§2.4)", op_gpudirect})
-      {"transfer", nullptr, "one message on one link: alpha-beta time, n_1/2, bandwidth fraction (§3)", op_transfer},
-      {"allreduce", nullptr, "all-reduce by algorithm, including hierarchical and auto (§5)", op_allreduce},
-      {"collective", nullptr, "cost of any of the six collectives or send/recv (§4)", op_collective},
-      {"nccl", nullptr, "NCCL protocols LL / LL128 / Simple and its (algorithm, protocol) choice (§5.6)", op_nccl},
-      COMMLAB_FULL_ONLY({"nccl.protocols", nullptr, "what NCCL's protocols are: latencies, the unit carrying a flag, the payload share of the bandwidth (§5.6)", op_nccl_protocols})
-      {"crossover", nullptr, "exact sizes where the cheapest all-reduce algorithm or NCCL pair changes (§5.3, §5.6)", op_crossover},
-      {"simulate", nullptr, "the collective-step engine: explicit schedule run on buffers, verified, timed (§4-5)", op_simulate},
-      {"presets", nullptr, "models, GPUs and nodes; any field can be overridden in a request (§1-2)", op_presets},
-      {"tp", nullptr, "tensor / sequence parallel all-reduces of a decode step or a prefill (§6.2)", op_tp},
+      {"ops", ops_list, COMMLAB_SUMMARY("this list")},
+      {"links", nullptr, COMMLAB_SUMMARY("the link catalogue of P5 §2.1 (nominal and effective bandwidth, alpha)"), op_links},
+      COMMLAB_FULL_ONLY({"ladder", nullptr, COMMLAB_SUMMARY("the bandwidth ladder of P5 §2.1: each level's links, pairs compared (faster, by how much), a node inside vs outside (§2.3)"), op_ladder})
+      COMMLAB_FULL_ONLY({"gpudirect", nullptr, COMMLAB_SUMMARY("a message between GPUs of two nodes: through host memory, chunked through it, or GPUDirect RDMA (§2.4)"), op_gpudirect})
+      {"transfer", nullptr, COMMLAB_SUMMARY("one message on one link: alpha-beta time, n_1/2, bandwidth fraction (§3)"), op_transfer},
+      {"allreduce", nullptr, COMMLAB_SUMMARY("all-reduce by algorithm, including hierarchical and auto (§5)"), op_allreduce},
+      {"collective", nullptr, COMMLAB_SUMMARY("cost of any of the six collectives or send/recv (§4)"), op_collective},
+      {"nccl", nullptr, COMMLAB_SUMMARY("NCCL protocols LL / LL128 / Simple and its (algorithm, protocol) choice (§5.6)"), op_nccl},
+      COMMLAB_FULL_ONLY({"nccl.protocols", nullptr, COMMLAB_SUMMARY("what NCCL's protocols are: latencies, the unit carrying a flag, the payload share of the bandwidth (§5.6)"), op_nccl_protocols})
+      {"crossover", nullptr, COMMLAB_SUMMARY("exact sizes where the cheapest all-reduce algorithm or NCCL pair changes (§5.3, §5.6)"), op_crossover},
+      {"simulate", nullptr, COMMLAB_SUMMARY("the collective-step engine: explicit schedule run on buffers, verified, timed (§4-5)"), op_simulate},
+      {"presets", nullptr, COMMLAB_SUMMARY("models, GPUs and nodes; any field can be overridden in a request (§1-2)"), op_presets},
+      {"tp", nullptr, COMMLAB_SUMMARY("tensor / sequence parallel all-reduces of a decode step or a prefill (§6.2)"), op_tp},
       // P5 §1, §6.1: the memory view's op.
-      COMMLAB_FULL_ONLY({"memory", nullptr, "fits or not: weights and KV per GPU vs its memory, GPUs needed, KV room, batch-1 decode lower bound on 1 and n GPUs, replicas (§1, §6.1)", op_memory})
-      COMMLAB_FULL_ONLY({"sharding_check", nullptr, "Megatron MLP / attention split run on random matrices vs one device (§6.2)", op_sharding_check})
-      {"pipeline", nullptr, "pipeline decode simulator: token interval, utilisation, timeline (§6.3)", op_pipeline},
-      COMMLAB_FULL_ONLY({"moe", nullptr, "expert parallel dispatch / combine bytes and time, with a hot expert (§6.4)", op_moe})
-      COMMLAB_FULL_ONLY({"parallelisms", nullptr, "the comparison table of §6.6: each parallelism's traffic a step, pattern, time on the node's NVLink and NIC, where it belongs", op_parallelisms})
-      {"ring_attention", nullptr, "ring attention: KV-hiding threshold, causal imbalance, zig-zag (§6.5)", op_ring_attention},
-      COMMLAB_FULL_ONLY({"ring_attention_check", nullptr, "ring attention with online softmax run vs one device (§6.5)", op_ring_attention_check})
-      {"overlap", nullptr, "chunked / TP prefill / two-batch overlap as compute and comm timelines (§7)", op_overlap},
-      COMMLAB_FULL_ONLY({"fit", nullptr, "nccl-tests logs read and fitted to the ring model: alpha, bus bandwidth, residuals, collapses, nearest link (§0.5, §5.1)", op_fit})
-      {"kv_transfer", nullptr, "a prompt's KV over NICs: after prefill vs layer by layer (§2.5, §7.3)", op_kv_transfer},
-      {"exercise.list", op_exercise_list, "the exercises of P5 §11: id and title"},
-      {"exercise.get", op_exercise_get, "one exercise document: statement, params, answers with their rule, hints"},
-      {"exercise.solve", op_exercise_solve, "an exercise's answers and filled worked solution for given params"},
-      {"exercise.check", op_exercise_check, "verdicts on typed answers: correct, incorrect or format-error"},
-      {"exercise.variant", op_exercise_variant, "fresh params for an exercise, deterministic for a seed"},
-      {"exercise.install", op_exercise_install, "installs the exercise documents the host ships (replacing all): ids, titles, problems"},
-      COMMLAB_FULL_ONLY({"exercise.load", op_exercise_load, "adds an exercise document (JSON, answers declared as requests) for this session"})
-      COMMLAB_FULL_ONLY({"exercise.lint", op_exercise_lint, "every problem of an exercise document, each naming its path in the file"})
-      {"link.match", nullptr, "the catalogue link whose effective figures are alpha_s and beta_Bps: matched, id, label", op_link_match},
-      {"model.match", nullptr, "the model preset of this shape (layers, hidden, experts) and the name of bytes_per_value: matched, id, label, precision", op_model_match},
+      COMMLAB_FULL_ONLY({"memory", nullptr, COMMLAB_SUMMARY("fits or not: weights and KV per GPU vs its memory, GPUs needed, KV room, batch-1 decode lower bound on 1 and n GPUs, replicas (§1, §6.1)"), op_memory})
+      COMMLAB_FULL_ONLY({"sharding_check", nullptr, COMMLAB_SUMMARY("Megatron MLP / attention split run on random matrices vs one device (§6.2)"), op_sharding_check})
+      {"pipeline", nullptr, COMMLAB_SUMMARY("pipeline decode simulator: token interval, utilisation, timeline (§6.3)"), op_pipeline},
+      COMMLAB_FULL_ONLY({"moe", nullptr, COMMLAB_SUMMARY("expert parallel dispatch / combine bytes and time, with a hot expert (§6.4)"), op_moe})
+      COMMLAB_FULL_ONLY({"parallelisms", nullptr, COMMLAB_SUMMARY("the comparison table of §6.6: each parallelism's traffic a step, pattern, time on the node's NVLink and NIC, where it belongs"), op_parallelisms})
+      {"ring_attention", nullptr, COMMLAB_SUMMARY("ring attention: KV-hiding threshold, causal imbalance, zig-zag (§6.5)"), op_ring_attention},
+      COMMLAB_FULL_ONLY({"ring_attention_check", nullptr, COMMLAB_SUMMARY("ring attention with online softmax run vs one device (§6.5)"), op_ring_attention_check})
+      {"overlap", nullptr, COMMLAB_SUMMARY("chunked / TP prefill / two-batch overlap as compute and comm timelines (§7)"), op_overlap},
+      COMMLAB_FULL_ONLY({"fit", nullptr, COMMLAB_SUMMARY("nccl-tests logs read and fitted to the ring model: alpha, bus bandwidth, residuals, collapses, nearest link (§0.5, §5.1)"), op_fit})
+      {"kv_transfer", nullptr, COMMLAB_SUMMARY("a prompt's KV over NICs: after prefill vs layer by layer (§2.5, §7.3)"), op_kv_transfer},
+      {"exercise.list", op_exercise_list, COMMLAB_SUMMARY("the exercises of P5 §11: id and title")},
+      {"exercise.get", op_exercise_get, COMMLAB_SUMMARY("one exercise document: statement, params, answers with their rule, hints")},
+      {"exercise.solve", op_exercise_solve, COMMLAB_SUMMARY("an exercise's answers and filled worked solution for given params")},
+      {"exercise.check", op_exercise_check, COMMLAB_SUMMARY("verdicts on typed answers: correct, incorrect or format-error")},
+      {"exercise.variant", op_exercise_variant, COMMLAB_SUMMARY("fresh params for an exercise, deterministic for a seed")},
+      {"exercise.install", op_exercise_install, COMMLAB_SUMMARY("installs the exercise documents the host ships (replacing all): ids, titles, problems")},
+      COMMLAB_FULL_ONLY({"exercise.load", op_exercise_load, COMMLAB_SUMMARY("adds an exercise document (JSON, answers declared as requests) for this session")})
+      COMMLAB_FULL_ONLY({"exercise.lint", op_exercise_lint, COMMLAB_SUMMARY("every problem of an exercise document, each naming its path in the file")})
+      {"link.match", nullptr, COMMLAB_SUMMARY("the catalogue link whose effective figures are alpha_s and beta_Bps: matched, id, label"), op_link_match},
+      {"model.match", nullptr, COMMLAB_SUMMARY("the model preset of this shape (layers, hidden, experts) and the name of bytes_per_value: matched, id, label, precision"), op_model_match},
   };
   return table;
 }
@@ -118,19 +125,9 @@ std::string op_names() {
   return s;
 }
 
-// The path of the first number in an answer that is not finite (json would print it as null),
-// or "" when every number is finite. Iterative: answers can hold long arrays.
-std::string non_finite_path(const json& out) {
-  // A cheap pass first: paths are built only for an answer that has such a number.
-  bool any = false;
-  for (std::vector<const json*> todo = {&out}; !todo.empty() && !any;) {
-    const json* v = todo.back();
-    todo.pop_back();
-    if (v->is_number_float()) any = !std::isfinite(v->get<double>());
-    if (v->is_structured())
-      for (const json& x : *v) todo.push_back(&x);
-  }
-  if (!any) return "";
+// Where the first number in an answer that is not finite sits (json would print it as null);
+// run only for an answer that holds one. Iterative: answers can hold long arrays.
+COMMLAB_RARE std::string first_non_finite_path(const json& out) {
   struct Frame {
     const json* value;
     std::string path;
@@ -146,6 +143,19 @@ std::string non_finite_path(const json& out) {
         stack.push_back({&it.value(), concat({f.path, (f.path.empty() ? "" : "."), it.key()})});
     if (v.is_array())
       for (size_t i = 0; i < v.size(); ++i) stack.push_back({&v[i], concat({f.path, "[", std::to_string(i), "]"})});
+  }
+  return "";
+}
+
+// The path of the first number in an answer that is not finite, or "" when every number is
+// finite: a cheap pass first, paths built only for an answer that has such a number.
+std::string non_finite_path(const json& out) {
+  for (std::vector<const json*> todo = {&out}; !todo.empty();) {
+    const json* v = todo.back();
+    todo.pop_back();
+    if (v->is_number_float() && !std::isfinite(v->get<double>())) return first_non_finite_path(out);
+    if (v->is_structured())
+      for (const json& x : *v) todo.push_back(&x);
   }
   return "";
 }
@@ -168,6 +178,14 @@ json written_tree(const OpInfo& info, Request& r, const std::string& name) {
   w.member("op", name);
   w.end_object();
   return w.take();
+}
+
+// A number of a written answer reads null: the answer again, as a tree, whose check below names
+// it (a fresh Request over the same request).
+COMMLAB_RARE json tree_again(const OpInfo& info, const json& request, const std::string& name) {
+  Request again(request);
+  again.raw("op");
+  return written_tree(info, again, name);
 }
 
 // A request's answer: a tree, or (`as_text`: a request parsed from text, and an op that writes
@@ -198,10 +216,7 @@ json answer(const json& request, bool as_text, std::string& text) {
             text = w.take();
             return json();
           }
-          // A number reads null: the tree of the same answer names it below.
-          Request again(request);
-          again.raw("op");
-          out = written_tree(info, again, name);
+          out = tree_again(info, request, name);
         } else if (info.writer) {
           out = written_tree(info, r, name);
         } else {
