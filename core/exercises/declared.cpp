@@ -475,9 +475,9 @@ json compute(const json& spec, Run& run, const std::string& path) {
     if (spec.contains("if") && !spec.at("if").is_string())
       reject({path, ".if: must name a param or a figure computed above (a string)"});
     if (spec.contains("if") && !truthy(bind_names(json("$" + spec.at("if").get<std::string>()), scope, path + ".if")))
-      return {{"en", ""}, {"zh", ""}};
-    return {{"en", fill_names(t.at("en"), scope, path + ".text.en")},
-            {"zh", fill_names(t.at("zh"), scope, path + ".text.zh")}};
+      return message("", "");
+    std::string en = fill_names(t.at("en"), scope, path + ".text.en");  // en first, as its message
+    return message(std::move(en), fill_names(t.at("zh"), scope, path + ".text.zh"));
   }
   if (spec.contains("argmin")) {
     const json& names = spec.at("argmin");
@@ -529,7 +529,7 @@ json ranges_of(const json& doc, const json& c, const json& params, const Exercis
   if (!c.contains("ranges")) return out;
   const json& ranges = c.at("ranges");
   if (!ranges.is_object()) reject({"compute.ranges: must be an object {answer id: {lo, hi, when}}"});
-  const json solved = {{"params", params}, {"answers", s.answers}, {"values", s.values}};
+  const json solved = figures_of(params, s.answers, s.values);
   for (auto it = ranges.begin(); it != ranges.end(); ++it) {
     const std::string id = it.key(), at = "compute.ranges." + clip(id);
     const json* def = find_def(doc.at("answers"), id);
@@ -577,7 +577,7 @@ ExerciseSolution run(const json& doc, const json& params) {
   const json& c = doc.at("compute");
   Run r;
   r.scope = params;
-  r.solved = {{"params", params}, {"values", json::object()}, {"answers", json::object()}};
+  r.solved = figures_of(params, kNoMembers, kNoMembers);
   json& solved_values = r.solved["values"];
   json& solved_answers = r.solved["answers"];
   size_t kept = 0;

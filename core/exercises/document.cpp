@@ -532,7 +532,7 @@ void lint_into(const std::string& file, const std::string& text, std::vector<std
   }
   // Conclusions: every condition names figures of the right kinds, every case's text fills
   // (not only the case the lecture's params pick), every conclusion is said somewhere.
-  const json figures = {{"params", solved.at("params")}, {"answers", solved.at("answers")}, {"values", solved.at("values")}};
+  const json figures = figures_of(solved.at("params"), solved.at("answers"), solved.at("values"));
   const TemplateContext ctx{ex, defaults, &solved.at("answers"), &solved.at("display"), &solved.at("values"),
                             &solved.at("conclusions")};
   std::string all_texts = doc.at("solution").dump();  // raw: where {conclusions.x} are said

@@ -148,7 +148,20 @@ const json* find_def(const json& list, const std::string& id) {
   return nullptr;
 }
 
-json message(const std::string& en, const std::string& zh) { return {{"en", en}, {"zh", zh}}; }
+json message(std::string en, std::string zh) {
+  json m = json::object();  // member by member: smaller than a list of temporaries
+  m["en"] = std::move(en);
+  m["zh"] = std::move(zh);
+  return m;
+}
+
+json figures_of(const json& params, const json& answers, const json& values) {
+  json f = json::object();
+  f["params"] = params;
+  f["answers"] = answers;
+  f["values"] = values;
+  return f;
+}
 
 // A unit as prose shows it: the request vocabulary says "us", a reader sees "µs".
 std::string shown(const std::string& unit) {

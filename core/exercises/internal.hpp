@@ -49,7 +49,9 @@ std::vector<std::string> choices_of(const json& def);
 /// The definition with this id in a list of params or answers; nullptr when none.
 const json* find_def(const json& list, const std::string& id);
 /// A text in both languages.
-json message(const std::string& en, const std::string& zh);
+json message(std::string en, std::string zh);
+/// {"params", "answers", "values"}: the figures conditions and conclusions read.
+json figures_of(const json& params, const json& answers, const json& values);
 /// A unit as prose shows it: the request vocabulary says "us" and "x", a reader sees "µs" and "×".
 std::string shown(const std::string& unit);
 /// Levenshtein distance (fields.cpp): the nearest valid name for a misspelled field.

@@ -18,7 +18,12 @@ using namespace detail;
 
 namespace {
 
-json verdict(const std::string& v, const json& msg) { return {{"verdict", v}, {"message", msg}}; }
+json verdict(const char* v, json msg) {
+  json out = json::object();
+  out["verdict"] = v;
+  out["message"] = std::move(msg);
+  return out;
+}
 
 // A verdict whose message is two templates, English and Chinese, filled from the same slots.
 json say(const char* v, std::string_view en, std::string_view zh, std::initializer_list<Slot> slots) {

@@ -59,7 +59,7 @@ json solve_exercise(const Exercise& ex, const json& params) {
   const TemplateContext c{ex, params, &s.answers, &display, &values};
   // Conclusions are chosen by the figures, their texts filled like the solution's, then the
   // solution says them: a concluding sentence cannot contradict the numbers before it.
-  const json solved = {{"params", params}, {"answers", s.answers}, {"values", values}};
+  const json solved = figures_of(params, s.answers, values);
   const json picked = choose_conclusions(ex.doc, solved);
   json conclusions = json::object();
   for (const json& def : member(ex.doc, "conclusions", kNoItems)) {
@@ -68,17 +68,21 @@ json solve_exercise(const Exercise& ex, const json& params) {
   }
   TemplateContext with_conclusions = c;
   with_conclusions.conclusions = &conclusions;
-  return {{"id", ex.id},
-          {"params", params},
-          {"params_display", params_display(ex, params)},
-          {"answers", s.answers},
-          {"display", display},
-          {"values", values},
-          {"ranges", s.ranges},
-          {"statement", fill_pair(ex.doc.at("statement"), c, "statement")},
-          {"conclusions", conclusions},
-          {"conclusion_cases", picked},
-          {"solution", fill_pair(ex.doc.at("solution"), with_conclusions, "solution")}};
+  // Member by member, in the order a list would fill them (the texts last): no list of
+  // temporaries to build and clean up.
+  json out = json::object();
+  out["params_display"] = params_display(ex, params);
+  out["statement"] = fill_pair(ex.doc.at("statement"), c, "statement");
+  out["solution"] = fill_pair(ex.doc.at("solution"), with_conclusions, "solution");
+  out["id"] = ex.id;
+  out["params"] = params;
+  out["answers"] = s.answers;
+  out["display"] = std::move(display);
+  out["values"] = values;
+  out["ranges"] = s.ranges;
+  out["conclusions"] = std::move(conclusions);
+  out["conclusion_cases"] = picked;
+  return out;
 }
 
 json check_exercise(const Exercise& ex, const json& params, const json& typed) {
@@ -106,7 +110,11 @@ json check_exercise(const Exercise& ex, const json& params, const json& typed) {
     verdicts[id] = judge_answer(def, s.answers.at(id), typed.at(id), s.ranges.value(id, json()));
     all_correct = all_correct && verdicts[id].at("verdict") == "correct";
   }
-  return {{"id", ex.id}, {"verdicts", verdicts}, {"all_correct", all_correct}};
+  json out = json::object();
+  out["id"] = ex.id;
+  out["verdicts"] = std::move(verdicts);
+  out["all_correct"] = all_correct;
+  return out;
 }
 
 }  // namespace commlab

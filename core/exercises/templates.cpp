@@ -149,8 +149,8 @@ std::string fill(const std::string& text, const TemplateContext& c, const std::s
 }  // namespace
 
 json fill_pair(const json& pair, const TemplateContext& c, const std::string& path) {
-  return {{"en", fill(pair.at("en").get<std::string>(), c, "en", path)},
-          {"zh", fill(pair.at("zh").get<std::string>(), c, "zh", path)}};
+  std::string en = fill(pair.at("en").get<std::string>(), c, "en", path);  // en first, as its problems
+  return message(std::move(en), fill(pair.at("zh").get<std::string>(), c, "zh", path));
 }
 
 json params_display(const Exercise& ex, const json& params) {
