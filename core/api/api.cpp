@@ -99,13 +99,23 @@ namespace {
 COMMLAB_RARE json ops_list(Request& r) {
   r.finish();
   json list = json::array();
-  for (const OpInfo& op : op_table()) list.push_back({{"op", op.name}, {"summary", op.summary}});
-  return {{"ops", list}};
+  for (const OpInfo& op : op_table()) {
+    json& o = list.emplace_back(json::object());
+    o["op"] = op.name;
+    o["summary"] = op.summary;
+  }
+  json out = json::object();
+  out["ops"] = std::move(list);
+  return out;
 }
 
 // {"error": {"code", "message"}}, the message's pieces joined.
 COMMLAB_RARE json error_json(std::string_view code, std::initializer_list<std::string_view> message) {
-  return {{"error", {{"code", code}, {"message", concat(message)}}}};
+  json out = json::object();
+  json& error = out["error"];
+  error["code"] = code;
+  error["message"] = concat(message);
+  return out;
 }
 
 // Messages may quote invalid UTF-8 from the request; it is replaced rather than thrown on.

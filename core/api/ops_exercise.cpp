@@ -32,6 +32,14 @@ json on_document(int id, F f) {
   }
 }
 
+// {"id", "title"}: an exercise as the list names it.
+json id_and_title(const Exercise& ex) {
+  json out = json::object();
+  out["id"] = ex.id;
+  out["title"] = ex.doc.at("title");
+  return out;
+}
+
 json params_of(Request& r, const Exercise& ex) {
   const json empty = json::object();
   return resolve_params(ex, r.has("params") ? r.raw("params") : empty, "params.");
@@ -43,8 +51,10 @@ json op_exercise_list(Request& r) {
   r.finish();
   if (exercises().empty()) throw_not_installed();
   json list = json::array();
-  for (const Exercise& ex : exercises()) list.push_back({{"id", ex.id}, {"title", ex.doc.at("title")}});
-  return {{"exercises", list}};
+  for (const Exercise& ex : exercises()) list.push_back(id_and_title(ex));
+  json out = json::object();
+  out["exercises"] = std::move(list);
+  return out;
 }
 
 json op_exercise_get(Request& r) {
@@ -83,7 +93,12 @@ json op_exercise_variant(Request& r) {
                                " is not allowed; allowed: an integer from 0 to 9007199254740991"}));
   const std::uint64_t s =
       seed.is_number_unsigned() ? seed.get<std::uint64_t>() : static_cast<std::uint64_t>(seed.get<double>());
-  return on_document(ex.id, [&] { return json{{"id", ex.id}, {"params", variant_params(ex, s)}}; });
+  return on_document(ex.id, [&] {
+    json out = json::object();
+    out["id"] = ex.id;
+    out["params"] = variant_params(ex, s);
+    return out;
+  });
 }
 
 }  // namespace commlab
@@ -122,7 +137,7 @@ json op_exercise_load(Request& r) {
   DocumentWork work;  // checking the compute section runs its requests at the defaults
   try {
     const Exercise& ex = load_exercise(file, doc);
-    return {{"id", ex.id}, {"title", ex.doc.at("title")}};
+    return id_and_title(ex);
   } catch (const RequestError& e) {
     if (document_work_exhausted()) refuse("invalid_exercise", {"exercises/", file, ": ", document_work_message()});
     throw;
@@ -165,10 +180,22 @@ json op_exercise_install(Request& r) {
   }
   const InstallReport report = install_exercises(given);
   json installed = json::array(), problems = json::array();
-  for (const auto& x : report.installed) installed.push_back({{"id", x.id}, {"title", x.title}, {"file", x.file}});
-  for (const auto& p : report.problems)
-    problems.push_back({{"file", p.file}, {"code", "invalid_exercise"}, {"message", p.message}});
-  return {{"exercises", installed}, {"problems", problems}};
+  for (const auto& x : report.installed) {
+    json& e = installed.emplace_back(json::object());
+    e["id"] = x.id;
+    e["title"] = x.title;
+    e["file"] = x.file;
+  }
+  for (const auto& p : report.problems) {
+    json& e = problems.emplace_back(json::object());
+    e["file"] = p.file;
+    e["code"] = "invalid_exercise";
+    e["message"] = p.message;
+  }
+  json out = json::object();
+  out["exercises"] = std::move(installed);
+  out["problems"] = std::move(problems);
+  return out;
 }
 
 json op_exercise_lint(Request& r) {
@@ -177,7 +204,10 @@ json op_exercise_lint(Request& r) {
   if (!text.is_string()) refuse("invalid_type", {"field 'text': must be the exercise file's text"});
   r.finish();
   const std::vector<std::string> problems = lint_exercise(file, text.get<std::string>());
-  return {{"ok", problems.empty()}, {"problems", problems}};
+  json out = json::object();
+  out["ok"] = problems.empty();
+  out["problems"] = problems;
+  return out;
 }
 
 }  // namespace commlab
