@@ -200,7 +200,7 @@ Exercise load_one(const std::string& file, const json& doc) {
     bad_doc(file, "field 'compute' is missing; allowed: a compute section saying how every answer is computed "
                   "(README \"Adding an exercise\")");
   check_compute(file, doc);
-  return Exercise{id, doc, [doc](const json& params) { return solve_declared(doc, params); }};
+  return Exercise{id, doc};
 }
 
 }  // namespace
@@ -491,7 +491,7 @@ void lint_into(const std::string& file, const std::string& text, std::vector<std
     return;
   }
   if (!schema_into(file, parsed, problems, said)) return;
-  Exercise ex{0, json(), nullptr};
+  Exercise ex{0, json()};
   try {
     ex = load_one(file, parsed);
   } catch (const RequestError& e) {
@@ -649,7 +649,7 @@ json exercise_document(const Exercise& ex, const json& params) {
   }
   // The statement may name hardware from the compute section's values (a link's label only when the
   // params are its figures), so it is filled as exercise.solve fills it.
-  const ExerciseSolution s = ex.compute(params);
+  const ExerciseSolution s = solve_declared(ex.doc, params);
   const json values = s.values.is_object() ? s.values : json::object();
   const TemplateContext c{ex, params, nullptr, nullptr, &values};
   doc["statement_filled"] = fill_pair(ex.doc.at("statement"), c, "statement");

@@ -12,7 +12,6 @@
 // optionally with a display unit: {values.wire_time_s:us}.
 #pragma once
 #include <cstdint>
-#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -28,8 +27,6 @@ struct ExerciseFile {
   std::string file;
   std::string text;
 };
-
-using ExerciseCompute = std::function<ExerciseSolution(const json& params)>;
 
 // A document is untrusted input (SPEC "Exercise documents are untrusted input"): each limit is
 // an invalid_exercise error naming it. The whole document's work shares one budget
@@ -54,10 +51,11 @@ json parse_exercise_text(const std::string& file, const std::string& text);
 
 /// A parsed, checked exercise document and its compute section, run for params;
 /// `file` is the name it came from.
+/// An installed document; its answers come from its compute section (solve_declared,
+/// exercises/declared.hpp), the same for every exercise.
 struct Exercise {
   int id;
   json doc;
-  ExerciseCompute compute;
   std::string file = "";
 };
 

@@ -59,7 +59,7 @@ InstallReport install_exercises(const std::vector<ExerciseFile>& files) {
   std::vector<Exercise> list;
   std::map<int, std::string> owners;  // id -> the file installed with it
   for (const ExerciseFile& f : files) {
-    Exercise ex{0, json(), nullptr, ""};
+    Exercise ex{0, json(), ""};
     std::string problem = read_one(f, &ex);
     if (problem.empty()) {
       const std::string own = lecture_file(ex.id);

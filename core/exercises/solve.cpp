@@ -7,6 +7,7 @@
 #include "base/request.hpp"
 #include "base/work_meter.hpp"
 #include "exercises/conclusions.hpp"
+#include "exercises/declared.hpp"
 #include "exercises/internal.hpp"
 #include "exercises/templates.hpp"
 
@@ -29,7 +30,7 @@ double items_of(const json& doc) {
 
 json solve_exercise(const Exercise& ex, const json& params) {
   charge_work(kSolveUnitsPerItem * items_of(ex.doc));  // the document's one budget, requests or not
-  const ExerciseSolution s = ex.compute(params);
+  const ExerciseSolution s = solve_declared(ex.doc, params);
   // Every answer comes from the document's compute section: one it does not give, or of the
   // other kind, is the document's fault.
   json display = json::object();
@@ -98,7 +99,7 @@ json check_exercise(const Exercise& ex, const json& params, const json& typed) {
           {capped_message(concat(
               {"field 'answers.", (it.key().size() <= 60 ? it.key() : it.key().substr(0, 57) + "..."),
                "' is not an answer of exercise ", std::to_string(ex.id), "; allowed fields: ", join(names, ", ")}))});
-  const ExerciseSolution s = ex.compute(params);
+  const ExerciseSolution s = solve_declared(ex.doc, params);
   json verdicts = json::object();
   bool all_correct = true;
   for (const json& def : ex.doc.at("answers")) {
