@@ -37,19 +37,26 @@ const json& file_schema() {
 
 const json& def(const std::string& name) { return file_schema().at("definitions").at(name); }
 
-// What CMake leaves out when it embeds the schema: what only editors and the README read.
-json without_annotations(const json& j) {
+// What CMake keeps when it embeds the schema: the keywords the engine's walk reads
+// (core/exercises/fields.cpp), every name under properties and definitions.
+json as_walked(const json& j) {
   if (j.is_array()) {
     json out = json::array();
-    for (const json& x : j) out.push_back(without_annotations(x));
+    for (const json& x : j) out.push_back(as_walked(x));
     return out;
   }
   if (!j.is_object()) return j;
+  static const std::set<std::string> walked = {"$ref",  "type",       "anyOf",
+                                               "oneOf", "items",      "properties",
+                                               "additionalProperties", "definitions"};
   json out = json::object();
   for (auto it = j.begin(); it != j.end(); ++it) {
-    if ((it.key() == "description" || it.key() == "$comment") && it.value().is_string()) continue;
-    if (it.key() == "enumDescriptions") continue;
-    out[it.key()] = without_annotations(it.value());
+    if (it.key() == "properties" || it.key() == "definitions") {
+      json& names = out[it.key()] = json::object();
+      for (auto n = it.value().begin(); n != it.value().end(); ++n) names[n.key()] = as_walked(n.value());
+    } else if (walked.count(it.key())) {
+      out[it.key()] = as_walked(it.value());
+    }
   }
   return out;
 }
@@ -187,8 +194,10 @@ void each_schema(const json& s, const std::function<void(const json&)>& f) {
 
 }  // namespace
 
-TEST(Schema, TheEngineHoldsTheFileWithoutItsDescriptions) {
-  EXPECT_EQ(commlab::detail::exercise_schema(), without_annotations(file_schema()));
+TEST(Schema, TheEngineHoldsWhatItsWalkReadsOfTheFile) {
+  EXPECT_EQ(commlab::detail::exercise_schema(), as_walked(file_schema()));
+  // A property named like a keyword (a param's "default") is a field name, kept.
+  EXPECT_TRUE(commlab::detail::exercise_schema().at("definitions").at("param").at("properties").contains("default"));
   EXPECT_EQ(std::string(commlab::detail::exercise_schema_text()).find("\"description\""), std::string::npos);
 }
 
