@@ -16,12 +16,12 @@ namespace {
 // The part of an op that works on an exercise document (untrusted input, SPEC "Exercise
 // documents are untrusted input"): inside the document's one work budget, and a wrong type deep
 // in a loaded document is an invalid_exercise error, short, never the library's exception.
-template <class F>
-json on_document(int id, F f) {
-  DocumentWork work;
+// The exception on_document caught, rethrown as its refusal: one function, not a copy of these
+// handlers in each op's instance of the template.
+[[noreturn]] COMMLAB_RARE void document_refusal(int id) {
   const std::string who = "exercise " + std::to_string(id);
   try {
-    return f();
+    throw;
   } catch (const RequestError& e) {
     if (document_work_exhausted()) refuse("invalid_exercise", {who, ": ", document_work_message()});
     throw RequestError(e.code(), detail::capped_message(e.what()));
@@ -29,6 +29,16 @@ json on_document(int id, F f) {
     throw RequestError(
         "invalid_exercise",
         detail::capped_message(concat({who, ": a field of the document has the wrong type: ", e.what()})));
+  }
+}
+
+template <class F>
+json on_document(int id, F f) {
+  DocumentWork work;
+  try {
+    return f();
+  } catch (const std::exception&) {
+    document_refusal(id);
   }
 }
 

@@ -655,19 +655,23 @@ void check_compute(const std::string& file, const json& doc) {
   }
 }
 
+namespace {
+// solve_declared's refusal: what run() found, after the exercise's number (capped).
+[[noreturn]] COMMLAB_RARE void refuse_solving(const std::string& code, const json& doc, const char* sep,
+                                              const char* what) {
+  throw RequestError(code, capped_message(concat({"exercise ", std::to_string(doc.at("id").get<int>()), sep, what})));
+}
+}  // namespace
+
 ExerciseSolution solve_declared(const json& doc, const json& params) {
   try {
     return run(doc, params);
   } catch (const RefusedAtParams& e) {
-    throw RequestError(e.code(),
-                       capped_message(concat({"exercise ", std::to_string(doc.at("id").get<int>()), ", ", e.what()})));
+    refuse_solving(e.code(), doc, ", ", e.what());
   } catch (const std::invalid_argument& e) {
-    throw RequestError("invalid_exercise",
-                       capped_message(concat({"exercise ", std::to_string(doc.at("id").get<int>()), ", ", e.what()})));
+    refuse_solving("invalid_exercise", doc, ", ", e.what());
   } catch (const json::exception& e) {
-    throw RequestError("invalid_exercise",
-                       capped_message(concat({"exercise ", std::to_string(doc.at("id").get<int>()),
-                                              ": a field of its compute section has the wrong type: ", e.what()})));
+    refuse_solving("invalid_exercise", doc, ": a field of its compute section has the wrong type: ", e.what());
   }
 }
 

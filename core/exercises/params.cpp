@@ -36,39 +36,40 @@ std::string allowed_text(const json& def) {
   return concat({s, ", or a string with a unit (", units_of(dim), ")"});
 }
 
+// A refused value: "field 'x': value 5 is not an integer; allowed: ...", the rule built only
+// here (a solve reads every param, and all but a refused one pass).
+[[noreturn]] COMMLAB_RARE void refuse_param(const char* code, const std::string& field, const json& v,
+                                            const char* before, const char* after, const json& def) {
+  refuse(code, {"field '", field, before, show_value(v), after, "; allowed: ", allowed_text(def)});
+}
+
 json read_param(const json& def, const json& v, const std::string& field) {
-  const std::string rule = "allowed: " + allowed_text(def);
   if (def.at("kind") == "choice") {
-    if (!v.is_string())
-      refuse("invalid_type", {"field '", field, "': value ", show_value(v), " is not a string; ", rule});
+    if (!v.is_string()) refuse_param("invalid_type", field, v, "': value ", " is not a string", def);
     // Exact, as the ops read link ids: "NVLINK4" is an error everywhere, not only in ops.
     for (const std::string& c : choices_of(def))
       if (c == v.get<std::string>()) return c;
-    refuse("unknown_value", {"field '", field, "': unknown value ", show_value(v), "; ", rule});
+    refuse_param("unknown_value", field, v, "': unknown value ", "", def);
   }
   double x = 0;
   if (v.is_number()) {
     x = v.get<double>();
   } else if (v.is_string()) {
     const std::optional<Parsed> p = parse_quantity(v.get<std::string>(), param_dimension(def), "");
-    if (!p)
-      refuse("invalid_type",
-             {"field '", field, "': value ", show_value(v), " is not a number with a fitting unit; ", rule});
+    if (!p) refuse_param("invalid_type", field, v, "': value ", " is not a number with a fitting unit", def);
     x = p->value;
   } else {
-    refuse("invalid_type", {"field '", field, "': value ", show_value(v), " is not a number; ", rule});
+    refuse_param("invalid_type", field, v, "': value ", " is not a number", def);
   }
   const double lo = def.at("min"), hi = def.at("max");
-  if (!std::isfinite(x) || x < lo || x > hi)
-    refuse("out_of_range", {"field '", field, "': value ", show_value(v), " is not allowed; ", rule});
+  if (!std::isfinite(x) || x < lo || x > hi) refuse_param("out_of_range", field, v, "': value ", " is not allowed", def);
   if (def.contains("one_of")) {
     bool listed = false;
     for (const json& a : def.at("one_of")) listed = listed || a.get<double>() == x;
-    if (!listed) refuse("out_of_range", {"field '", field, "': value ", show_value(v), " is not allowed; ", rule});
+    if (!listed) refuse_param("out_of_range", field, v, "': value ", " is not allowed", def);
   }
   if (def.at("kind") == "integer") {
-    if (x != std::floor(x))
-      refuse("not_integer", {"field '", field, "': value ", show_value(v), " is not an integer; ", rule});
+    if (x != std::floor(x)) refuse_param("not_integer", field, v, "': value ", " is not an integer", def);
     return static_cast<long long>(x);
   }
   return x;
