@@ -651,7 +651,7 @@ void check_compute(const std::string& file, const json& doc) {
   } catch (const std::invalid_argument& e) {
     bad_doc(file, e.what());
   } catch (const json::exception& e) {
-    bad_doc(file, {std::string("a field of 'compute' has the wrong type: "), e.what()});
+    bad_doc(file, {"a field of 'compute' has the wrong type: ", e.what()});
   }
 }
 

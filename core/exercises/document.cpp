@@ -44,7 +44,8 @@ void check_param_def(const std::string& file, const json& p, size_t i) {
   if (p.contains("nice")) {  // the values variants draw from
     const json& nice = p.at("nice");
     bool ok = nice.is_array() && !nice.empty();
-    for (const json& x : ok ? nice : json::array()) ok = ok && (kind == "choice" ? x.is_string() : x.is_number());
+    if (ok)
+      for (const json& x : nice) ok = ok && (kind == "choice" ? x.is_string() : x.is_number());
     if (!ok) bad_doc(file, {at, ".nice' must be a non-empty array of ", (kind == "choice" ? "strings" : "numbers")});
   }
   if (kind == "choice") {
@@ -58,8 +59,8 @@ void check_param_def(const std::string& file, const json& p, size_t i) {
       !p.at("default").is_number())
     bad_doc(file, {at, "': default, min and max must be numbers"});
   if (p.contains("unit") && !p.at("unit").is_string()) bad_doc(file, {at, ".unit' must be a string"});
-  if (!dimension_of_unit(p.value("unit", "")))
-    bad_doc(file, {at, ".unit' ", quoted(p.value("unit", "")), " is not a known unit"});
+  if (!dimension_of_unit(unit_of(p)))
+    bad_doc(file, {at, ".unit' ", quoted(unit_of(p)), " is not a known unit"});
   const double lo = p.at("min"), hi = p.at("max"), d = p.at("default");
   if (kind == "integer")
     for (const char* f : {"min", "max", "default"}) {
@@ -91,15 +92,18 @@ void check_answer_def(const std::string& file, const json& a, size_t i) {
   if (a.contains("aliases")) {
     const json& al = a.at("aliases");
     bool ok = al.is_object();
-    for (const json& list : ok ? al : json::object()) ok = ok && is_string_list(list);
+    if (ok)
+      for (const json& list : al) ok = ok && is_string_list(list);
     if (!ok) bad_doc(file, {at, ".aliases' must be an object {choice: [names]}"});
   }
   if (a.contains("choice_labels")) {
     const json& cl = a.at("choice_labels");
     bool ok = cl.is_object();
-    for (const json& l : ok ? cl : json::object()) ok = ok && l.is_object();
-    for (const json& l : ok ? cl : json::object())
-      for (const json& t : l) ok = ok && t.is_string();
+    if (ok)
+      for (const json& l : cl) ok = ok && l.is_object();
+    if (ok)
+      for (const json& l : cl)
+        for (const json& t : l) ok = ok && t.is_string();
     if (!ok) bad_doc(file, {at, ".choice_labels' must be an object {choice: {en, zh}}"});
   }
   const json& dim_field = member(a, "dimension");
@@ -111,7 +115,7 @@ void check_answer_def(const std::string& file, const json& a, size_t i) {
   if (!parse_dimension(dim) || dim == "bandwidth")
     bad_doc(file, {at, ".dimension' must be time, bytes, fraction, count, plain or choice"});
   if (a.contains("unit") && !a.at("unit").is_string()) bad_doc(file, {at, ".unit' must be a string"});
-  if (!unit_factor(a.value("unit", ""), *parse_dimension(dim)))
+  if (!unit_factor(unit_of(a), *parse_dimension(dim)))
     bad_doc(file, {at, ".unit' does not fit dimension ", dim});
   if (a.contains("tolerance_rel") &&
       !(a.at("tolerance_rel").is_number() && a.at("tolerance_rel") > 0 && a.at("tolerance_rel") <= 1))
@@ -147,7 +151,7 @@ void check_variant(const std::string& file, const json& doc) {
     if (!d.is_array()) bad_doc(file, "field 'variant.distinct' must be an array of pairs");
     for (size_t i = 0; i < d.size(); ++i) {
       bool ok = d[i].is_array() && d[i].size() == 2;
-      for (const json& x : ok ? d[i] : json::array()) {
+      for (const json& x : ok ? d[i] : kNoItems) {
         ok = ok && (x.is_number() || x.is_string());
         if (ok && x.is_string()) {
           const std::string n = x.get<std::string>();
@@ -218,7 +222,7 @@ json parse_exercise_text(const std::string& file, const std::string& text) {
   try {
     return parse_json(text);
   } catch (const json::exception& e) {
-    bad_doc(file, {std::string("not valid JSON: "), e.what()});
+    bad_doc(file, {"not valid JSON: ", e.what()});
   }
 }
 

@@ -72,6 +72,14 @@ std::string utf8_prefix(const std::string& s, size_t n) {
 
 const json kNoValue, kNoMembers = json::object(), kNoItems = json::array();
 
+const std::string& unit_of(const json& def) {
+  static const std::string kNone;
+  const json& u = member(def, "unit");
+  if (u.is_null() && !def.contains("unit")) return kNone;
+  if (!u.is_string()) (void)def.value("unit", "");  // throws type_error 302, as value() does
+  return u.get_ref<const std::string&>();
+}
+
 const json& member(const json& obj, const char* key, const json& fallback) {
   if (!obj.is_object()) (void)obj.value(key, json());  // throws type_error 306, as value() does
   const auto it = obj.find(key);
@@ -117,7 +125,7 @@ std::string base_unit_name(Dimension d) {
 }
 
 Dimension param_dimension(const json& def) {
-  return dimension_of_unit(def.value("unit", "")).value_or(Dimension::plain);
+  return dimension_of_unit(unit_of(def)).value_or(Dimension::plain);
 }
 
 bool is_choice_answer(const json& def) { return def.at("dimension") == "choice"; }

@@ -40,6 +40,9 @@ extern const json kNoValue, kNoMembers, kNoItems;
 /// above, never a temporary); like value(), json's type_error when `obj` is no object.
 const json& member(const json& obj, const char* key, const json& fallback = kNoValue);
 std::string base_unit_name(Dimension d);
+/// def.value("unit", "") without the copy: the unit, or "" (json's type_error, as value() throws,
+/// for a unit that is not a text).
+const std::string& unit_of(const json& def);
 Dimension param_dimension(const json& def);
 bool is_choice_answer(const json& def);
 Dimension answer_dimension(const json& def);

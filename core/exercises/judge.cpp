@@ -45,7 +45,7 @@ std::string figures_zh(int n) { return std::to_string(n) + " 位有效数字"; }
 
 // A typed quantity as the messages quote it: its number and its unit, or the field's unit.
 std::string quoted(const Parsed& p, const json& def) {
-  const std::string unit = p.unit.empty() ? shown(def.value("unit", "")) : p.unit;
+  const std::string unit = p.unit.empty() ? shown(unit_of(def)) : p.unit;
   if (unit.empty()) return p.number;
   const bool attached = unit == "%" || unit == "x" || unit == "\xC3\x97" || unit == "\xE5\x80\x8D" ||
                         unit == "K" || unit == "k" || unit == "M" || unit == "G";
@@ -55,7 +55,7 @@ std::string quoted(const Parsed& p, const json& def) {
 // The ways to write a number for this field, for the format-error message and the rule text.
 std::string what_to_type_en(const json& def) {
   const Dimension dim = answer_dimension(def);
-  const std::string unit = def.value("unit", "");
+  const std::string& unit = unit_of(def);
   if (is_exact_count(def)) return "A whole number" + (unit.empty() ? "" : " of " + unit);
   if (dim == Dimension::count && !unit.empty())
     return concat({"A number of ", unit, ", e.g. 1,500 or 4K (K, M, G read as 1,000 or 1,024, whichever passes)"});
@@ -67,7 +67,7 @@ std::string what_to_type_en(const json& def) {
 
 std::string what_to_type_zh(const json& def) {
   const Dimension dim = answer_dimension(def);
-  const std::string unit = def.value("unit", "");
+  const std::string& unit = unit_of(def);
   if (is_exact_count(def)) return "填一个整数" + (unit.empty() ? "" : concat({"（", unit, "）"}));
   if (dim == Dimension::count && !unit.empty())
     return concat({"填一个数（", unit, "），例如 1,500 或 4K（K、M、G 按 1,000 或 1,024 理解，哪种对都算对）"});
@@ -132,7 +132,7 @@ bool within(double v, double e, double tol) { return v == e || std::fabs(v - e) 
 std::optional<std::pair<Parsed, Parsed>> parse_range(const json& def, const std::string& text_in) {
   const std::string text = ascii_forms(text_in);
   const Dimension dim = answer_dimension(def);
-  const std::string shown_unit = def.value("unit", "");
+  const std::string& shown_unit = unit_of(def);
   for (const char* sep : {"-", "\xE2\x80\x93", "\xE2\x80\x94", "~", " to ", "\xE5\x88\xB0", "\xE8\x87\xB3"}) {
     const size_t at = text.find(sep, 1);
     if (at == std::string::npos) continue;
@@ -210,7 +210,7 @@ json judge_answer(const json& def, const json& exact, const json& typed, const j
   if (is_choice_answer(def)) return judge_choice(def, exact, text);
 
   const Dimension dim = answer_dimension(def);
-  const std::optional<Parsed> p = parse_quantity(text, dim, def.value("unit", ""));
+  const std::optional<Parsed> p = parse_quantity(text, dim, unit_of(def));
   if (!p) {
     if (is_about(def))
       if (const auto r = parse_range(def, text)) return judge_range(def, exact.get<double>(), r->first, r->second);

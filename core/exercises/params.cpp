@@ -19,7 +19,7 @@ std::string allowed_text(const json& def) {
   if (def.at("kind") == "choice") return "one of " + join(choices_of(def), ", ");
   const Dimension dim = param_dimension(def);
   const double lo = def.at("min"), hi = def.at("max");
-  const std::string unit = def.value("unit", "");
+  const std::string& unit = unit_of(def);
   if (def.contains("one_of")) {  // a few values only (bytes per value: 1, 2 or 4)
     std::vector<std::string> v;
     for (const json& x : def.at("one_of")) v.push_back(num(x.get<double>()));

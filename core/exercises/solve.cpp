@@ -54,7 +54,7 @@ json solve_exercise(const Exercise& ex, const json& params) {
                                  (is_choice_answer(def) ? "one of its choices (a text)" : "a number")})));
     display[id] = v.is_string()
                       ? v.get<std::string>()
-                      : format_quantity(v.get<double>(), def.value("unit", ""), answer_dimension(def));
+                      : format_quantity(v.get<double>(), unit_of(def), answer_dimension(def));
   }
   const json values = s.values.is_object() ? s.values : json::object();
   const TemplateContext c{ex, params, &s.answers, &display, &values};

@@ -35,7 +35,7 @@ std::string param_display(const json& def, const json& value) {
   // A param far from its usual size reads better in a unit of its own: "4 MB", not "4,000 KB".
   const double v = value.get<double>();
   const Dimension dim = param_dimension(def);
-  const std::string unit = def.value("unit", "");
+  const std::string& unit = unit_of(def);
   const double shown = v / unit_factor(unit, dim).value_or(1);
   const bool scalable = dim == Dimension::time || dim == Dimension::bytes || dim == Dimension::bandwidth;
   if (scalable && shown != 0 && (std::fabs(shown) >= 1000 || std::fabs(shown) < 0.1))
