@@ -17,7 +17,7 @@ Range devices_range() { return Range{1, kMaxDevices, false, "devices"}; }
 
 namespace {
 // A scalar as JSON text; a long string is cut first so a 10 MB value costs nothing to quote.
-std::string scalar_text(const json& v, size_t cap) {
+COMMLAB_RARE std::string scalar_text(const json& v, size_t cap) {
   if (v.is_string() && v.get_ref<const std::string&>().size() > cap)
     return json(v.get_ref<const std::string&>().substr(0, cap)).dump(-1, ' ', false, json::error_handler_t::replace);
   return v.dump(-1, ' ', false, json::error_handler_t::replace);
@@ -34,7 +34,7 @@ json parse_json(const std::string& text) {
 
 // Without recursion (json::dump recurses, and a value nested 100,000 deep overflows the stack),
 // and stopping at the cap, so the cost of quoting does not grow with the value.
-std::string show_value(const json& v) {
+COMMLAB_RARE std::string show_value(const json& v) {
   constexpr size_t kCap = 60;
   std::string s;
   struct Frame {
@@ -132,7 +132,7 @@ std::string num(double x) {  // as "%g"; no iostreams in the wasm module
 
 std::string format_number(double x) { return num(x); }
 
-std::string type_name(const json& v) {
+COMMLAB_RARE std::string type_name(const json& v) {
   if (v.is_number()) return "a number";
   if (v.is_string()) return "a string";
   if (v.is_boolean()) return "a boolean";
@@ -141,7 +141,7 @@ std::string type_name(const json& v) {
   return "an object";
 }
 
-std::string describe(const Range& r) {
+COMMLAB_RARE std::string describe(const Range& r) {
   std::string s =
       concat({"a finite number ", r.min_exclusive ? "> " : ">= ", num(r.min), " and <= ", num(r.max)});
   if (*r.unit) s += concat({" (", r.unit, ")"});
@@ -169,16 +169,16 @@ const json* Request::find(std::string_view field) {
   return it == body_.end() ? nullptr : &*it;
 }
 
-void Request::throw_missing(std::string_view field, const std::string& rule) const {
+COMMLAB_RARE void Request::throw_missing(std::string_view field, const std::string& rule) const {
   refuse("missing_field", {"field '", path(field), "' is missing; allowed: ", rule});
 }
 
-void Request::throw_type(std::string_view field, const json& v, const std::string& rule) const {
+COMMLAB_RARE void Request::throw_type(std::string_view field, const json& v, const std::string& rule) const {
   refuse("invalid_type",
          {"field '", path(field), "': value ", show_value(v), " is ", type_name(v), "; allowed: ", rule});
 }
 
-void Request::throw_value(std::string_view field, const json& v, const std::string& rule,
+COMMLAB_RARE void Request::throw_value(std::string_view field, const json& v, const std::string& rule,
                                        const char* code) const {
   throw RequestError(code,
                      concat({"field '", path(field), "': value ", show_value(v), " is not allowed; allowed: ", rule}));
@@ -207,7 +207,7 @@ double Request::number_or(std::string_view field, double fallback, const Range& 
 }
 
 namespace {
-std::string integer_rule(long long min, long long max) {
+COMMLAB_RARE std::string integer_rule(long long min, long long max) {
   return concat({"an integer from ", std::to_string(min), " to ", std::to_string(max)});
 }
 }  // namespace
@@ -240,7 +240,7 @@ bool Request::boolean_or(std::string_view field, bool fallback) {
 }
 
 namespace {
-std::string one_of(const std::vector<std::string>& allowed) {
+COMMLAB_RARE std::string one_of(const std::vector<std::string>& allowed) {
   std::string list;
   for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
   return "one of " + list;

@@ -48,7 +48,7 @@ const LinkSpec* find_link(std::string_view id) {
   return nullptr;
 }
 
-std::string link_ids() {
+COMMLAB_RARE std::string link_ids() {
   std::string out;
   for (const LinkSpec& l : link_catalogue()) {
     if (!out.empty()) out += ", ";
