@@ -125,7 +125,7 @@ export function render(schema) {
     `${code('exercises/schema.json')} (JSON Schema draft-07) is the one description of an exercise document. Each`,
     `shipped document names it (${code('"$schema": "./schema.json"')}), so an editor such as VS Code completes, explains`,
     'and validates every field as it is typed; lint and `exercise.load` take the field names of every',
-    'object from it (`core/exercises/fields.cpp`, the schema embedded at build time without its descriptions), so',
+    'object from it (`core/exercises/fields.cpp`, the schema embedded at build time with only the keywords that walk reads), so',
     'adding a field means adding it there. `tests/unit_schema.cpp` holds the C++ checks and the schema to',
     'each other; `tests/node/schema.test.mjs` validates every shipped document and fixture with ajv and',
     'checks that each shape mistake of `tests/fixtures/lint/mistakes.json` fails it. What follows is',
