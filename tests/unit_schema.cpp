@@ -46,9 +46,8 @@ json as_walked(const json& j) {
     return out;
   }
   if (!j.is_object()) return j;
-  static const std::set<std::string> walked = {"$ref",  "type",       "anyOf",
-                                               "oneOf", "items",      "properties",
-                                               "additionalProperties", "definitions"};
+  static const std::set<std::string> walked = {
+      "$ref", "type", "anyOf", "oneOf", "items", "properties", "additionalProperties", "definitions"};
   json out = json::object();
   for (auto it = j.begin(); it != j.end(); ++it) {
     if (it.key() == "properties" || it.key() == "definitions") {

@@ -98,8 +98,9 @@ json op_exercise_variant(Request& r) {
   if (!seed.is_number() || !std::isfinite(seed.get<double>()) ||
       seed.get<double>() != std::floor(seed.get<double>()) || seed.get<double>() < 0 ||
       seed.get<double>() > kMaxSeed)
-    refuse(seed.is_number() ? "out_of_range" : "invalid_type", {"field 'seed': value ", show_value(seed),
-                               " is not allowed; allowed: an integer from 0 to 9007199254740991"});
+    refuse(
+        seed.is_number() ? "out_of_range" : "invalid_type",
+        {"field 'seed': value ", show_value(seed), " is not allowed; allowed: an integer from 0 to 9007199254740991"});
   const std::uint64_t s =
       seed.is_number_unsigned() ? seed.get<std::uint64_t>() : static_cast<std::uint64_t>(seed.get<double>());
   return on_document(ex.id, [&] {
@@ -179,8 +180,8 @@ json op_exercise_install(Request& r) {
         refuse("unknown_field", {at, "': unknown field ", detail::quoted(it.key()), "; allowed: file, text"});
     const json& name = f.value("file", json());
     if (!name.is_string() || name.get_ref<const std::string&>().empty() || name.get_ref<const std::string&>().size() > 100)
-      refuse(f.contains("file") ? "invalid_type" : "missing_field", {at, ".file': value ", show_value(name),
-                                 " is not allowed; allowed: a file name of 1 to 100 characters"});
+      refuse(f.contains("file") ? "invalid_type" : "missing_field",
+             {at, ".file': value ", show_value(name), " is not allowed; allowed: a file name of 1 to 100 characters"});
     if (!f.value("text", json()).is_string())
       refuse(f.contains("text") ? "invalid_type" : "missing_field", {at, ".text': must be the exercise file's text"});
     given.push_back({name.get<std::string>(), f.at("text").get<std::string>()});

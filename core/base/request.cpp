@@ -142,8 +142,7 @@ COMMLAB_RARE std::string type_name(const json& v) {
 }
 
 COMMLAB_RARE std::string describe(const Range& r) {
-  std::string s =
-      concat({"a finite number ", r.min_exclusive ? "> " : ">= ", num(r.min), " and <= ", num(r.max)});
+  std::string s = concat({"a finite number ", r.min_exclusive ? "> " : ">= ", num(r.min), " and <= ", num(r.max)});
   if (*r.unit) s += concat({" (", r.unit, ")"});
   return s;
 }

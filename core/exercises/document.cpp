@@ -59,8 +59,7 @@ void check_param_def(const std::string& file, const json& p, size_t i) {
       !p.at("default").is_number())
     bad_doc(file, {at, "': default, min and max must be numbers"});
   if (p.contains("unit") && !p.at("unit").is_string()) bad_doc(file, {at, ".unit' must be a string"});
-  if (!dimension_of_unit(unit_of(p)))
-    bad_doc(file, {at, ".unit' ", quoted(unit_of(p)), " is not a known unit"});
+  if (!dimension_of_unit(unit_of(p))) bad_doc(file, {at, ".unit' ", quoted(unit_of(p)), " is not a known unit"});
   const double lo = p.at("min"), hi = p.at("max"), d = p.at("default");
   if (kind == "integer")
     for (const char* f : {"min", "max", "default"}) {
@@ -115,8 +114,7 @@ void check_answer_def(const std::string& file, const json& a, size_t i) {
   if (!parse_dimension(dim) || dim == "bandwidth")
     bad_doc(file, {at, ".dimension' must be time, bytes, fraction, count, plain or choice"});
   if (a.contains("unit") && !a.at("unit").is_string()) bad_doc(file, {at, ".unit' must be a string"});
-  if (!unit_factor(unit_of(a), *parse_dimension(dim)))
-    bad_doc(file, {at, ".unit' does not fit dimension ", dim});
+  if (!unit_factor(unit_of(a), *parse_dimension(dim))) bad_doc(file, {at, ".unit' does not fit dimension ", dim});
   if (a.contains("tolerance_rel") &&
       !(a.at("tolerance_rel").is_number() && a.at("tolerance_rel") > 0 && a.at("tolerance_rel") <= 1))
     bad_doc(file, {at, ".tolerance_rel' must be a number > 0 and <= 1"});

@@ -28,20 +28,6 @@ void sort_by_id(std::vector<Exercise>& list) {
   heap_sort(list.begin(), list.end(), [](const Exercise& a, const Exercise& b) { return a.id < b.id; });
 }
 
-// The message of the exception read_one caught (rethrown here: one set of handlers).
-COMMLAB_RARE std::string read_problem(const ExerciseFile& f) {
-  try {
-    throw;
-  } catch (const RequestError& e) {
-    if (document_work_exhausted()) return capped_message(concat({"exercises/", f.file, ": ", document_work_message()}));
-    return capped_message(e.what());
-  } catch (const json::exception& e) {
-    return capped_message(concat({"exercises/", f.file, ": a field has the wrong type: ", e.what()}));
-  } catch (const std::bad_alloc&) {
-    return concat({"exercises/", f.file, ": the document needs more memory than the engine may use"});
-  }
-}
-
 // One document read as exercise.load reads it, inside its own work budget: the message of its
 // first problem, or "" with `out` set.
 std::string read_one(const ExerciseFile& f, Exercise* out) {
@@ -49,8 +35,13 @@ std::string read_one(const ExerciseFile& f, Exercise* out) {
   try {
     *out = read_exercise(f.file, parse_exercise_text(f.file, f.text));
     return "";
-  } catch (const std::exception&) {
-    return read_problem(f);
+  } catch (const RequestError& e) {
+    if (document_work_exhausted()) return capped_message(concat({"exercises/", f.file, ": ", document_work_message()}));
+    return capped_message(e.what());
+  } catch (const json::exception& e) {
+    return capped_message(concat({"exercises/", f.file, ": a field has the wrong type: ", e.what()}));
+  } catch (const std::bad_alloc&) {
+    return concat({"exercises/", f.file, ": the document needs more memory than the engine may use"});
   }
 }
 

@@ -124,9 +124,7 @@ std::string base_unit_name(Dimension d) {
   return "";
 }
 
-Dimension param_dimension(const json& def) {
-  return dimension_of_unit(unit_of(def)).value_or(Dimension::plain);
-}
+Dimension param_dimension(const json& def) { return dimension_of_unit(unit_of(def)).value_or(Dimension::plain); }
 
 bool is_choice_answer(const json& def) { return def.at("dimension") == "choice"; }
 

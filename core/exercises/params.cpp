@@ -62,7 +62,8 @@ json read_param(const json& def, const json& v, const std::string& field) {
     refuse_param("invalid_type", field, v, "': value ", " is not a number", def);
   }
   const double lo = def.at("min"), hi = def.at("max");
-  if (!std::isfinite(x) || x < lo || x > hi) refuse_param("out_of_range", field, v, "': value ", " is not allowed", def);
+  if (!std::isfinite(x) || x < lo || x > hi)
+    refuse_param("out_of_range", field, v, "': value ", " is not allowed", def);
   if (def.contains("one_of")) {
     bool listed = false;
     for (const json& a : def.at("one_of")) listed = listed || a.get<double>() == x;
@@ -93,9 +94,9 @@ json resolve_params(const Exercise& ex, const json& given, const std::string& wh
     // A name from the request in a message: its first 60 characters (the fuzzer sent 4 KB ones).
     const std::string key = it.key().size() <= 60 ? it.key() : it.key().substr(0, 57) + "...";
     if (!def)
-      refuse("unknown_field",
-             {capped_message(concat({"field '", where, key, "' is not a parameter of exercise ", std::to_string(ex.id),
-                                     "; allowed fields: ", join(names, ", ")}))});
+      throw RequestError("unknown_field",
+                         capped_message(concat({"field '", where, key, "' is not a parameter of exercise ",
+                                                std::to_string(ex.id), "; allowed fields: ", join(names, ", ")})));
     out[it.key()] = read_param(*def, it.value(), where + key);
   }
   return out;

@@ -52,9 +52,8 @@ json solve_exercise(const Exercise& ex, const json& params) {
           capped_message(concat({"exercise ", std::to_string(ex.id), ", answers[", std::to_string(i), "]: answer '", id,
                                  "' is computed as ", show_value(v), "; allowed: ",
                                  (is_choice_answer(def) ? "one of its choices (a text)" : "a number")})));
-    display[id] = v.is_string()
-                      ? v.get<std::string>()
-                      : format_quantity(v.get<double>(), unit_of(def), answer_dimension(def));
+    display[id] =
+        v.is_string() ? v.get<std::string>() : format_quantity(v.get<double>(), unit_of(def), answer_dimension(def));
   }
   const json values = s.values.is_object() ? s.values : json::object();
   const TemplateContext c{ex, params, &s.answers, &display, &values};
@@ -94,11 +93,11 @@ json check_exercise(const Exercise& ex, const json& params, const json& typed) {
   for (const json& def : ex.doc.at("answers")) names.push_back(def.at("id"));
   for (auto it = typed.begin(); it != typed.end(); ++it)
     if (!find_def(ex.doc.at("answers"), it.key()))
-      refuse(
+      throw RequestError(
           "unknown_field",
-          {capped_message(concat(
-              {"field 'answers.", (it.key().size() <= 60 ? it.key() : it.key().substr(0, 57) + "..."),
-               "' is not an answer of exercise ", std::to_string(ex.id), "; allowed fields: ", join(names, ", ")}))});
+          capped_message(concat({"field 'answers.", (it.key().size() <= 60 ? it.key() : it.key().substr(0, 57) + "..."),
+                                 "' is not an answer of exercise ", std::to_string(ex.id),
+                                 "; allowed fields: ", join(names, ", ")})));
   const ExerciseSolution s = solve_declared(ex.doc, params);
   json verdicts = json::object();
   bool all_correct = true;
