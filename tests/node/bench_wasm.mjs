@@ -7,20 +7,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
+import { CALCULATOR_CASES, timeRequest } from './bench_cases.mjs';
 import { loadLab } from './exercises.mjs';
 
 const root = new URL('../../', import.meta.url).pathname;
-const cases = {
-  transfer: '{"op":"transfer","link":"nvlink4","bytes":65536}',
-  allreduce_ring: '{"op":"allreduce","algorithm":"ring","devices":16,"bytes":262144,"link":"ib_ndr"}',
-  allreduce_auto: '{"op":"allreduce","algorithm":"auto","devices":64,"bytes":1000000,"link":"ib_ndr"}',
-  hierarchical:
-    '{"op":"allreduce","algorithm":"hierarchical","nodes":4,"gpus_per_node":8,"bytes":1e9,"intra_link":"nvlink4","inter_link":"ib_ndr"}',
-  bad_request: '{"op":"transfer","link":"warp","bytes":-1}',
-  // The request behind every calculator move of an exercise card: its compute section run.
-  exercise3_solve: '{"op":"exercise.solve","id":3}',
-  exercise6_solve: '{"op":"exercise.solve","id":6}',
-};
+const cases = CALCULATOR_CASES;
 
 // Case name here -> BM_ name in tests/bench/bench_evaluate.cpp (the same request text).
 const nativeNames = {
@@ -63,22 +54,12 @@ const loadMs = performance.now() - t0;
 
 const results = {};
 for (const [name, req] of Object.entries(cases)) {
-  for (let i = 0; i < 2000; i++) lab.evaluateText(req);  // warm up
-  let n = 0;
-  const start = performance.now();
-  const cpuStart = process.cpuUsage();
-  let elapsed = 0;
-  while (elapsed < 500) {
-    for (let i = 0; i < 1000; i++) lab.evaluateText(req);
-    n += 1000;
-    elapsed = performance.now() - start;
-  }
   // CPU time as well as wall time, as Google Benchmark reports both (its "CPU" column and
   // cpu_time): on a shared, loaded machine wall time measures the other jobs too.
-  const cpu = process.cpuUsage(cpuStart);
+  const { us_per_request: usPerRequest, cpu_us_per_request: cpuUsPerRequest } = timeRequest(lab, req, process.cpuUsage);
   results[name] = {
-    native_name: nativeNames[name], request: req, us_per_request: (elapsed * 1000) / n,
-    cpu_us_per_request: (cpu.user + cpu.system) / n, requests_per_s: n / (elapsed / 1000),
+    native_name: nativeNames[name], request: req, us_per_request: usPerRequest,
+    cpu_us_per_request: cpuUsPerRequest, requests_per_s: 1e6 / usPerRequest,
   };
 }
 
