@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "api/api.hpp"
+#include "base/dense.hpp"
 #include "demos/demo_table.hpp"
 #include "parallel/parallel.hpp"
 #include "base/units.hpp"
@@ -95,6 +96,22 @@ TEST(Sharding, AttentionHeadSplitIsExact) {
   EXPECT_LT(check_attention_split(16, 16, 4, 8, 4).max_abs_error, 1e-12);
   EXPECT_LT(check_attention_split(12, 8, 8, 4, 8).max_abs_error, 1e-12);  // MHA, one head a shard
   EXPECT_LT(check_attention_split(10, 8, 2, 4, 1).max_abs_error, 1e-15);
+}
+
+// The checks' errors are sums of a few ulps: matmul, which takes four rows of b a pass, must add
+// exactly as the plain row loop does (c(i, j) + a(i, k) b(k, j), k ascending), bit for bit.
+TEST(Sharding, MatmulAddsInTheRowLoopsOrder) {
+  dense::Rng rng(7);
+  for (const auto& [r, m, n] : std::vector<std::tuple<int, int, int>>{{1, 1, 1}, {3, 4, 5}, {5, 7, 3}, {16, 33, 9},
+                                                                      {8, 128, 32}, {2, 130, 1}}) {
+    const dense::Mat a = dense::random(r, m, rng, 1.0), b = dense::random(m, n, rng, 0.1);
+    dense::Mat plain(r, n);
+    for (int i = 0; i < r; ++i)
+      for (int k = 0; k < m; ++k)
+        for (int j = 0; j < n; ++j) plain(i, j) += a(i, k) * b(k, j);
+    const dense::Mat c = dense::matmul(a, b);
+    for (size_t x = 0; x < c.v.size(); ++x) ASSERT_EQ(c.v[x], plain.v[x]) << r << "x" << m << "x" << n << " at " << x;
+  }
 }
 
 TEST(Sharding, RejectsIndivisibleShapes) {
