@@ -125,18 +125,10 @@ void op_crossover(Request& r, JsonWriter& w) {
   charge_work(units);
 
   const CheapestMap map = cheapest_changes(n, cost, from, to);
-  auto write_name = [&](const char* key, int i) { w.member(key, names[i]); };
-  w.key("boundaries");
-  w.begin_array();
-  for (const CheapestChange& c : map.changes) {
-    w.begin_object();
-    w.member("bytes", c.bytes);
-    write_name("from", c.from);
-    w.member("time_s", cost(c.from, c.bytes));
-    write_name("to", c.to);
-    w.end_object();
-  }
-  w.end_array();
+  w.objects("boundaries", map.changes, [&](const CheapestChange& c) {
+    w.member("bytes", c.bytes).member("from", names[c.from]).member("time_s", cost(c.from, c.bytes));
+    w.member("to", names[c.to]);
+  });
   w.key("candidates");
   w.begin_array();
   for (const std::string& name : names) w.value(name);
@@ -155,16 +147,9 @@ void op_crossover(Request& r, JsonWriter& w) {
   write_link(w, "link", link);
   w.member("rel_tolerance", 1e-9).member("to_bytes", to);
   if (kind == "nccl") w.member("transport", transport_name(transport));
-  w.key("winners");
-  w.begin_array();
-  for (const CheapestBand& b : map.bands) {
-    w.begin_object();
-    w.member("from_bytes", b.from_bytes);
-    write_name("name", b.winner);
-    w.member("to_bytes", b.to_bytes);
-    w.end_object();
-  }
-  w.end_array();
+  w.objects("winners", map.bands, [&](const CheapestBand& b) {
+    w.member("from_bytes", b.from_bytes).member("name", names[b.winner]).member("to_bytes", b.to_bytes);
+  });
 }
 
 }  // namespace commlab

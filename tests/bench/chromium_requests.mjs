@@ -16,11 +16,12 @@ export async function chromiumTimes(cases = CALCULATOR_CASES) {
     await page.evaluate(`globalThis.timeRequest = ${timeRequest}`);
     const us = await page.evaluate(async (cases) => {
       const { loadCommlab } = await import('/engine/commlab.js');
-      const { files } = await (await fetch('/exercises/index.json')).json();
-      const exercises = await Promise.all(files.map(async (file) => ({
-        file, text: await (await fetch(`/exercises/${file}`)).text() })));
-      const lab = await loadCommlab({ exercises });
-      if (lab.installed.problems.length) throw new Error(JSON.stringify(lab.installed.problems));
+      // The documents fetched as the page fetches them (engine/documents.js).
+      const { fetchDocuments } = await import('/engine/documents.js');
+      const served = await fetchDocuments(new URL('/exercises/', location.href));
+      const lab = await loadCommlab({ exercises: served.files });
+      const problems = [...served.problems, ...lab.installed.problems];
+      if (problems.length) throw new Error(JSON.stringify(problems));
       const out = {};
       for (const [name, text] of Object.entries(cases)) {
         const reply = JSON.parse(lab.evaluateText(text));
