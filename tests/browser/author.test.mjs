@@ -8,12 +8,10 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { answer, DIST, downloadPath, engineEval, launch, openPage, ROOT, screenshotDir, serve, settled, verdicts, shot } from './helpers.mjs';
+import { answer, DESKTOP, DIST, downloadPath, engineEval, openPage, PHONE, ROOT, screenshotDir, settled, shot, useLab, verdicts } from './helpers.mjs';
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
 // The example as ./lab build ships it (dist/author/example.json): its "$schema" pointed at the
 // site's own exercises/schema.json.
 const FIXTURE = readFileSync(join(ROOT, 'tests/fixtures/exercises/09.json'), 'utf8')
@@ -45,11 +43,9 @@ function hostile() {
   return doc;
 }
 
-let server;
-let browser;
 const errors = [];
 
-const fresh = (viewport = DESKTOP, options = {}) => browser.newContext({ viewport, locale: 'en-US', acceptDownloads: true, ...options });
+const fresh = (viewport = DESKTOP, options = {}) => lab.browser.newContext({ viewport, locale: 'en-US', acceptDownloads: true, ...options });
 const view = (page) => page.locator('[data-view="author"]');
 const textarea = (page) => page.locator('textarea[data-role="document"]');
 
@@ -65,7 +61,7 @@ async function linted(page) {
 
 /** Opens the view with nothing saved: the example is in the editor, linted and previewed. */
 async function openAuthor(ctx, query = '') {
-  const page = await openPage(ctx, `${server.url}?view=author${query}`, errors);
+  const page = await openPage(ctx, `${lab.server.url}?view=author${query}`, errors);
   await page.waitForFunction(() => document.querySelector('textarea[data-role="document"]')?.value.trim(), null, { timeout: 15000 });
   await linted(page);
   return page;
@@ -81,21 +77,12 @@ function problems(page) {
 /** The text the editor has selected. */
 const selected = (page) => textarea(page).evaluate((el) => el.value.slice(el.selectionStart, el.selectionEnd));
 
-before(async () => {
-  assert.ok(existsSync(join(DIST, 'index.html')), 'dist/index.html is missing: run ./lab build (or ./lab assemble) first');
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const lab = useLab();
 
 describe('the authoring view', () => {
   test('reachable from the page header in both languages; the view names itself', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     const link = page.locator('#author-link');
     assert.equal(await link.textContent(), 'Write an exercise');
     await page.locator('[data-action="language"]').click();

@@ -4,26 +4,13 @@
 // meet the bound, in-switch is below it, runs too large for buffers are counted); the controls
 // redraw at their extremes; Topics links to it; axe-core; no sideways scroll at 390 px; screenshots.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { ROOT, axeViolations, launch, openPage, screenshotDir, serve, shot } from './helpers.mjs';
+import { describe, test } from 'node:test';
+import { checkViewLayout, openPage, useLab } from './helpers.mjs';
+import { engine } from './engine.mjs';
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
 const ALGORITHMS = ['ring', 'recursive_doubling', 'rabenseifner', 'binary_tree', 'double_binary_tree', 'in_switch'];
-let server;
-let browser;
 const errors = [];
-const fresh = (viewport = DESKTOP) => browser.newContext({ viewport, locale: 'en-US' });
-// The CLI's answer; it exits 1 on an error answer, which is still the answer.
-const engine = (request) => {
-  try {
-    return JSON.parse(execFileSync(join(ROOT, 'build', 'commlab'), ['eval', JSON.stringify(request)]).toString());
-  } catch (err) {
-    return JSON.parse(err.stdout.toString());
-  }
-};
+const fresh = (...args) => lab.fresh(...args);
 
 const settled = (page, { devices, bytes, link = 'nvlink4' }) => page.waitForSelector(
   `[data-view="bound"][data-devices="${devices}"][data-bytes="${bytes}"][data-link="${link}"]:not([aria-busy]) [data-role="drawn"]:not([hidden])`, { timeout: 30000 });
@@ -54,19 +41,12 @@ async function checkAgainstEngine(page, settings) {
 }
 const says = (page) => page.locator('.bound-sentences li').evaluateAll((els) => els.map((e) => e.dataset.says));
 
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const lab = useLab();
 
 describe('bound view', () => {
   test('figures are the engine\'s; ring and Rabenseifner meet the bound, in-switch is below; extremes; out of range', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}?view=bound`, errors);
+    const page = await openPage(ctx, `${lab.server.url}?view=bound`, errors);
     assert.equal(await page.locator('[data-view="bound"]').getAttribute('data-lecture'), '4.2');
     // Code 02 demo 2: 8 devices, 8 MB each, NVLink 4; the bound 2(k-1)/k x D = 14 MB.
     const { rows, wants } = await checkAgainstEngine(page, { devices: 8, bytes: 8e6 });
@@ -96,41 +76,14 @@ describe('bound view', () => {
     assert.equal(await page.locator('[data-view="bound"] [data-role="settings-error"]').textContent(), 'Devices: 1 is not allowed; allowed a whole number from 2 to 256. Nothing is drawn meanwhile.');
     assert.equal(await page.locator('[data-view="bound"] [data-role="drawn"]').isHidden(), true);
     // In Chinese.
-    const zh = await openPage(ctx, `${server.url}?view=bound&lang=zh`, errors);
+    const zh = await openPage(ctx, `${lab.server.url}?view=bound&lang=zh`, errors);
     await settled(zh, { devices: 8, bytes: 8e6 });
     const zhName = (a) => zh.locator(`.bound-row[data-algorithm="${a}"] .bound-name`).textContent();
     assert.equal(await zh.locator('[data-says="meets"]').textContent(), `${await zhName('ring')}、${await zhName('rabenseifner')} 每个设备恰好发送下界 14 MB：带宽最优。`);
     await ctx.close();
   });
 
-  test('Topics links to it under §4.2', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}?view=topics`, errors);
-    const link = page.locator('[data-section="4.2"] a[href="?view=bound"]');
-    assert.equal(await link.count(), 1);
-    await link.click();
-    await page.waitForSelector('[data-view="bound"][data-lecture="4.2"]:not([aria-busy]) .bound-row');
-    await ctx.close();
-  });
-
-  test('axe-core clean, no sideways scroll at 390 px with the table open, screenshots', async () => {
-    const dir = screenshotDir();
-    for (const viewport of [DESKTOP, PHONE]) {
-      const ctx = await fresh(viewport);
-      for (const lang of ['en', 'zh']) {
-        const page = await openPage(ctx, `${server.url}?view=bound&lang=${lang}`, errors);
-        await settled(page, { devices: 8, bytes: 8e6 });
-        await page.locator('details.chart-table summary').click();
-        await page.waitForTimeout(100);
-        const width = await page.evaluate(() => document.documentElement.scrollWidth);
-        assert.ok(width <= viewport.width, `bound ${lang}: ${width}px wide in ${viewport.width}px`);
-        if (lang === 'en') assert.deepEqual(await axeViolations(page), []);
-        await shot(page, { path: join(dir, `bound-${lang}-${viewport.width}.png`), fullPage: true });
-        await page.close();
-      }
-      await ctx.close();
-    }
-  });
+  test('axe-core clean, no sideways scroll at 390 px with the table open, screenshots', () => checkViewLayout(lab, 'bound', { ready: (page) => settled(page, { devices: 8, bytes: 8e6 }), errors }));
 
   test('no console errors on any page above', () => {
     assert.deepEqual(errors, []);

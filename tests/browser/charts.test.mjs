@@ -5,10 +5,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { engineEval, launch, openPage, screenshotDir, serve, shot } from './helpers.mjs';
+import { DESKTOP, engineEval, launch, openPage, PHONE, screenshotDir, serve, shot } from './helpers.mjs';
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
 let server;
 let browser;
 const errors = [];

@@ -6,19 +6,13 @@
 // row says it has no experts; extremes redraw without console errors; Topics links to it under
 // §6.1 and §6.6; axe-core; no sideways scroll at 390 px; screenshots in English and Chinese.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { ROOT, axeViolations, launch, openPage, screenshotDir, serve, shot } from './helpers.mjs';
+import { describe, test } from 'node:test';
+import { checkViewLayout, openPage, useLab } from './helpers.mjs';
+import { engine } from './engine.mjs';
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
 const CROSS_SHARE = 0.1; // the rule the view's note states ("more than 10% of the compute")
-let server;
-let browser;
 const errors = [];
-const fresh = (viewport = DESKTOP) => browser.newContext({ viewport, locale: 'en-US' });
-const engine = (request) => JSON.parse(execFileSync(join(ROOT, 'build', 'commlab'), ['eval', JSON.stringify(request)]).toString());
+const fresh = (...args) => lab.fresh(...args);
 const PRESETS = engine({ op: 'presets' });
 
 const DEFAULTS = { model: 'mixtral_8x7b', node: 'dgx_h100', phase: 'decode', tokens: 64, tp: 8, pp: 2, ep: 8, cp: 8 };
@@ -27,7 +21,7 @@ const settled = (page, s) => page.waitForSelector(
   `[data-view="compare"][data-model="${s.model}"][data-tokens="${s.tokens}"][data-tp="${s.tp}"][data-pp="${s.pp}"][data-ep="${s.ep}"][data-cp="${s.cp}"][data-phase="${s.phase}"]:not([aria-busy]) [data-role="drawn"]:not([hidden])`,
   { timeout: 20000 });
 
-/** What each row must show, from the CLI's answers for the same settings. */
+/** What each row must show, from the engine's answers for the same settings. */
 function expected(s) {
   const m = PRESETS.models.find((x) => x.id === s.model);
   const n = PRESETS.nodes.find((x) => x.id === s.node);
@@ -102,19 +96,12 @@ async function checkAgainstEngine(page, s) {
 const says = (page) => page.locator('.compare-sentences li').evaluateAll((els) => els.map((e) => e.dataset.says));
 const belongs = (page, id) => page.locator(`.compare-table tr[data-row="${id}"]`).getAttribute('data-belongs');
 
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const lab = useLab();
 
 describe('compare view', () => {
   test('figures are the engine\'s; belongs-on and the sentences flip with them; extremes redraw; out of range is said', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}?view=compare`, errors);
+    const page = await openPage(ctx, `${lab.server.url}?view=compare`, errors);
     const view = page.locator('[data-view="compare"]');
     assert.equal(await view.getAttribute('data-lecture'), '6.6');
     assert.equal(await view.getAttribute('data-nvlink'), 'nvlink4');
@@ -191,34 +178,9 @@ describe('compare view', () => {
     await ctx.close();
   });
 
-  test('Topics links to it under §6.1 and §6.6', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}?view=topics`, errors);
-    assert.equal(await page.locator('[data-section="6.1"] a[href="?view=compare#compare-row-dp"]').count(), 1);
-    const link = page.locator('[data-section="6.6"] a[href="?view=compare"]');
-    assert.equal(await link.count(), 1);
-    await link.click();
-    await settled(page, DEFAULTS);
-    await ctx.close();
-  });
-
-  test('axe-core clean, no sideways scroll at 390 px, screenshots', async () => {
-    const dir = screenshotDir();
-    for (const viewport of [DESKTOP, PHONE]) {
-      const ctx = await fresh(viewport);
-      for (const lang of ['en', 'zh']) {
-        const page = await openPage(ctx, `${server.url}?view=compare&lang=${lang}`, errors);
-        await settled(page, DEFAULTS);
-        const width = await page.evaluate(() => document.documentElement.scrollWidth);
-        assert.ok(width <= viewport.width, `compare ${lang}: ${width}px wide in ${viewport.width}px`);
-        if (lang === 'en') assert.deepEqual(await axeViolations(page), []);
-        if (lang === 'zh') assert.match(await page.locator('[data-says="combine"]').textContent(), /节点内 TP8，节点间 PP2/);
-        await shot(page, { path: join(dir, `compare-${lang}-${viewport.width}.png`), fullPage: true });
-        await page.close();
-      }
-      await ctx.close();
-    }
-  });
+  test('axe-core clean, no sideways scroll at 390 px, screenshots', () => checkViewLayout(lab, 'compare', { ready: (page) => settled(page, DEFAULTS), errors, tables: false, more: async (page, lang) => {
+    if (lang === 'zh') assert.match(await page.locator('[data-says="combine"]').textContent(), /节点内 TP8，节点间 PP2/);
+  } }));
 
   test('no console errors on any page above', () => {
     assert.deepEqual(errors, []);

@@ -4,31 +4,18 @@
 // errors, a bad value is said, Topics links here, axe-core, no sideways scroll at 390 px with
 // the table open, screenshots in English and Chinese at 1280 and 390 px.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { ROOT, axeViolations, launch, openPage, screenshotDir, serve, shot } from './helpers.mjs';
+import { describe, test } from 'node:test';
+import { checkViewLayout, DESKTOP, openPage, shot, useLab } from './helpers.mjs';
+import { engine } from './engine.mjs';
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
 const ALGORITHMS = ['ring', 'recursive_doubling', 'rabenseifner', 'binary_tree', 'double_binary_tree', 'in_switch'];
 // §5.7's kernels for small messages, as the view asks them: NCCL's ring under LL, vLLM's one and two shots.
 const KERNELS = [{ algorithm: 'ring', protocol: 'LL' }, { algorithm: 'one_shot' }, { algorithm: 'two_shot' }];
 const ROWS = [...ALGORITHMS.map((algorithm) => ({ algorithm })), ...KERNELS];
-let server;
-let browser;
 const errors = [];
-const fresh = (viewport = DESKTOP) => browser.newContext({ viewport });
-const engine = (request) => JSON.parse(execFileSync(join(ROOT, 'build', 'commlab'), ['eval', JSON.stringify(request)]).toString());
+const fresh = (viewport = DESKTOP) => lab.browser.newContext({ viewport });
 
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const lab = useLab();
 
 // Waits for the view drawn at these settings.
 const settled = (page, s) => page.waitForSelector(`[data-view="decode"]${Object.entries(s).map(([k, v]) => `[data-${k}="${v}"]`).join('')}:not([aria-busy]) .decode-row`, { timeout: 20000 });
@@ -60,7 +47,7 @@ describe('decode', () => {
   test('the lecture\'s case: Llama-3-70B on TP8 over NVLink 4, 160 all-reduces, each algorithm the engine\'s; the ring latency-bound at 68% of the weight read', async () => {
     const ctx = await fresh();
     const mine = [];
-    const page = await openPage(ctx, `${server.url}?view=decode`, mine);
+    const page = await openPage(ctx, `${lab.server.url}?view=decode`, mine);
     await settled(page, { model: 'llama3_70b', gpu: 'h100', tp: 8, link: 'nvlink4', phase: 'decode', tokens: 1 });
     const view = page.locator('[data-view="decode"]');
     assert.equal(await view.getAttribute('data-lecture'), '5.7');
@@ -106,7 +93,7 @@ describe('decode', () => {
   test('prefill flips the sentence to bandwidth-bound; InfiniBand, other models and GPUs, the extremes of tp and tokens redraw as the engine says; a bad value is said', async () => {
     const ctx = await fresh();
     const mine = [];
-    const page = await openPage(ctx, `${server.url}?view=decode`, mine);
+    const page = await openPage(ctx, `${lab.server.url}?view=decode`, mine);
     await settled(page, { tp: 8, phase: 'decode' });
     // Prefill: the engine's prompt length is asked for and shown; the β part takes over.
     await page.locator('#decode-phase').selectOption('prefill');
@@ -165,7 +152,7 @@ describe('decode', () => {
     assert.equal(await page.locator('.decode-row[data-algorithm="two_shot"]').getAttribute('data-limit'), 'devices');
     assert.match(await page.locator('[data-role="sentences"] li[data-algorithm="two_shot"]').textContent(), /takes 2, 4, 6 or 8 GPUs, not 16; NCCL runs instead\.$/);
     // In Chinese.
-    const zh = await openPage(ctx, `${server.url}?view=decode&lang=zh`, mine);
+    const zh = await openPage(ctx, `${lab.server.url}?view=decode&lang=zh`, mine);
     await settled(zh, { tp: 8 });
     assert.equal(await zh.locator('[data-role="sentences"] li[data-algorithm="ring"]').textContent(), '环：通信是读权重的 68.3%；α 占每次 all-reduce 的 99.7%（14 步）：受延迟限制。');
     assert.equal(await zh.locator('[data-role="sentences"] li[data-algorithm="one_shot"]').textContent(),
@@ -174,32 +161,7 @@ describe('decode', () => {
     await ctx.close();
   });
 
-  test('Topics links here from §5.7 and §2.5; axe-core clean; no sideways scroll at 390 px with the table open; screenshots', async () => {
-    const ctx = await fresh();
-    const topics = await openPage(ctx, `${server.url}?view=topics`, errors);
-    assert.equal(await topics.locator('[data-section="5.7"] > ul a[href="?view=decode"]').count(), 1);
-    await topics.locator('[data-section="2.5"] > ul a[href="?view=decode#decode-summary"]').click();
-    await topics.waitForSelector('[data-view="decode"]:not([aria-busy]) [data-lecture="2.5"]');
-    await ctx.close();
-    const dir = screenshotDir();
-    for (const viewport of [DESKTOP, PHONE]) {
-      const c = await fresh(viewport);
-      for (const lang of ['en', 'zh']) {
-        const page = await openPage(c, `${server.url}?view=decode&lang=${lang}`, errors);
-        await settled(page, { tp: 8 });
-        await page.locator('details.chart-table summary').click();
-        await page.waitForTimeout(100);
-        const width = await page.evaluate(() => document.documentElement.scrollWidth);
-        assert.ok(width <= viewport.width, `${lang}: ${width}px wide in ${viewport.width}px`);
-        if (lang === 'en') {
-          assert.deepEqual(await axeViolations(page), [], `axe at ${viewport.width}px`);
-        }
-        await shot(page, { path: join(dir, `decode-${lang}-${viewport.width}.png`), fullPage: true });
-        await page.close();
-      }
-      await c.close();
-    }
-  });
+  test('axe-core clean; no sideways scroll at 390 px with the table open; screenshots', () => checkViewLayout(lab, 'decode', { ready: (page) => settled(page, { tp: 8 }), errors }));
 
   test('no console errors on any page above', () => {
     assert.deepEqual(errors, []);

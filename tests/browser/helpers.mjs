@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 import { serve as serveFolder } from '../../web/tools/serve.mjs';
 
@@ -12,12 +13,45 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const DIST = process.env.COMMLAB_DIST ?? join(ROOT, 'dist');
 export const SHOTS = join(ROOT, 'build-wasm', 'screenshots');
 
+/** The frame ancestors of the lab's server when a course site on localhost frames it. */
+export const FRAMED_BY_LOCALHOST = "'self' http://localhost:*";
+
 /**
  * Serves `dir` (dist/ by default) on 127.0.0.1 at a random port; resolves to {url, close}.
  * `options.frameAncestors`: who may frame the page (web/tools/serve.mjs; default 'self').
+ * dist/ with the default or FRAMED_BY_LOCALHOST is the server tests/browser/run.mjs started
+ * for every file (COMMLAB_SERVER_URLS), whose close() leaves it running for the next file.
  */
 export function serve(dir = DIST, options = {}) {
-  return serveFolder(dir, 0, options);
+  const shared = process.env.COMMLAB_SERVER_URLS ? JSON.parse(process.env.COMMLAB_SERVER_URLS) : {};
+  const url = dir === DIST ? shared[options.frameAncestors ?? 'default'] : undefined;
+  return url ? Promise.resolve({ url, close: async () => {} }) : serveFolder(dir, 0, options);
+}
+
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
+/**
+ * A test file's lab: registers its before/after (the server of dist/ and the browser, shared
+ * under run.mjs) and returns their handle: `server`, `browser`, the console `errors` that
+ * openPage collects, and `fresh(viewport, options)`, a new English context.
+ */
+export function useLab(serverOptions = {}) {
+  const lab = {
+    server: null,
+    browser: null,
+    errors: [],
+    fresh: (viewport = DESKTOP, options = {}) => lab.browser.newContext({ viewport, locale: 'en-US', ...options }),
+  };
+  before(async () => {
+    lab.server = await serve(DIST, serverOptions);
+    lab.browser = await launch();
+  });
+  after(async () => {
+    await lab.browser?.close();
+    await lab.server?.close();
+  });
+  return lab;
 }
 
 export const CHROMIUM_OPTIONS = {
@@ -174,4 +208,42 @@ export async function axeViolations(page) {
   await page.evaluate(AXE_SOURCE);
   const result = await page.evaluate(() => globalThis.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'best-practice'] }));
   return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')})`);
+}
+
+/**
+ * The layout checks every section view gets, at 1280 and 390 px in English and Chinese (one page
+ * a width, going on from one language to the other): `ready(page, lang)` waits until the view is
+ * drawn and may set it up; its data tables open; nothing is wider than the viewport; axe-core
+ * finds nothing (English); `more(page, lang, viewport)` checks the rest; a screenshot under
+ * ./lab screenshots. `errors` collects the console's errors.
+ */
+export async function checkViewLayout(lab, view, { ready, errors, tables = true, more }) {
+  const dir = screenshotDir();
+  for (const viewport of [DESKTOP, PHONE]) {
+    const ctx = await lab.fresh(viewport);
+    let page = null;
+    for (const lang of ['en', 'zh']) {
+      const url = `${lab.server.url}?view=${view}&lang=${lang}`;
+      if (page) {
+        await page.goto(url);
+        await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+      } else {
+        page = await openPage(ctx, url, errors);
+      }
+      await ready(page, lang);
+      if (tables) {
+        for (const summary of await page.locator('details.chart-table summary').all()) await summary.click();
+        await page.waitForTimeout(100);
+      }
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      if (width > viewport.width) throw new Error(`${view} ${lang}: ${width}px wide in ${viewport.width}px`);
+      if (lang === 'en') {
+        const violations = await axeViolations(page);
+        if (violations.length) throw new Error(`${view} at ${viewport.width} px: ${violations.join('; ')}`);
+      }
+      await shot(page, { path: join(dir, `${view}-${lang}-${viewport.width}.png`), fullPage: true });
+      if (more) await more(page, lang, viewport);
+    }
+    await ctx.close();
+  }
 }

@@ -4,23 +4,20 @@
 // on answering alike; a full module that cannot be had is said for that request only; a served
 // document that declares a request of an op the lean module lacks is installed on the full one.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { DIST, ROOT, answer, launch, openPage, serve, verdicts } from './helpers.mjs';
+import { describe, test } from 'node:test';
+import { answer, DIST, openPage, ROOT, serve, useLab, verdicts } from './helpers.mjs';
+import { cli } from '../node/native.mjs';
 
-let server;
-let browser;
-const cli = (request) => JSON.parse(execFileSync(join(ROOT, 'build', 'commlab'), ['eval', JSON.stringify(request)]).toString());
 // Exercise 1 at its defaults, as the lecture answers it (tests/browser/page.test.mjs).
 const EX1 = { n_half: '720 KB', time: '2.18 us', fraction: '8.2%' };
 const EX1_RIGHT = { n_half: 'correct', time: 'correct', fraction: 'correct' };
 
 /** A fresh context that records the .wasm files it fetches. */
 async function recording(route = null) {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  const ctx = await lab.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
   const wasm = [];
   ctx.on('request', (r) => { if (r.url().endsWith('.wasm')) wasm.push(new URL(r.url()).pathname.replace(/.*\//, '')); });
   if (route) await ctx.route('**/commlab_wasm.wasm', route);
@@ -29,21 +26,14 @@ async function recording(route = null) {
 // A request through the page's own door to its worker (engine/door.js).
 const ask = (page, request) => page.evaluate((r) => import('./engine/door.js').then((d) => d.ask(r)), request);
 
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const lab = useLab();
 
 describe('the engine\'s lean and full modules', () => {
   test('the exercise page fetches only the lean module, a section view only the full one', async () => {
     const errors = [];
     for (const [address, want] of [['', ['commlab_lean.wasm']], ['?view=explore', ['commlab_lean.wasm']], ['?view=ladder', ['commlab_wasm.wasm']], ['?view=measured', ['commlab_wasm.wasm']]]) {
       const { ctx, wasm } = await recording();
-      const page = await openPage(ctx, `${server.url}${address}`, errors);
+      const page = await openPage(ctx, `${lab.server.url}${address}`, errors);
       await page.waitForTimeout(300);
       assert.deepEqual(wasm, want, `${address || 'the exercise page'} fetched ${wasm}`);
       if (!address) assert.deepEqual(await verdicts(await answer(page, 1, EX1).then(() => page), 1), EX1_RIGHT);
@@ -55,7 +45,7 @@ describe('the engine\'s lean and full modules', () => {
   test('asked an op the lean module lacks, the worker moves to the full one: the CLI\'s answer, the exercises unchanged', async () => {
     const errors = [];
     const { ctx, wasm } = await recording();
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     const solvedBefore = await ask(page, { op: 'exercise.solve', id: 4 });
     const request = { op: 'ladder', pairs: [['pcie5', 'nvlink4']] };
     // A batch with a lean op and a full one, and a lean request right behind it: answered in order.
@@ -79,7 +69,7 @@ describe('the engine\'s lean and full modules', () => {
   test('a full module that cannot be had fails only the request that needed it, with its cause; the exercises go on', async () => {
     const errors = [];
     const { ctx, wasm } = await recording((route) => route.fulfill({ status: 404, body: 'gone' }));
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     const out = await ask(page, { op: 'ladder' });
     assert.equal(out.error.code, 'not_loaded');
     assert.equal(out.error.problem.kind, 'missing');

@@ -9,12 +9,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ROOT, axeViolations, engineEval, launch, openPage, screenshotDir, serve, settled, shot } from './helpers.mjs';
+import { axeViolations, DESKTOP, engineEval, launch, openPage, PHONE, ROOT, screenshotDir, serve, settled, shot } from './helpers.mjs';
 import { formatBytes, formatTime } from '../../web/util/units.js';
 import { busBandwidth, formatPercent, formatRate } from '../../web/views/measured.js';
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
 const FIXTURES = join(ROOT, 'tests/fixtures/nccl');
 const fixture = (name) => readFileSync(join(FIXTURES, name), 'utf8');
 const CURRENT = fixture('synthetic_allreduce_current.txt');

@@ -6,17 +6,13 @@
 // Chinese at 1280 and 390 px.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { axeViolations, engineEval, launch, openPage, screenshotDir, serve, shot } from './helpers.mjs';
+import { describe, test } from 'node:test';
+import { checkViewLayout, engineEval, openPage, screenshotDir, shot, useLab } from './helpers.mjs';
 import { formatBytes, formatTime } from '../../web/util/units.js';
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
 const LECTURE = { model: 'llama3_70b', gpu: 'h100', gpus: 1, context: 8192, batch: 1, replicas: 1 };
-let server;
-let browser;
 const errors = [];
-const fresh = (viewport = DESKTOP) => browser.newContext({ viewport, locale: 'en-US' });
+const fresh = (...args) => lab.fresh(...args);
 
 // The view once it has drawn these settings.
 const settled = (page, s) => page.waitForSelector(
@@ -59,19 +55,12 @@ async function checkAgainstEngine(page, s) {
   return want;
 }
 
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const lab = useLab();
 
 describe('memory view', () => {
   test('figures are the engine\'s; the sentence flips with fits; extremes redraw', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}?view=memory`, errors);
+    const page = await openPage(ctx, `${lab.server.url}?view=memory`, errors);
     const view = page.locator('[data-view="memory"]');
     assert.equal(await view.getAttribute('data-lecture'), '1');
     assert.equal(await page.locator('#memory-replicas').getAttribute('data-lecture'), '6.1');
@@ -141,7 +130,7 @@ describe('memory view', () => {
     await page.locator('#memory-in-batch').fill('1');
     await checkAgainstEngine(page, { model: 'deepseek_v3', gpu: 'b200', gpus: 2, context: 0, batch: 1, replicas: 1 });
     // In Chinese: the lecture's case, then two GPUs.
-    const zh = await openPage(ctx, `${server.url}?view=memory&lang=zh`, errors);
+    const zh = await openPage(ctx, `${lab.server.url}?view=memory&lang=zh`, errors);
     await settled(zh, LECTURE);
     assert.match(await zh.locator('[data-role="fits-sentence"]').textContent(), /^放不下：Llama-3-70B 的权重在 1 块 H100 SXM 上每块 141 GB，超过显存 80 GB。仅权重就需要 2 块卡。$/);
     await zh.locator('#memory-in-gpus').fill('2');
@@ -150,40 +139,14 @@ describe('memory view', () => {
     await ctx.close();
   });
 
-  test('Topics links to it under §1 and §6.1', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}?view=topics`, errors);
-    assert.equal(await page.locator('[data-section="1"] a[href="?view=memory"]').count(), 1);
-    assert.equal(await page.locator('[data-section="6.1"] a[href="?view=memory#memory-replicas"]').count(), 1);
-    await page.locator('[data-section="6.1"] a[href="?view=memory#memory-replicas"]').click();
-    await page.waitForSelector('[data-view="memory"][data-lecture="1"]:not([aria-busy]) #memory-replicas[data-lecture="6.1"] [data-role="replicas-sentence"]:not(:empty)');
-    await ctx.close();
-  });
-
-  test('axe-core clean, no sideways scroll at 390 px with the table open, screenshots', async () => {
-    const dir = screenshotDir();
-    for (const viewport of [DESKTOP, PHONE]) {
-      const ctx = await fresh(viewport);
-      for (const lang of ['en', 'zh']) {
-        const page = await openPage(ctx, `${server.url}?view=memory&lang=${lang}`, errors);
-        await settled(page, LECTURE);
-        await page.locator('details.chart-table summary').click();
-        await page.waitForTimeout(100);
-        const width = await page.evaluate(() => document.documentElement.scrollWidth);
-        assert.ok(width <= viewport.width, `memory ${lang}: ${width}px wide in ${viewport.width}px`);
-        if (lang === 'en') assert.deepEqual(await axeViolations(page), []);
-        await shot(page, { path: join(dir, `memory-${lang}-${viewport.width}.png`), fullPage: true });
-        // Eight GPUs that fit, for the picture of a split.
-        await page.locator('#memory-in-gpus').fill('8');
-        await settled(page, { ...LECTURE, gpus: 8 });
-        const wide = await page.evaluate(() => document.documentElement.scrollWidth);
-        assert.ok(wide <= viewport.width, `memory ${lang} on 8 GPUs: ${wide}px wide in ${viewport.width}px`);
-        await shot(page, { path: join(dir, `memory-8-${lang}-${viewport.width}.png`), fullPage: true });
-        await page.close();
-      }
-      await ctx.close();
-    }
-  });
+  test('axe-core clean, no sideways scroll at 390 px with the table open, screenshots', () => checkViewLayout(lab, 'memory', { ready: (page) => settled(page, LECTURE), errors, more: async (page, lang, viewport) => {
+    // Eight GPUs that fit, for the picture of a split.
+    await page.locator('#memory-in-gpus').fill('8');
+    await settled(page, { ...LECTURE, gpus: 8 });
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(wide <= viewport.width, `memory ${lang} on 8 GPUs: ${wide}px wide in ${viewport.width}px`);
+    await shot(page, { path: join(screenshotDir(), `memory-8-${lang}-${viewport.width}.png`), fullPage: true });
+  } }));
 
   test('no console errors on any page above', () => {
     assert.deepEqual(errors, []);

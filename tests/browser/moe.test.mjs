@@ -4,19 +4,13 @@
 // even, latency against bandwidth); Topics links to it; axe-core; no sideways scroll at 390 px
 // with the table open; screenshots in English and Chinese at 1280 and 390 px.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { ROOT, axeViolations, launch, openPage, screenshotDir, serve, shot } from './helpers.mjs';
+import { describe, test } from 'node:test';
+import { checkViewLayout, openPage, useLab } from './helpers.mjs';
 import { formatBytes, formatTime } from '../../web/util/units.js';
+import { engine } from './engine.mjs';
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
-let server;
-let browser;
 const errors = [];
-const fresh = (viewport = DESKTOP) => browser.newContext({ viewport, locale: 'en-US' });
-const engine = (request) => JSON.parse(execFileSync(join(ROOT, 'build', 'commlab'), ['eval', JSON.stringify(request)]).toString());
+const fresh = (...args) => lab.fresh(...args);
 
 // The view once it has drawn these settings.
 const settled = (page, { model, ep, tokens, hot }) => page.waitForSelector(
@@ -42,19 +36,12 @@ async function checkAgainstEngine(page, settings) {
   return { want, got };
 }
 
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const lab = useLab();
 
 describe('moe view', () => {
   test('figures are the engine\'s; the sentence flips hot/even and latency/bandwidth; extremes redraw', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}?view=moe`, errors);
+    const page = await openPage(ctx, `${lab.server.url}?view=moe`, errors);
     const view = page.locator('[data-view="moe"]');
     assert.equal(await view.getAttribute('data-lecture'), '6.4');
     assert.equal(await page.locator('#moe-skew').getAttribute('data-lecture'), '4.3');
@@ -110,42 +97,13 @@ describe('moe view', () => {
     await page.locator('#moe-hot').fill('4');
     await checkAgainstEngine(page, { model: 'deepseek_v3', ep: 256, tokens: 64, hot: 4 });
     // In Chinese.
-    const zh = await openPage(ctx, `${server.url}?view=moe&lang=zh`, errors);
+    const zh = await openPage(ctx, `${lab.server.url}?view=moe&lang=zh`, errors);
     await settled(zh, { model: 'mixtral_8x7b', ep: 8, tokens: 64, hot: 4 });
     assert.match(await zh.locator('[data-role="sentence"]').textContent(), /^热门专家所在的卡收到平均的 2\.\d+ 倍.*受延迟限制：α 占 all-to-all/);
     await ctx.close();
   });
 
-  test('Topics links to it under §6.4 and §4.3', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}?view=topics`, errors);
-    assert.equal(await page.locator('[data-section="6.4"] a[href="?view=moe"]').count(), 1);
-    assert.equal(await page.locator('[data-section="4.3"] a[href="?view=moe#moe-skew"]').count(), 1);
-    await page.locator('[data-section="6.4"] a[href="?view=moe"]').click();
-    await page.waitForSelector('[data-view="moe"][data-lecture="6.4"]:not([aria-busy]) .moe-bar');
-    await ctx.close();
-  });
-
-  test('axe-core clean, no sideways scroll at 390 px with the table open, screenshots', async () => {
-    const dir = screenshotDir();
-    for (const viewport of [DESKTOP, PHONE]) {
-      const ctx = await fresh(viewport);
-      for (const lang of ['en', 'zh']) {
-        const page = await openPage(ctx, `${server.url}?view=moe&lang=${lang}`, errors);
-        await settled(page, { model: 'mixtral_8x7b', ep: 8, tokens: 64, hot: 4 });
-        await page.locator('details.chart-table summary').click();
-        await page.waitForTimeout(100);
-        const width = await page.evaluate(() => document.documentElement.scrollWidth);
-        assert.ok(width <= viewport.width, `moe ${lang}: ${width}px wide in ${viewport.width}px`);
-        if (lang === 'en') {
-          assert.deepEqual(await axeViolations(page), []);
-        }
-        await shot(page, { path: join(dir, `moe-${lang}-${viewport.width}.png`), fullPage: true });
-        await page.close();
-      }
-      await ctx.close();
-    }
-  });
+  test('axe-core clean, no sideways scroll at 390 px with the table open, screenshots', () => checkViewLayout(lab, 'moe', { ready: (page) => settled(page, { model: 'mixtral_8x7b', ep: 8, tokens: 64, hot: 4 }), errors }));
 
   test('no console errors on any page above', () => {
     assert.deepEqual(errors, []);

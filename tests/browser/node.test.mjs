@@ -4,35 +4,22 @@
 // engine's ladder (9× for a DGX H100, 18× for a GB200 NVL72); the traffic choice highlights where
 // each parallelism's traffic goes; Topics links to it; axe-core; no sideways scroll; screenshots.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { ROOT, axeViolations, launch, openPage, screenshotDir, serve, shot } from './helpers.mjs';
+import { describe, test } from 'node:test';
+import { checkViewLayout, openPage, useLab } from './helpers.mjs';
 import { formatTime } from '../../web/util/units.js';
+import { engine } from './engine.mjs';
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
-let server;
-let browser;
 const errors = [];
-const fresh = (viewport = DESKTOP) => browser.newContext({ viewport, locale: 'en-US' });
-const engine = (request) => JSON.parse(execFileSync(join(ROOT, 'build', 'commlab'), ['eval', JSON.stringify(request)]).toString());
+const fresh = (...args) => lab.fresh(...args);
 const settled = (page, { node, nodes, traffic = 'none' }) => page.waitForSelector(
   `[data-view="node"][data-node="${node}"][data-nodes="${nodes}"][data-traffic="${traffic}"]:not([aria-busy]) .node-svg`, { timeout: 20000 });
 
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const lab = useLab();
 
 describe('node view', () => {
   test('GPUs, NICs, rails and links are the engine\'s; the ratio is its ladder\'s; traffic highlights follow the choice', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}?view=node`, errors);
+    const page = await openPage(ctx, `${lab.server.url}?view=node`, errors);
     const view = page.locator('[data-view="node"]');
     assert.equal(await view.getAttribute('data-lecture'), '2.2');
     assert.equal(await page.locator('#node-between').getAttribute('data-lecture'), '2.3');
@@ -88,42 +75,17 @@ describe('node view', () => {
     await page.locator('#node-count').fill('9');
     assert.equal(await view.locator('[data-role="settings-error"]').textContent(), 'Nodes drawn: 9 is not allowed; allowed a whole number from 1 to 8. Nothing is drawn meanwhile.');
     assert.equal(await view.locator('[data-role="drawn"]').isHidden(), true);
-    const zh = await openPage(ctx, `${server.url}?view=node&lang=zh`, errors);
+    const zh = await openPage(ctx, `${lab.server.url}?view=node&lang=zh`, errors);
     await settled(zh, { node: 'dgx_h100', nodes: 2 });
     assert.match(await zh.locator('#node-between').textContent(), /节点内是节点外的 9 倍/);
     await ctx.close();
   });
 
-  test('Topics links to it under §2.2 and §2.3', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}?view=topics`, errors);
-    assert.equal(await page.locator('[data-section="2.2"] a[href="?view=node"]').count(), 1);
-    assert.equal(await page.locator('[data-section="2.3"] a[href="?view=node#node-between"]').count(), 1);
-    await page.locator('[data-section="2.2"] a[href="?view=node"]').click();
-    await page.waitForSelector('[data-view="node"][data-lecture="2.2"]:not([aria-busy]) .node-svg');
-    await ctx.close();
-  });
-
-  test('axe-core clean, no sideways scroll at 390 px with the table open, screenshots', async () => {
-    const dir = screenshotDir();
-    for (const viewport of [DESKTOP, PHONE]) {
-      const ctx = await fresh(viewport);
-      for (const lang of ['en', 'zh']) {
-        const page = await openPage(ctx, `${server.url}?view=node&lang=${lang}`, errors);
-        await settled(page, { node: 'dgx_h100', nodes: 2 });
-        await page.locator('#node-traffic').selectOption('pp');
-        await settled(page, { node: 'dgx_h100', nodes: 2, traffic: 'pp' });
-        await page.locator('details.chart-table summary').click();
-        await page.waitForTimeout(100);
-        const width = await page.evaluate(() => document.documentElement.scrollWidth);
-        assert.ok(width <= viewport.width, `node ${lang}: ${width}px wide in ${viewport.width}px`);
-        if (lang === 'en') assert.deepEqual(await axeViolations(page), []);
-        await shot(page, { path: join(dir, `node-${lang}-${viewport.width}.png`), fullPage: true });
-        await page.close();
-      }
-      await ctx.close();
-    }
-  });
+  test('axe-core clean, no sideways scroll at 390 px with the table open, screenshots', () => checkViewLayout(lab, 'node', { ready: async (page) => {
+    await settled(page, { node: 'dgx_h100', nodes: 2 });
+    await page.locator('#node-traffic').selectOption('pp');
+    await settled(page, { node: 'dgx_h100', nodes: 2, traffic: 'pp' });
+  }, errors }));
 
   test('no console errors on any page above', () => {
     assert.deepEqual(errors, []);

@@ -1,14 +1,14 @@
 // The lab page (dist/, built by ./lab build) in headless Chromium: every exercise's right answers
 // pass and wrong ones fail, units, format errors, saved progress, variants, the single-exercise
-// view, errors kept inside a card, no console errors; screenshots at desktop and phone widths and
-// the time from navigation to a usable page.
+// view, errors kept inside a card, no console errors; screenshots at desktop and phone widths (the
+// time to a usable page is ./lab bench's: tests/bench/page_load.mjs).
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { answer, DIST, downloadPath, engineEval, launch, nextFrame, openPage, screenshotDir, serve, variantParams, verdicts, shot } from './helpers.mjs';
+import { answer, DESKTOP, DIST, downloadPath, engineEval, nextFrame, openPage, PHONE, screenshotDir, shot, useLab, variantParams, verdicts } from './helpers.mjs';
 import { serve as serveWithAncestors } from '../../web/tools/serve.mjs';
 
 // The lecture's own answers (P5 §11), as a student would type them.
@@ -33,34 +33,21 @@ const WRONG = {
   8: { kv_bytes: '5 GB', one_nic: '100 ms', eight_nics: '268 ms', layerwise: '4.2 ms' },
 };
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
 
-let server;
-let browser;
 const errors = [];
 
 async function fresh(viewport = DESKTOP, options = {}) {
-  return browser.newContext({ viewport, locale: 'en-US', acceptDownloads: true, ...options });
+  return lab.browser.newContext({ viewport, locale: 'en-US', acceptDownloads: true, ...options });
 }
 
 const allOf = (n, verdict) => Object.fromEntries(Object.keys(LECTURE[n]).map((k) => [k, verdict]));
 
-before(async () => {
-  assert.ok(existsSync(join(DIST, 'index.html')), 'dist/index.html is missing: run ./lab build first');
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const lab = useLab();
 
 describe('the lab page', () => {
   test('eight exercise cards in lecture order, every answer field labelled', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     const ids = await page.locator('[data-exercise]').evaluateAll((els) => els.map((e) => e.dataset.exercise));
     assert.deepEqual(ids, ['1', '2', '3', '4', '5', '6', '7', '8']);
     const unlabelled = await page.locator('[data-answer], [data-param], [data-slider]').evaluateAll((els) =>
@@ -70,22 +57,29 @@ describe('the lab page', () => {
     await ctx.close();
   });
 
-  for (const n of Object.keys(LECTURE)) {
-    test(`exercise ${n}: the lecture's answers pass, wrong ones fail`, async () => {
-      const ctx = await fresh();
-      const page = await openPage(ctx, server.url, errors);
-      await answer(page, n, WRONG[n]);
-      assert.deepEqual(await verdicts(page, n), allOf(n, 'incorrect'));
-      await answer(page, n, LECTURE[n]);
-      assert.deepEqual(await verdicts(page, n), allOf(n, 'correct'));
-      assert.match(await page.locator(`[data-exercise="${n}"] [data-role="status"]`).innerText(), /Solved/);
-      await ctx.close();
+  // The eight cards are independent: one page serves the eight tests.
+  describe('each exercise, on one page', () => {
+    let ctx;
+    let page;
+    before(async () => {
+      ctx = await fresh();
+      page = await openPage(ctx, lab.server.url, errors);
     });
-  }
+    after(() => ctx?.close());
+    for (const n of Object.keys(LECTURE)) {
+      test(`exercise ${n}: the lecture's answers pass, wrong ones fail`, async () => {
+        await answer(page, n, WRONG[n]);
+        assert.deepEqual(await verdicts(page, n), allOf(n, 'incorrect'));
+        await answer(page, n, LECTURE[n]);
+        assert.deepEqual(await verdicts(page, n), allOf(n, 'correct'));
+        assert.match(await page.locator(`[data-exercise="${n}"] [data-role="status"]`).innerText(), /Solved/);
+      });
+    }
+  });
 
   test('units: a typed unit is read, a bare number is in the unit shown', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     await answer(page, 2, { time: '0.429 ms', bytes_sent: '0.15 GB', steps: '6' });
     assert.deepEqual(await verdicts(page, 2), { bytes_sent: 'correct', steps: 'correct', time: 'correct' });
     await answer(page, 1, { n_half: '720', time: '2180 ns', fraction: '0.0816' });
@@ -100,7 +94,7 @@ describe('the lab page', () => {
 
   test('format errors say what was expected and cost no attempt', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     const card = await answer(page, 1, { n_half: 'about half', time: '2.18 us', fraction: '' });
     assert.equal((await verdicts(page, 1)).n_half, 'format-error');
     assert.match(await card.locator('#ex1-a-n_half-verdict').innerText(), /Expected a number in KB/);
@@ -114,7 +108,7 @@ describe('the lab page', () => {
 
   test('progress survives a reload', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     await answer(page, 2, LECTURE[2]);
     await answer(page, 4, { hierarchical: '9.61 ms', flat: '30 ms' });
     await page.reload();
@@ -128,7 +122,7 @@ describe('the lab page', () => {
 
   test('a new variant changes the parameters and its right answers pass', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     for (const n of [3, 7]) {
       const card = page.locator(`[data-exercise="${n}"]`);
       const before = await card.locator('[data-role="statement"]').innerText();
@@ -154,7 +148,7 @@ describe('the lab page', () => {
 
   test('hints one at a time; the solution opens after an attempt', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     const card = page.locator('[data-exercise="3"]');
     await card.locator('[data-action="hint"]').click();
     assert.equal(await card.locator('[data-role="hints"] li').count(), 1);
@@ -171,7 +165,7 @@ describe('the lab page', () => {
 
   test('the live calculator follows its inputs; an engine error stays in its card', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     const card = page.locator('[data-exercise="3"]');
     await card.locator('[data-param="devices"]').fill('64');
     await card.locator('[data-param="bytes"]').fill('1000');
@@ -199,7 +193,7 @@ describe('the lab page', () => {
 
   test('embedded in an iframe, the page tells its host its height', async () => {
     const ctx = await fresh();
-    const host = await openPage(ctx, server.url, errors);
+    const host = await openPage(ctx, lab.server.url, errors);
     const message = await host.evaluate(
       (src) =>
         new Promise((resolve, reject) => {
@@ -214,7 +208,7 @@ describe('the lab page', () => {
           frame.width = '600';
           document.body.append(frame);
         }),
-      `${server.url}?exercise=3`,
+      `${lab.server.url}?exercise=3`,
     );
     assert.equal(message.exercise, 3);
     assert.ok(message.height > 300, `height ${message.height}`);
@@ -227,7 +221,7 @@ describe('the lab page', () => {
     const heightFrom = async (frameServer) => {
       const ctx = await fresh();
       const host = await ctx.newPage(); // not openPage: the refused frame logs a console error
-      const hostUrl = server.url.replace('127.0.0.1', 'localhost');
+      const hostUrl = lab.server.url.replace('127.0.0.1', 'localhost');
       await host.goto(hostUrl + 'missing-page-for-a-blank-host');
       const got = await host.evaluate(
         (src) =>
@@ -245,7 +239,7 @@ describe('the lab page', () => {
       await ctx.close();
       return got;
     };
-    assert.equal(await heightFrom(server), null, 'framed by another origin under the default policy');
+    assert.equal(await heightFrom(lab.server), null, 'framed by another origin under the default policy');
     const open = await serveWithAncestors(DIST, 0, { frameAncestors: "'self' http://localhost:*" });
     try {
       assert.ok((await heightFrom(open)) > 100, 'a listed site frames the page');
@@ -256,7 +250,7 @@ describe('the lab page', () => {
 
   test('usable by keyboard: Enter in an answer field checks', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     await page.locator('[data-exercise="6"] [data-answer="microbatches"]').focus();
     await page.keyboard.type('8');
     await page.keyboard.press('Enter');
@@ -266,11 +260,11 @@ describe('the lab page', () => {
 
   test('?exercise=3 shows that exercise alone; #ex5 scrolls to exercise 5', async () => {
     const ctx = await fresh();
-    const single = await openPage(ctx, `${server.url}?exercise=3`, errors);
+    const single = await openPage(ctx, `${lab.server.url}?exercise=3`, errors);
     assert.deepEqual(await single.locator('[data-exercise]').evaluateAll((els) => els.map((e) => e.dataset.exercise)), ['3']);
     await answer(single, 3, LECTURE[3]);
     assert.deepEqual(await verdicts(single, 3), allOf(3, 'correct'));
-    const hashed = await openPage(ctx, `${server.url}#ex5`, errors);
+    const hashed = await openPage(ctx, `${lab.server.url}#ex5`, errors);
     const top = await hashed.locator('#ex5').evaluate((el) => el.getBoundingClientRect().top);
     assert.ok(top >= 0 && top < 200, `exercise 5 at ${top}px from the top`);
     await ctx.close();
@@ -278,7 +272,7 @@ describe('the lab page', () => {
 
   test('Chinese and English: the browser language by default, the choice remembered', async () => {
     const ctx = await fresh(DESKTOP, { locale: 'zh-CN' });
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
     assert.match(await page.locator('#ex1 h2').innerText(), /练习 1/);
     await answer(page, 1, { n_half: '不知道' });
@@ -294,7 +288,7 @@ describe('the lab page', () => {
 
   test('a corrupt saved state is set aside, not a blank page', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     await page.evaluate(() => localStorage.setItem('commlab.progress.v1', '{"format":"commlab-progress",'));
     await page.reload();
     await page.waitForSelector('html[data-ready="true"]');
@@ -307,7 +301,7 @@ describe('the lab page', () => {
 
   test('progress exports, resets and imports', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     await answer(page, 2, LECTURE[2]);
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-action="export"]').click()]);
     const file = await downloadPath(download);
@@ -331,7 +325,7 @@ describe('the lab page', () => {
     const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
     for (const viewport of [DESKTOP, PHONE]) {
       const ctx = await fresh(viewport);
-      const page = await openPage(ctx, server.url, errors);
+      const page = await openPage(ctx, lab.server.url, errors);
       await answer(page, 1, { n_half: 'abc', time: '3' });
       await page.locator('#ex1 [data-action="solution"]').click();
       await page.locator('#ex3 [data-action="hint"]').click();
@@ -349,7 +343,7 @@ describe('the lab page', () => {
     const dir = screenshotDir();
     for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
       const ctx = await fresh(viewport);
-      const page = await openPage(ctx, server.url, errors);
+      const page = await openPage(ctx, lab.server.url, errors);
       await answer(page, 1, LECTURE[1]);
       await answer(page, 2, { bytes_sent: '150 MB', steps: 'six', time: '300 us' });
       await page.locator('[data-exercise="3"] [data-param="bytes"]').fill('1000');
@@ -360,25 +354,10 @@ describe('the lab page', () => {
       await page.evaluate(() => window.scrollTo(0, 0));
       await shot(page, { path: join(dir, `${name}.png`), fullPage: true });
       await shot(page.locator('#ex3'), { path: join(dir, `${name}-ex3.png`) });
-      const single = await openPage(ctx, `${server.url}?exercise=6`, errors);
+      const single = await openPage(ctx, `${lab.server.url}?exercise=6`, errors);
       await shot(single, { path: join(dir, `${name}-single.png`), fullPage: true });
       await ctx.close();
     }
-  });
-
-  test('time from navigation to a usable page', async () => {
-    const ctx = await fresh();
-    const times = [];
-    for (let i = 0; i < 5; i++) {
-      const page = await openPage(ctx, server.url, errors);
-      times.push(await page.evaluate(() => performance.getEntriesByName('commlab-ready')[0].startTime));
-      await page.close();
-    }
-    times.sort((a, b) => a - b);
-    const median = times[2];
-    console.log(`navigation to usable page: median ${median.toFixed(0)} ms (runs: ${times.map((t) => t.toFixed(0)).join(', ')} ms)`);
-    writeFileSync(join(screenshotDir(), 'usable-ms.json'), `${JSON.stringify({ median_ms: median, runs_ms: times })}\n`);
-    await ctx.close();
   });
 
   test('the single-file build works from file:// under its CSP', async (t) => {

@@ -3,21 +3,11 @@
 // check pressed before the engine is there says so, gives no verdict, and is answered when the
 // engine is ready; what was typed meanwhile is kept. The .wasm is held back by the test.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { launch, serve, settled } from './helpers.mjs';
+import { describe, test } from 'node:test';
+import { settled, useLab } from './helpers.mjs';
 
-let server;
-let browser;
 
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const lab = useLab();
 
 /**
  * A fresh page whose .wasm download waits until release() (the worker's fetch included).
@@ -25,7 +15,7 @@ after(async () => {
  * stay prerendered until the engine answers; with it, they come alive from those answers.
  */
 async function heldBack(locale, path = '', { built = false } = {}) {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale });
+  const ctx = await lab.browser.newContext({ viewport: { width: 1280, height: 900 }, locale });
   if (!built) await ctx.route('**/engine/first.json', (r) => r.fulfill({ contentType: 'application/json', body: '{"requests":[],"responses":[]}' }));
   let release;
   const gate = new Promise((r) => { release = r; });
@@ -39,7 +29,7 @@ async function heldBack(locale, path = '', { built = false } = {}) {
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  await page.goto(`${server.url}${path}`, { waitUntil: 'domcontentloaded' });
+  await page.goto(`${lab.server.url}${path}`, { waitUntil: 'domcontentloaded' });
   return { ctx, page, errors, release, asked: () => asked };
 }
 
@@ -88,12 +78,12 @@ describe('the prerendered page', () => {
   }
 
   test('the language saved in this browser decides which prerendered cards show, before the engine', async () => {
-    const ctx = await browser.newContext({ locale: 'en-US' });
+    const ctx = await lab.browser.newContext({ locale: 'en-US' });
     await ctx.addInitScript(() => localStorage.setItem('commlab.v2.lang', JSON.stringify('zh')));
     await ctx.route('**/*.wasm', () => new Promise(() => {})); // the engine never comes
     await ctx.route('**/engine/first.json', (r) => r.fulfill({ contentType: 'application/json', body: '{"requests":[],"responses":[]}' }));
     const page = await ctx.newPage();
-    await page.goto(server.url, { waitUntil: 'domcontentloaded' });
+    await page.goto(lab.server.url, { waitUntil: 'domcontentloaded' });
     const shown = await visibleCards(page);
     assert.deepEqual(Object.keys(shown), ['1', '2', '3', '4', '5', '6', '7', '8']);
     assert.ok(Object.values(shown).every((c) => c.prerendered && c.lang === 'zh-CN'));
@@ -173,11 +163,11 @@ describe('where the engine runs', () => {
   }
 
   test('in the worker, and nothing on the page fetches the engine itself', async () => {
-    const ctx = await browser.newContext({ locale: 'en-US' });
+    const ctx = await lab.browser.newContext({ locale: 'en-US' });
     const page = await ctx.newPage();
     const fetched = [];
     page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
-    await page.goto(server.url);
+    await page.goto(lab.server.url);
     await page.waitForSelector('html[data-ready="true"]');
     assert.equal(await checks(page), 'correct');
     assert.equal(await page.evaluate(async () => (await import('./engine/door.js')).heavyRunsIn()), 'worker');
@@ -190,10 +180,10 @@ describe('where the engine runs', () => {
     ['when the worker cannot load', (ctx) => ctx.route('**/engine/worker.js', (r) => r.fulfill({ status: 404, body: '' }))],
   ]) {
     test(`on the main thread ${what}: the page still checks`, async () => {
-      const ctx = await browser.newContext({ locale: 'en-US' });
+      const ctx = await lab.browser.newContext({ locale: 'en-US' });
       await setup(ctx);
       const page = await ctx.newPage();
-      await page.goto(server.url);
+      await page.goto(lab.server.url);
       await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
       assert.equal(await checks(page), 'correct');
       assert.equal(await page.evaluate(async () => (await import('./engine/door.js')).heavyRunsIn()), 'main thread');

@@ -4,19 +4,13 @@
 // PCIe switch); the controls redraw at their extremes without console errors; Topics links to it;
 // axe-core; no sideways scroll at 390 px with the table open; screenshots in English and Chinese.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { ROOT, axeViolations, launch, openPage, screenshotDir, serve, shot } from './helpers.mjs';
+import { describe, test } from 'node:test';
+import { checkViewLayout, openPage, useLab } from './helpers.mjs';
 import { formatTime } from '../../web/util/units.js';
+import { engine } from './engine.mjs';
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
-let server;
-let browser;
 const errors = [];
-const fresh = (viewport = DESKTOP) => browser.newContext({ viewport, locale: 'en-US' });
-const engine = (request) => JSON.parse(execFileSync(join(ROOT, 'build', 'commlab'), ['eval', JSON.stringify(request)]).toString());
+const fresh = (...args) => lab.fresh(...args);
 
 const settled = (page, { bytes, chunks }) => page.waitForSelector(
   `[data-view="rdma"][data-bytes="${bytes}"][data-chunks="${chunks}"]:not([aria-busy]) [data-role="drawn"]:not([hidden])`, { timeout: 20000 });
@@ -53,19 +47,12 @@ async function checkAgainstEngine(page, request) {
 
 const says = (page) => page.locator('.rdma-sentences li').evaluateAll((els) => els.map((e) => e.dataset.says));
 
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const lab = useLab();
 
 describe('rdma view', () => {
   test('figures are the engine\'s; the sentences flip with them; extremes redraw; out of range is said', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}?view=rdma`, errors);
+    const page = await openPage(ctx, `${lab.server.url}?view=rdma`, errors);
     const view = page.locator('[data-view="rdma"]');
     assert.equal(await view.getAttribute('data-lecture'), '2.4');
     // The lecture's 1 GB (code 01 demo 4): 64 ms staged, about 25 ms pipelined, 25 ms GPUDirect.
@@ -109,40 +96,13 @@ describe('rdma view', () => {
     await page.locator('#rdma-mb').fill('16');
     await checkAgainstEngine(page, { bytes: 16e6, chunks: 8, link: 'nvlink4', host_link: 'pcie4', same_pcie_switch: false });
     // In Chinese.
-    const zh = await openPage(ctx, `${server.url}?view=rdma&lang=zh`, errors);
+    const zh = await openPage(ctx, `${lab.server.url}?view=rdma&lang=zh`, errors);
     await settled(zh, { bytes: 1e9, chunks: 64 });
     assert.match(await zh.locator('[data-says="direct"]').textContent(), /^GPUDirect RDMA 传 1 GB 用 25\.01 ms，只有网络本身；经主机内存三段依次要 64\.08 ms，是它的 2\.56×。$/);
     await ctx.close();
   });
 
-  test('Topics links to it under §2.4', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}?view=topics`, errors);
-    const link = page.locator('[data-section="2.4"] a[href="?view=rdma"]');
-    assert.equal(await link.count(), 1);
-    await link.click();
-    await page.waitForSelector('[data-view="rdma"][data-lecture="2.4"]:not([aria-busy]) .rdma-path');
-    await ctx.close();
-  });
-
-  test('axe-core clean, no sideways scroll at 390 px with the table open, screenshots', async () => {
-    const dir = screenshotDir();
-    for (const viewport of [DESKTOP, PHONE]) {
-      const ctx = await fresh(viewport);
-      for (const lang of ['en', 'zh']) {
-        const page = await openPage(ctx, `${server.url}?view=rdma&lang=${lang}`, errors);
-        await settled(page, { bytes: 1e9, chunks: 64 });
-        await page.locator('details.chart-table summary').click();
-        await page.waitForTimeout(100);
-        const width = await page.evaluate(() => document.documentElement.scrollWidth);
-        assert.ok(width <= viewport.width, `rdma ${lang}: ${width}px wide in ${viewport.width}px`);
-        if (lang === 'en') assert.deepEqual(await axeViolations(page), []);
-        await shot(page, { path: join(dir, `rdma-${lang}-${viewport.width}.png`), fullPage: true });
-        await page.close();
-      }
-      await ctx.close();
-    }
-  });
+  test('axe-core clean, no sideways scroll at 390 px with the table open, screenshots', () => checkViewLayout(lab, 'rdma', { ready: (page) => settled(page, { bytes: 1e9, chunks: 64 }), errors }));
 
   test('no console errors on any page above', () => {
     assert.deepEqual(errors, []);

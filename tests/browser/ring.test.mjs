@@ -4,18 +4,12 @@
 // the sentences flip with its `hidden`; extremes redraw; Topics links to it; axe-core; no sideways
 // scroll at 390 px; screenshots in English and Chinese.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { ROOT, axeViolations, launch, openPage, screenshotDir, serve, shot } from './helpers.mjs';
+import { describe, test } from 'node:test';
+import { checkViewLayout, openPage, useLab } from './helpers.mjs';
+import { engine } from './engine.mjs';
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
-let server;
-let browser;
 const errors = [];
-const fresh = (viewport = DESKTOP) => browser.newContext({ viewport, locale: 'en-US' });
-const engine = (request) => JSON.parse(execFileSync(join(ROOT, 'build', 'commlab'), ['eval', JSON.stringify(request)]).toString());
+const fresh = (...args) => lab.fresh(...args);
 const settled = (page, { devices, tokens }) => page.waitForSelector(
   `[data-view="ring"][data-devices="${devices}"][data-tokens-per-device="${tokens / devices}"]:not([aria-busy]) [data-role="drawn"]:not([hidden])`, { timeout: 20000 });
 
@@ -43,19 +37,12 @@ async function checkAgainstEngine(page, { model = 'llama3_70b', devices, tokens,
   return wants;
 }
 
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const lab = useLab();
 
 describe('ring view', () => {
   test('figures are the engine\'s; the thresholds are the lecture\'s; sentences flip with hidden; zig-zag evens the causal work', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}?view=ring`, errors);
+    const page = await openPage(ctx, `${lab.server.url}?view=ring`, errors);
     assert.equal(await page.locator('[data-view="ring"]').getAttribute('data-lecture'), '6.5');
     const [nv, ib] = await checkAgainstEngine(page, { devices: 8, tokens: 131072 });
     assert.equal(Math.round(nv.threshold_tokens), 240);
@@ -83,40 +70,13 @@ describe('ring view', () => {
     await page.locator('#ring-devices').fill('0');
     assert.equal(await page.locator('[data-view="ring"] [data-role="settings-error"]').textContent(), 'Devices on the ring: 0 is not allowed; allowed a whole number from 1 to 1,024. Nothing is drawn meanwhile.');
     assert.equal(await page.locator('[data-view="ring"] [data-role="drawn"]').isHidden(), true);
-    const zh = await openPage(ctx, `${server.url}?view=ring&lang=zh`, errors);
+    const zh = await openPage(ctx, `${lab.server.url}?view=ring&lang=zh`, errors);
     await settled(zh, { devices: 8, tokens: 131072 });
     assert.match(await zh.locator('[data-role="causal-sentence"]').textContent(), /^8 块卡上，因果掩码让连续切法里最忙的卡做平均的 1\.87 倍/);
     await ctx.close();
   });
 
-  test('Topics links to it under §6.5', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}?view=topics`, errors);
-    const link = page.locator('[data-section="6.5"] a[href="?view=ring"]');
-    assert.equal(await link.count(), 1);
-    await link.click();
-    await page.waitForSelector('[data-view="ring"][data-lecture="6.5"]:not([aria-busy]) .ring-link-row');
-    await ctx.close();
-  });
-
-  test('axe-core clean, no sideways scroll at 390 px with the table open, screenshots', async () => {
-    const dir = screenshotDir();
-    for (const viewport of [DESKTOP, PHONE]) {
-      const ctx = await fresh(viewport);
-      for (const lang of ['en', 'zh']) {
-        const page = await openPage(ctx, `${server.url}?view=ring&lang=${lang}`, errors);
-        await settled(page, { devices: 8, tokens: 131072 });
-        await page.locator('details.chart-table summary').click();
-        await page.waitForTimeout(100);
-        const width = await page.evaluate(() => document.documentElement.scrollWidth);
-        assert.ok(width <= viewport.width, `ring ${lang}: ${width}px wide in ${viewport.width}px`);
-        if (lang === 'en') assert.deepEqual(await axeViolations(page), []);
-        await shot(page, { path: join(dir, `ring-${lang}-${viewport.width}.png`), fullPage: true });
-        await page.close();
-      }
-      await ctx.close();
-    }
-  });
+  test('axe-core clean, no sideways scroll at 390 px with the table open, screenshots', () => checkViewLayout(lab, 'ring', { ready: (page) => settled(page, { devices: 8, tokens: 131072 }), errors }));
 
   test('no console errors on any page above', () => {
     assert.deepEqual(errors, []);

@@ -1,17 +1,25 @@
 // Runs the browser test files (all of tests/browser/, or those named) one after another against
-// one Chromium started here: each file connects to it (helpers.launch) instead of starting and
-// stopping its own. ./lab test runs this.
+// one Chromium and one static server of dist/ started here (two: as deployed, and framed by a
+// course site on localhost): each file connects to them (helpers.launch, helpers.serve) instead
+// of starting its own. ./lab test runs this.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_OPTIONS } from './helpers.mjs';
+import { CHROMIUM_OPTIONS, DIST, FRAMED_BY_LOCALHOST } from './helpers.mjs';
+import { serve } from '../../web/tools/serve.mjs';
 
 const files = process.argv.slice(2);
-const server = await chromium.launchServer(CHROMIUM_OPTIONS);
+const browser = await chromium.launchServer(CHROMIUM_OPTIONS);
+const servers = [await serve(DIST, 0), await serve(DIST, 0, { frameAncestors: FRAMED_BY_LOCALHOST })];
 const child = spawn(process.execPath, ['--test', '--test-concurrency=1', ...(files.length ? files : [fileURLToPath(new URL('.', import.meta.url))])], {
   stdio: 'inherit',
-  env: { ...process.env, COMMLAB_BROWSER_WS: server.wsEndpoint() },
+  env: {
+    ...process.env,
+    COMMLAB_BROWSER_WS: browser.wsEndpoint(),
+    COMMLAB_SERVER_URLS: JSON.stringify({ default: servers[0].url, [FRAMED_BY_LOCALHOST]: servers[1].url }),
+  },
 });
 const code = await new Promise((resolve) => child.on('exit', (status) => resolve(status ?? 1)));
-await server.close();
+for (const s of servers) await s.close();
+await browser.close();
 process.exit(code);

@@ -4,26 +4,13 @@
 // numbers (link choice, one GPU, too many GPUs); Topics links to it; axe-core; no sideways scroll
 // at 390 px with the tables open; screenshots in English and Chinese at 1280 and 390 px.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { ROOT, axeViolations, launch, openPage, screenshotDir, serve, shot } from './helpers.mjs';
+import { describe, test } from 'node:test';
+import { checkViewLayout, openPage, useLab } from './helpers.mjs';
 import { formatBytes, formatTime } from '../../web/util/units.js';
+import { engine } from './engine.mjs';
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
-let server;
-let browser;
 const errors = [];
-const fresh = (viewport = DESKTOP) => browser.newContext({ viewport, locale: 'en-US' });
-// The CLI's answer (it exits non-zero on an error answer, still printing it).
-function engine(request) {
-  try {
-    return JSON.parse(execFileSync(join(ROOT, 'build', 'commlab'), ['eval', JSON.stringify(request)]).toString());
-  } catch (err) {
-    return JSON.parse(err.stdout.toString());
-  }
-}
+const fresh = (...args) => lab.fresh(...args);
 const VIEW = '[data-view="split"]';
 
 const checkSettled = (page, shards, tokens) => page.waitForSelector(`${VIEW}[data-shards="${shards}"][data-tokens="${tokens}"]:not([aria-busy])`, { timeout: 20000 });
@@ -72,19 +59,12 @@ async function tpAgainstEngine(page, settings) {
   return { a, b, got };
 }
 
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const lab = useLab();
 
 describe('split view', () => {
   test('the split check is the engine\'s; extremes redraw; bad tokens are said', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}?view=split`, errors);
+    const page = await openPage(ctx, `${lab.server.url}?view=split`, errors);
     assert.equal(await page.locator(VIEW).getAttribute('data-lecture'), '6.2');
     const lecture = await checkAgainstEngine(page, 4, 16);
     assert.equal(lecture.mlp.bytes_ratio, 7, 'the lecture\'s 7x');
@@ -128,7 +108,7 @@ describe('split view', () => {
 
   test('TP against SP and the link sentence are the engine\'s; the sentence flips with the numbers', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}?view=split`, errors);
+    const page = await openPage(ctx, `${lab.server.url}?view=split`, errors);
     const base = { tp: 8, tokens: 1, inside: 'nvlink4', across: 'ib_ndr' };
     const { a, b, got } = await tpAgainstEngine(page, base);
     assert.equal(got.model, 'llama3_70b');
@@ -179,7 +159,7 @@ describe('split view', () => {
     await page.locator('#split-tp').fill('8');
     await tpAgainstEngine(page, base);
     // In Chinese.
-    const zh = await openPage(ctx, `${server.url}?view=split&lang=zh`, errors);
+    const zh = await openPage(ctx, `${lab.server.url}?view=split&lang=zh`, errors);
     await tpSettled(zh, base);
     await checkSettled(zh, 4, 16);
     assert.match(await zh.locator('[data-role="check-sentence"]').textContent(), /^两种切法都与单卡一致，误差在 \d\.\de-\d+ 以内；错误的切法要传 7 倍的字节。$/);
@@ -187,34 +167,10 @@ describe('split view', () => {
     await ctx.close();
   });
 
-  test('Topics links to it under §6.2', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}?view=topics`, errors);
-    assert.equal(await page.locator('[data-section="6.2"] a[href="?view=split#split-place"]').count(), 1);
-    await page.locator('[data-section="6.2"] a[href="?view=split"]').click();
-    await page.waitForSelector(`${VIEW}[data-lecture="6.2"][data-place]:not([aria-busy]) .split-svg`);
-    await ctx.close();
-  });
-
-  test('axe-core clean, no sideways scroll at 390 px with the tables open, screenshots', async () => {
-    const dir = screenshotDir();
-    for (const viewport of [DESKTOP, PHONE]) {
-      const ctx = await fresh(viewport);
-      for (const lang of ['en', 'zh']) {
-        const page = await openPage(ctx, `${server.url}?view=split&lang=${lang}`, errors);
-        await tpSettled(page, { tp: 8, tokens: 1, inside: 'nvlink4', across: 'ib_ndr' });
-        await checkSettled(page, 4, 16);
-        for (const summary of await page.locator('details.chart-table summary').all()) await summary.click();
-        await page.waitForTimeout(100);
-        const width = await page.evaluate(() => document.documentElement.scrollWidth);
-        assert.ok(width <= viewport.width, `split ${lang}: ${width}px wide in ${viewport.width}px`);
-        if (lang === 'en') assert.deepEqual(await axeViolations(page), []);
-        await shot(page, { path: join(dir, `split-${lang}-${viewport.width}.png`), fullPage: true });
-        await page.close();
-      }
-      await ctx.close();
-    }
-  });
+  test('axe-core clean, no sideways scroll at 390 px with the tables open, screenshots', () => checkViewLayout(lab, 'split', { ready: async (page) => {
+    await tpSettled(page, { tp: 8, tokens: 1, inside: 'nvlink4', across: 'ib_ndr' });
+    await checkSettled(page, 4, 16);
+  }, errors }));
 
   test('no console errors on any page above', () => {
     assert.deepEqual(errors, []);

@@ -9,18 +9,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { answer, downloadPath, launch, openPage, screenshotDir, serve, settled, verdicts, shot } from './helpers.mjs';
+import { describe, test } from 'node:test';
+import { answer, DESKTOP, downloadPath, openPage, PHONE, screenshotDir, serve, settled, shot, useLab, verdicts } from './helpers.mjs';
 
 const LECTURE2 = { bytes_sent: '150 MB', steps: '6', time: '429 us' };
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
 
-let server;
-let browser;
 const errors = [];
 
-const fresh = (options = {}) => browser.newContext({ viewport: DESKTOP, locale: 'en-US', acceptDownloads: true, ...options });
+const fresh = (options = {}) => lab.browser.newContext({ viewport: DESKTOP, locale: 'en-US', acceptDownloads: true, ...options });
 const card = (page, n) => page.locator(`[data-exercise="${n}"]`);
 const status = async (page, n) => (await settled(page), card(page, n).locator('[data-role="status"]').innerText());
 const notice = (page) => page.locator('#notice');
@@ -86,21 +82,13 @@ function importFile(page, doc, name = 'progress.json') {
   return page.locator('#import-file').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(doc)) });
 }
 
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const lab = useLab();
 
 describe('progress is never lost', () => {
   test('storage full: said at once in the page\'s language with Export, kept in memory, saved once space returns', async () => {
     const ctx = await fresh({ locale: 'zh-CN' });
     await ctx.addInitScript(quotaScript);
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
     await answer(page, 1, { n_half: '720 KB' }); // saved before storage fills
     const saved = await storageOf(page);
@@ -138,7 +126,7 @@ describe('progress is never lost', () => {
   test('storage full in English; space freed by another page is used at once (storage event)', async () => {
     const ctx = await fresh();
     await ctx.addInitScript(quotaScript);
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     await page.evaluate(() => localStorage.setItem('other.app.cache', 'x'.repeat(5000)));
     await fillUp(page, 0);
     await answer(page, 2, LECTURE2);
@@ -149,7 +137,7 @@ describe('progress is never lost', () => {
     // Another tab of the origin frees space; its storage event makes this page try again now
     // (well before the first timed retry, 2 s).
     const other = await ctx.newPage();
-    await other.goto(`${server.url}engine/first.json`);
+    await other.goto(`${lab.server.url}engine/first.json`);
     const t0 = Date.now();
     await other.evaluate(() => localStorage.removeItem('other.app.cache'));
     await page.waitForFunction(() => document.querySelector('#notice')?.dataset.topic === 'saved', null, { timeout: 8000 });
@@ -164,7 +152,7 @@ describe('progress is never lost', () => {
   test('an import too large for storage is refused; every saved key stays byte for byte', async () => {
     const ctx = await fresh();
     await ctx.addInitScript(quotaScript);
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     await answer(page, 2, LECTURE2);
     await answer(page, 3, { ring: '1 us' });
     await page.locator('[data-action="language"]').click();
@@ -219,7 +207,7 @@ describe('progress is never lost', () => {
       const ctx = await fresh();
       const good = JSON.stringify({ answers: { steps: '6' }, verdicts: { steps: 'correct' }, attempts: 1 });
       await ctx.addInitScript(presetScript, [['commlab.v2.lang', text], ['commlab.v2.progress.2.lecture', good]]);
-      const page = await openPage(ctx, server.url, errors);
+      const page = await openPage(ctx, lab.server.url, errors);
       assert.equal(await page.getAttribute('html', 'lang'), 'en');
       assert.equal(await page.locator('[data-exercise]').count(), 8);
       const storage = await storageOf(page);
@@ -243,7 +231,7 @@ describe('progress is never lost', () => {
       ['commlab.v2.current.__proto__', JSON.stringify('lecture')]];
     const good = ['commlab.v2.progress.2.lecture', JSON.stringify({ answers: { steps: '6' }, verdicts: { steps: 'correct' }, attempts: 1 })];
     await ctx.addInitScript(presetScript, [...bad, good]);
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     assert.equal(await page.locator('[data-exercise]').count(), 8);
     const storage = await storageOf(page);
     const aside = Object.fromEntries(asideOf(storage).map(([k, v]) => [k.replace(/^commlab\.corrupt\.\d+\./, ''), v]));
@@ -278,7 +266,7 @@ describe('progress is never lost', () => {
     const ctx = await fresh();
     const original = JSON.stringify({ answers: { steps: '6', nonsense: 'x' }, verdicts: { steps: 'correct' }, attempts: 'many' });
     await ctx.addInitScript(presetScript, [['commlab.v2.progress.2.lecture', original]]);
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     assert.match(await notice(page).innerText(), /could not be used and were left out \(Exercise 2 .*"answers".*nonsense.*"attempts"/);
     const storage = await storageOf(page);
     const aside = asideOf(storage);
@@ -304,7 +292,7 @@ describe('progress is never lost', () => {
       3: refused,
     } };
     await ctx.addInitScript(presetScript, [['commlab.progress.v1', JSON.stringify(v1)]]);
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     assert.match(await notice(page).innerText(), /set aside \(Exercise 3/);
     await shoot(page, 'v1-aside-en');
     const storage = await storageOf(page);
@@ -328,7 +316,7 @@ describe('progress is never lost', () => {
     // A host page of the lab's own origin (framing allowed: 'self'), served by the test.
     await page.route('**/test-host.html', (route) => route.fulfill({ contentType: 'text/html', body: `<!doctype html><meta charset="utf-8"><title>host</title>
 <iframe src="index.html?exercise=3&embed=1" style="width:100%;height:1200px;border:0"></iframe>` }));
-    await page.goto(`${server.url}test-host.html`);
+    await page.goto(`${lab.server.url}test-host.html`);
     const frame = () => page.frames().find((f) => f.url().includes('exercise=3'));
     await page.waitForFunction(() => document.querySelector('iframe').contentDocument?.documentElement.dataset.ready === 'true', null, { timeout: 20000 });
     const restore = (state) => page.evaluate((s) => document.querySelector('iframe').contentWindow.postMessage({ type: 'commlab:restore', exercise: 3, state: s }, '*'), state);
@@ -395,7 +383,7 @@ describe('progress is never lost', () => {
     await ctx.addInitScript(() => {
       Object.defineProperty(window, 'localStorage', { get() { throw new DOMException('The operation is insecure.', 'SecurityError'); } });
     });
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     assert.match(await notice(page).innerText(), /cannot save progress here/);
     await answer(page, 2, LECTURE2);
     assert.match(await status(page, 2), /Solved/);

@@ -3,19 +3,13 @@
 // data-lecture of its section), the header button and the cards' links to their sections,
 // axe-core, no sideways scroll at 390 px, screenshots in English and Chinese.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { ROOT, axeViolations, launch, openPage, screenshotDir, serve, shot } from './helpers.mjs';
+import { describe, test } from 'node:test';
+import { axeViolations, DESKTOP, openPage, PHONE, screenshotDir, shot, useLab } from './helpers.mjs';
+import { engine } from './engine.mjs';
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
-let server;
-let browser;
 const errors = [];
-const fresh = (viewport = DESKTOP, locale = 'en-US') => browser.newContext({ viewport, locale });
-// The engine's own answer, from the native CLI (SPEC: one request API, three doors).
-const engine = (request) => JSON.parse(execFileSync(join(ROOT, 'build', 'commlab'), ['eval', JSON.stringify(request)]).toString());
+const fresh = (viewport = DESKTOP, locale = 'en-US') => lab.browser.newContext({ viewport, locale });
 
 // A section id as a sortable tuple: "5.6" -> [5, 6], "5" -> [5, -1].
 const order = (id) => { const [a, b] = id.split('.').map(Number); return [a, b ?? -1]; };
@@ -30,19 +24,12 @@ async function axeClean(page, what) {
   assert.deepEqual(await axeViolations(page), [], what);
 }
 
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const lab = useLab();
 
 describe('topics', () => {
   test('every section §0-§11 in the lecture\'s order, each with its heading, §1-§7 all there; a section without a view says so', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}?view=topics`, errors);
+    const page = await openPage(ctx, `${lab.server.url}?view=topics`, errors);
     const sections = await page.locator('[data-section]').evaluateAll((els) => els.map((el) => ({
       id: el.dataset.section,
       heading: el.querySelector(':scope > h3, :scope > h4')?.textContent ?? '',
@@ -68,16 +55,33 @@ describe('topics', () => {
     assert.equal(await page.locator('[data-section="9"] .topic-none').count(), 1, '§9 has no view yet (SPEC "Lecture coverage")');
     assert.equal(await page.locator('[data-section="1"] .topic-none').count(), 0, '§1 has the memory view');
     // In Chinese: the lecture's Chinese headings.
-    const zh = await openPage(ctx, `${server.url}?view=topics&lang=zh`, errors);
+    const zh = await openPage(ctx, `${lab.server.url}?view=topics&lang=zh`, errors);
     assert.equal(await zh.locator('[data-section="5.5"] > h4').textContent(), '§5.5 分层 all-reduce');
     assert.equal(await zh.locator('[data-section="2"] > h3').textContent(), '§2 互连');
     assert.equal(await zh.locator('[data-section="9"] .topic-none').textContent(), '本节暂无视图。');
     await ctx.close();
   });
 
+  test('each section view is linked from the sections it draws', async () => {
+    const ctx = await fresh();
+    const page = await openPage(ctx, `${lab.server.url}?view=topics`, errors);
+    // The page each link opens is drawn and carries data-lecture of its section: the next test.
+    const LINKS = [
+      ['1', '?view=memory'], ['2.2', '?view=node'], ['2.3', '?view=node#node-between'], ['2.4', '?view=rdma'],
+      ['2.5', '?view=decode#decode-summary'], ['4.2', '?view=bound'], ['4.3', '?view=moe#moe-skew'],
+      ['5.7', '?view=decode'], ['6.1', '?view=compare#compare-row-dp'], ['6.1', '?view=memory#memory-replicas'],
+      ['6.2', '?view=split'], ['6.2', '?view=split#split-place'], ['6.4', '?view=moe'], ['6.5', '?view=ring'],
+      ['6.6', '?view=compare'],
+    ];
+    for (const [section, href] of LINKS) {
+      assert.equal(await page.locator(`[data-section="${section}"] > ul a[href="${href}"]`).count(), 1, `§${section} links ${href}`);
+    }
+    await ctx.close();
+  });
+
   test('every link on Topics opens a page that draws without console errors and carries data-lecture of its section', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}?view=topics`, errors);
+    const page = await openPage(ctx, `${lab.server.url}?view=topics`, errors);
     const links = await topicLinks(page);
     await page.close();
     assert.ok(links.length >= 25, `${links.length} links`);
@@ -93,7 +97,7 @@ describe('topics', () => {
     // link's section (a load costs 2-3 s here).
     const pages = new Map();
     for (const link of todo) {
-      const url = new URL(link.href, server.url);
+      const url = new URL(link.href, lab.server.url);
       url.hash = '';
       if (!pages.has(url.href)) pages.set(url.href, []);
       pages.get(url.href).push(link);
@@ -117,7 +121,7 @@ describe('topics', () => {
           assert.ok(lecture, `${href}: the card names its section`);
           await p.waitForSelector(`[data-lecture="${lecture}"]`, { state: 'attached', timeout: 20000 });
           if (exercise) assert.equal(await p.locator(`section.card[data-exercise="${exercise}"]:not([data-prerendered])`).count(), 1, `${href}: the live card`);
-          const hash = new URL(href, server.url).hash;
+          const hash = new URL(href, lab.server.url).hash;
           if (hash) await p.waitForSelector(hash, { state: 'attached', timeout: 20000 }); // the place it points at
           opened.add(section);
         }
@@ -134,7 +138,7 @@ describe('topics', () => {
 
   test('the header has Topics beside Explore (not in an embed); each card links its section on Topics', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}`, errors);
+    const page = await openPage(ctx, `${lab.server.url}`, errors);
     assert.equal(await page.locator('#explore-link + #topics-link').getAttribute('href'), '?view=topics');
     assert.equal(await page.locator('#topics-link').textContent(), 'Topics');
     const card = page.locator('section.card[data-exercise="6"]:not([data-prerendered])');
@@ -146,17 +150,17 @@ describe('topics', () => {
     assert.equal(await page.evaluate(() => document.querySelector('[data-aimed]')?.dataset.section), '6.3');
     const box = await page.locator('[data-section="6.3"]').boundingBox();
     assert.ok(box.y > -2 && box.y < DESKTOP.height, `§6.3 scrolled into view (y ${box.y})`);
-    const embedded = await openPage(ctx, `${server.url}?exercise=3&embed=1`, errors);
+    const embedded = await openPage(ctx, `${lab.server.url}?exercise=3&embed=1`, errors);
     assert.equal(await embedded.locator('#topics-link').count(), 0, 'no Topics button in an embed');
     assert.equal(await embedded.locator('.card-topic').isVisible(), false, 'no link away from an embedded card');
-    const zh = await openPage(ctx, `${server.url}?lang=zh`, errors);
+    const zh = await openPage(ctx, `${lab.server.url}?lang=zh`, errors);
     assert.equal(await zh.locator('#topics-link').textContent(), '章节');
     await ctx.close();
   });
 
   test('the bandwidth ladder: every rung, ratio and the node\'s inside against outside are the engine\'s; the student\'s pair and efficiency', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}?view=ladder`, errors);
+    const page = await openPage(ctx, `${lab.server.url}?view=ladder`, errors);
     const view = page.locator('[data-view="ladder"]');
     assert.equal(await view.getAttribute('data-lecture'), '2.1');
     const want = engine({ op: 'ladder' });
@@ -200,7 +204,7 @@ describe('topics', () => {
     await page.locator('#ladder-efficiency').fill('0.01');
     await page.waitForSelector('[data-view="ladder"][data-efficiency="0.01"]:not([aria-busy]) [data-role="drawn"]:not([hidden])');
     // In Chinese, the engine's comparison in the lecture's words.
-    const zh = await openPage(ctx, `${server.url}?view=ladder&lang=zh`, errors);
+    const zh = await openPage(ctx, `${lab.server.url}?view=ladder&lang=zh`, errors);
     assert.equal(await zh.locator('[data-role="claims"] li').first().textContent(), 'HBM3 (H100) 比 NVLink 4 快 7.44 倍：2.68 TB/s 对 360 GB/s。');
     assert.match(await zh.locator('[data-role="node-note"]').textContent(), /节点内是节点外的 9 倍。$/);
     await ctx.close();
@@ -209,7 +213,7 @@ describe('topics', () => {
   test('NCCL: the ring\'s protocol crossovers, the protocols\' payload shares, NVLS and the tuner\'s choice are the engine\'s; devices 2 and 1,024, 1 B and 1 GB draw', async () => {
     const ctx = await fresh();
     const mine = [];
-    const page = await openPage(ctx, `${server.url}?view=nccl`, mine);
+    const page = await openPage(ctx, `${lab.server.url}?view=nccl`, mine);
     const view = page.locator('[data-view="nccl-view"]');
     const settled = (k, b, link) => page.waitForSelector(`[data-view="nccl-view"][data-devices="${k}"][data-bytes="${b}"][data-link="${link}"]:not([aria-busy]) [data-role="choice"][data-time-s]`, { timeout: 20000 });
     await settled(8, 1e6, 'nvlink4');
@@ -256,10 +260,10 @@ describe('topics', () => {
     await page.locator('#nccl-bytes').fill('2000000000');
     assert.match(await view.locator('[data-role="settings-error"]').textContent(), /^Message size: 2000000000 B is outside the allowed range; allowed 1 B to 1 GB\./);
     // The address: a bad value is named and the lecture's shown; a good one opens as given.
-    const bad = await openPage(ctx, `${server.url}?view=nccl&devices=abc&link=warp`, mine);
+    const bad = await openPage(ctx, `${lab.server.url}?view=nccl&devices=abc&link=warp`, mine);
     await bad.waitForSelector('[data-view="nccl-view"][data-devices="8"][data-link="nvlink4"]:not([aria-busy]) [data-role="choice"][data-time-s]');
     assert.match(await bad.locator('[data-view="nccl-view"] [data-role="address-problems"]').textContent(), /devices=abc cannot be used .* link=warp cannot be used/);
-    const zh = await openPage(ctx, `${server.url}?view=nccl&lang=zh&devices=16&bytes=16000000`, mine);
+    const zh = await openPage(ctx, `${lab.server.url}?view=nccl&lang=zh&devices=16&bytes=16000000`, mine);
     await zh.waitForSelector('[data-view="nccl-view"][data-devices="16"]:not([aria-busy]) [data-role="choice"][data-time-s]');
     const pick = engine({ op: 'nccl', devices: 16, bytes: 16e6, link: 'nvlink4' });
     assert.match(await zh.locator('[data-role="choice-note"]').textContent(), new RegExp(`^16 MB、16 块 GPU 时，NCCL 调优器选择 .* · ${pick.protocol}：`));
@@ -273,7 +277,7 @@ describe('topics', () => {
       for (const lang of ['en', 'zh']) {
         const ctx = await fresh(viewport);
         for (const view of ['topics', 'ladder', 'nccl']) {
-          const page = await openPage(ctx, `${server.url}?view=${view}&lang=${lang}`, errors);
+          const page = await openPage(ctx, `${lab.server.url}?view=${view}&lang=${lang}`, errors);
           if (view === 'nccl') await page.waitForSelector('[data-view="nccl-view"]:not([aria-busy]) [data-role="choice"][data-time-s] ~ * , [data-view="nccl-view"]:not([aria-busy]) [data-view="nccl"] canvas', { timeout: 20000 });
           const table = page.locator('details.chart-table summary');
           if (await table.count()) await table.first().click(); // the table open, for axe and the width too
@@ -296,7 +300,7 @@ describe('topics', () => {
       const page = await ctx.newPage();
       const got = [];
       page.on('request', (r) => { const m = new URL(r.url()).pathname.match(/\/views\/(\w+)\.js$/); if (m) got.push(m[1]); });
-      await page.goto(`${server.url}${address}`);
+      await page.goto(`${lab.server.url}${address}`);
       await page.waitForSelector(ready, { state: 'attached', timeout: 20000 });
       await ctx.close();
       return VIEW_MODULES.filter((v) => got.includes(v));
@@ -311,7 +315,7 @@ describe('topics', () => {
     const valuesOf = (page) => page.evaluate(() => Object.fromEntries([...document.querySelectorAll('[data-setting]')]
       .map((e) => [e.dataset.setting, e.type === 'checkbox' ? String(e.checked) : e.value])));
     // The ladder: a number and two pickers from the address, drawn as if chosen by hand.
-    const page = await openPage(ctx, `${server.url}?view=ladder&efficiency=0.8&a=pcie5&b=nvlink4`, errors);
+    const page = await openPage(ctx, `${lab.server.url}?view=ladder&efficiency=0.8&a=pcie5&b=nvlink4`, errors);
     assert.deepEqual(await valuesOf(page), { efficiency: '0.8', a: 'pcie5', b: 'nvlink4', node: 'dgx_h100' });
     assert.equal(await page.locator('span[data-role="yours"]').getAttribute('data-comparison'), 'pcie5/nvlink4');
     const lectureEfficiency = engine({ op: 'ladder', efficiency: 0.8, pairs: [['pcie5', 'nvlink4']] }).comparisons[0];
@@ -337,14 +341,14 @@ describe('topics', () => {
     await page.waitForFunction(() => document.documentElement.lang.startsWith('zh') && document.querySelector('#ladder-b')?.value === 'ib_ndr');
     assert.deepEqual(await valuesOf(page), { efficiency: '0.7', a: 'pcie5', b: 'ib_ndr', node: 'dgx_h100' });
     // A checkbox (RDMA's same PCIe switch) and a whole number.
-    const rdma = await openPage(ctx, `${server.url}?view=rdma&same_pcie_switch=false&chunks=8`, errors);
+    const rdma = await openPage(ctx, `${lab.server.url}?view=rdma&same_pcie_switch=false&chunks=8`, errors);
     const rdmaValues = await valuesOf(rdma);
     assert.equal(rdmaValues.same_pcie_switch, 'false');
     assert.equal(rdmaValues.chunks, '8');
     // Bad settings: each named with its value and what is allowed; the view draws with its own
     // (in English: the language chosen above is kept for this origin).
     const mine = [];
-    const bad = await openPage(ctx, `${server.url}?view=bound&devices=9999&link=nope&mb=abc&tp=1&lang=en`, mine);
+    const bad = await openPage(ctx, `${lab.server.url}?view=bound&devices=9999&link=nope&mb=abc&tp=1&lang=en`, mine);
     const named = await bad.locator('#link-problems li').evaluateAll((els) => els.map((li) => [li.dataset.setting, li.textContent]));
     assert.deepEqual(named.map(([k]) => k), ['devices', 'mb', 'link']);
     assert.match(named[0][1], /devices: "9999" is not allowed; allowed: a whole number from 2 to 256\. Shown instead: 8\./);
@@ -374,12 +378,12 @@ describe('topics', () => {
     page.on('console', (msg) => { if (msg.type() === 'error') mine.push(`${page.url()}: ${msg.text()}`); });
     page.on('pageerror', (err) => mine.push(`${page.url()}: ${err.message}`));
     for (const view of views) {
-      await page.goto(`${server.url}?view=${view}&lang=en`);
+      await page.goto(`${lab.server.url}?view=${view}&lang=en`);
       await page.waitForSelector('html[data-ready="true"]');
       const defaults = await controlsOf(page);
       assert.ok(defaults.length >= 2, `${view}: ${defaults.length} settings`);
       const wanted = Object.fromEntries(defaults.map((c) => [c.name, other(c)]));
-      await page.goto(`${server.url}?view=${view}&lang=en&${new URLSearchParams(wanted)}`);
+      await page.goto(`${lab.server.url}?view=${view}&lang=en&${new URLSearchParams(wanted)}`);
       await page.waitForSelector('html[data-ready="true"]');
       assert.equal(await page.locator('#link-problems li').count(), 0, `${view}: ${await page.locator('#link-problems').innerText()}`);
       const held = Object.fromEntries((await controlsOf(page)).map((c) => [c.name, c.value]));

@@ -3,22 +3,13 @@
 // problems are in the page's words, name the control and its range, and clear stale results;
 // sliders speak their value with its unit and keyboard steps land on the next meaningful value.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { engineEval, launch, openPage, serve } from './helpers.mjs';
+import { describe, test } from 'node:test';
+import { engineEval, openPage, useLab } from './helpers.mjs';
 
-let server;
-let browser;
 const errors = [];
-const fresh = (locale = 'en-US') => browser.newContext({ viewport: { width: 1280, height: 900 }, locale });
+const fresh = (locale = 'en-US') => lab.browser.newContext({ viewport: { width: 1280, height: 900 }, locale });
 
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const lab = useLab();
 
 /**
  * Waits for exercise 6's timeline drawn for `stages` whose interval is `expect_s` (the timeline
@@ -41,7 +32,7 @@ async function pipelineHooks(page, stages, expect_s) {
 describe('one truth', () => {
   test('exercise 6: the timeline\'s interval is the engine\'s steady state and equals the exercise\'s answer', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}?exercise=6`, errors);
+    const page = await openPage(ctx, `${lab.server.url}?exercise=6`, errors);
     const card = page.locator('[data-exercise="6"]');
     const settings = [
       { stages: 6, stage_ms: 1, transfer_ms: 0.1 },
@@ -91,7 +82,7 @@ describe('one truth', () => {
   test('calculator input problems: in the page\'s language, naming the control, the value as typed and the range; stale results go', async () => {
     for (const [locale, lang, expect] of [['en-US', 'en', /Data per GPU D: -5 MB is outside the allowed range, 1 B to 1 TB\./], ['zh-CN', 'zh', /-5 MB 超出允许的范围/]]) {
       const ctx = await fresh(locale);
-      const page = await openPage(ctx, `${server.url}?exercise=2&lang=${lang}`, errors);
+      const page = await openPage(ctx, `${lab.server.url}?exercise=2&lang=${lang}`, errors);
       const card = page.locator('[data-exercise="2"]');
       await card.locator('[data-param="devices"]').fill('6');
       await page.waitForSelector('[data-exercise="2"] [data-result="time"]');
@@ -117,7 +108,7 @@ describe('one truth', () => {
 
   test('sliders speak their value with its unit; arrow keys step to the next meaningful value', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}?exercise=2`, errors);
+    const page = await openPage(ctx, `${lab.server.url}?exercise=2`, errors);
     const card = page.locator('[data-exercise="2"]');
     await card.locator('[data-param="devices"]').fill('4');
     const slider = card.locator('[data-slider="devices"]');
@@ -143,7 +134,7 @@ describe('one truth', () => {
   test('every timeline names its lecture section', async () => {
     const ctx = await fresh();
     for (const [n, param, value, section] of [[5, 'tokens', '8192', '7.2'], [8, 'nics', '4', '7.3']]) {
-      const page = await openPage(ctx, `${server.url}?exercise=${n}`, errors);
+      const page = await openPage(ctx, `${lab.server.url}?exercise=${n}`, errors);
       await page.locator(`[data-exercise="${n}"] [data-param="${param}"]`).fill(value);
       await page.waitForSelector(`[data-exercise="${n}"] [data-view="timeline"][data-lecture="${section}"]`);
       // Every colour drawn has a legend entry.

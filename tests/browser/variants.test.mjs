@@ -4,14 +4,12 @@
 // whole, and the question before leaving a variant with unchecked answers.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
-import { answer, downloadPath, engineEval, launch, nextFrame, openPage, serve, settled, variantParams, verdicts } from './helpers.mjs';
+import { describe, test } from 'node:test';
+import { answer, downloadPath, engineEval, nextFrame, openPage, settled, useLab, variantParams, verdicts } from './helpers.mjs';
 
-let server;
-let browser;
 const errors = [];
 
-const fresh = (options = {}) => browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', acceptDownloads: true, ...options });
+const fresh = (options = {}) => lab.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', acceptDownloads: true, ...options });
 const card = (page, n) => page.locator(`[data-exercise="${n}"]`);
 // Each reader first waits for the card's engine requests (a click may have sent one).
 const masked = async (page, n) => (await settled(page), card(page, n).locator('.calc-out').getAttribute('data-masked'));
@@ -57,20 +55,12 @@ function snapshot(page) {
   }));
 }
 
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const lab = useLab();
 
 describe('progress per variant', () => {
   test('one wrong try does not unmask the answers', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     assert.equal(await masked(page, 2), 'true');
     await answer(page, 2, { bytes_sent: '1' });
     const { bytes_sent: wrong, ...others } = await verdicts(page, 2);
@@ -90,7 +80,7 @@ describe('progress per variant', () => {
 
   test('solved, then a new variant is unsolved and masked; the lecture\'s values come back solved', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     await solve(page, 3);
     assert.match(await status(page, 3), /Solved/);
     const lecture = await statement(page, 3);
@@ -127,7 +117,7 @@ describe('progress per variant', () => {
 
   test('export, reset, import: statement, calculator and answers show the same variant', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     const params = await newVariant(page, 7);
     const solved = await engineEval(page, { op: 'exercise.solve', id: 7, params });
     await answer(page, 7, { threshold: solved.display.threshold });
@@ -170,7 +160,7 @@ describe('progress per variant', () => {
 
   test('a version-1 progress file still imports', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     const v1 = {
       format: 'commlab-progress', version: 1, lang: 'en',
       exercises: {
@@ -193,7 +183,7 @@ describe('progress per variant', () => {
 
   test('a bad progress file is refused whole, naming the exercise and the field', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     await solve(page, 2);
     const good = JSON.parse(readFileSync(await exportFile(page), 'utf8'));
     const before = await snapshot(page);
@@ -223,7 +213,7 @@ describe('progress per variant', () => {
 
   test('"Lecture\'s values" asks before leaving unchecked answers; "Keep" changes nothing', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     await newVariant(page, 1);
     const variantStatement = await statement(page, 1);
     const key = await card(page, 1).getAttribute('data-variant');
@@ -262,7 +252,7 @@ describe('progress per variant', () => {
 
   test('the dialog speaks Chinese on the Chinese page', async () => {
     const ctx = await fresh({ locale: 'zh-CN' });
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     await newVariant(page, 2);
     await card(page, 2).locator('[data-answer="steps"]').fill('6');
     await card(page, 2).locator('[data-action="default"]').click();
@@ -276,7 +266,7 @@ describe('progress per variant', () => {
 
   test('retyping a parameter or moving a slider back keeps the mask', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     // Exercise 6: 0.1 ms typed again is 1.0000000000000002e-4 s, displayed as the exercise's 0.1.
     const transfer = card(page, 6).locator('[data-param="transfer_time_s"]');
     await transfer.fill('0.1');
@@ -305,7 +295,7 @@ describe('progress per variant', () => {
 
   test('a reveal is recorded: shown in the status, kept over a reload, exported', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     await card(page, 4).locator('[data-action="reveal"]').click();
     assert.equal(await masked(page, 4), 'false');
     assert.match(await status(page, 4), /answers revealed/);
@@ -334,7 +324,7 @@ describe('progress per variant', () => {
 
   test('saved progress the engine refuses is set aside, never shown as a raw template', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     await page.evaluate(() => {
       localStorage.setItem('commlab.v2.current.3', JSON.stringify('devices=5000'));
       localStorage.setItem('commlab.v2.progress.3.devices=5000', JSON.stringify({ params: { devices: 5000, bytes: 256000, alpha_s: 5e-6, beta_Bps: 4e10 }, attempts: 2 }));
@@ -353,7 +343,7 @@ describe('progress per variant', () => {
 
   test('progress saved by the version-1 page moves to one key per variant', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     await page.evaluate(() => {
       localStorage.clear();
       localStorage.setItem('commlab.progress.v1', JSON.stringify({
@@ -383,8 +373,8 @@ describe('progress per variant', () => {
 
   test('two pages sharing storage do not overwrite each other\'s progress', async () => {
     const ctx = await fresh();
-    const a = await openPage(ctx, server.url, errors);
-    const b = await openPage(ctx, `${server.url}?exercise=5`, errors); // loaded before a's work
+    const a = await openPage(ctx, lab.server.url, errors);
+    const b = await openPage(ctx, `${lab.server.url}?exercise=5`, errors); // loaded before a's work
     await solve(a, 2);
     await answer(b, 5, { time: '1 ms' });
     await b.reload();

@@ -5,17 +5,13 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { DIST, engineEval, launch, nextFrame, openPage, screenshotDir, serve, shot } from './helpers.mjs';
+import { DESKTOP, DIST, engineEval, nextFrame, openPage, PHONE, screenshotDir, shot, useLab } from './helpers.mjs';
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
-let server;
-let browser;
 const errors = [];
 
-const fresh = (viewport = DESKTOP) => browser.newContext({ viewport, locale: 'en-US' });
+const fresh = (...args) => lab.fresh(...args);
 const player = (page, scope = '') => page.locator(`${scope} [data-view="schedule"]`.trim()).first();
 
 async function waitSteps(page, scope, steps) {
@@ -23,19 +19,12 @@ async function waitSteps(page, scope, steps) {
     [scope, steps], { timeout: 20000 });
 }
 
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const lab = useLab();
 
 describe('views', () => {
   test('exercise 2: masked at the exercise\'s values; elsewhere the ring player shows 2(k-1) steps and ends with every device holding the sum', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}?exercise=2`, errors);
+    const page = await openPage(ctx, `${lab.server.url}?exercise=2`, errors);
     const card = page.locator('[data-exercise="2"]');
     assert.equal(await card.locator('[data-role="visuals"]').isHidden(), true, 'hidden at the exercise\'s own parameters');
     for (const k of [6, 7]) {
@@ -62,7 +51,7 @@ describe('views', () => {
 
   test('the player works by keyboard: arrows, Home, End and the buttons', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}?exercise=2`, errors);
+    const page = await openPage(ctx, `${lab.server.url}?exercise=2`, errors);
     await page.locator('[data-exercise="2"] [data-param="devices"]').fill('5');
     await waitSteps(page, '[data-exercise="2"]', 8);
     const p = player(page, '[data-exercise="2"]');
@@ -91,7 +80,7 @@ describe('views', () => {
 
   test('exercise 3: the crossover chart\'s series equal the engine\'s values at sampled sizes', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}?exercise=3`, errors);
+    const page = await openPage(ctx, `${lab.server.url}?exercise=3`, errors);
     await page.locator('[data-exercise="3"] [data-param="devices"]').fill('12');
     await page.waitForFunction(() => document.querySelector('[data-exercise="3"] [data-view="crossover"]')?.dataset.devices === '12', null, { timeout: 20000 });
     await page.locator('[data-exercise="3"] [data-view="crossover"] .chart-table summary').click();
@@ -122,7 +111,7 @@ describe('views', () => {
   test('Explore: the address round-trips its settings, and a change writes them back', async () => {
     const ctx = await fresh();
     const query = '?view=explore&collective=allreduce&algorithm=rabenseifner&devices=12&bytes=65536&topology=switch&link=ib_ndr';
-    const page = await openPage(ctx, `${server.url}${query}`, errors);
+    const page = await openPage(ctx, `${lab.server.url}${query}`, errors);
     const get = (sel) => page.locator(`[data-view="explore"] ${sel}`).inputValue();
     assert.equal(await get('[data-setting="collective"]'), 'allreduce');
     assert.equal(await get('[data-setting="algorithm"]'), 'rabenseifner');
@@ -179,7 +168,7 @@ describe('views', () => {
   // these runs came near.
   test('the main thread stays free while dragging a 1,024-device slider (the 50 ms budget printed, twice it asserted)', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}?view=explore&devices=2&bytes=1000000`, errors);
+    const page = await openPage(ctx, `${lab.server.url}?view=explore&devices=2&bytes=1000000`, errors);
     await waitSteps(page, '', 2);
     await page.evaluate(() => {
       globalThis.__long = [];
@@ -191,7 +180,7 @@ describe('views', () => {
       requestAnimationFrame(tick);
     });
     const loadBefore = Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
-    await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+    await lab.browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
     const slider = page.locator('[data-slider="devices"]');
     const box = await slider.boundingBox();
     const y = box.y + box.height / 2;
@@ -205,7 +194,7 @@ describe('views', () => {
     assert.equal(await page.locator('[data-setting="devices"]').inputValue(), '1024');
     await waitSteps(page, '', 2 * 1023);
     await page.waitForTimeout(500);
-    const trace = JSON.parse((await browser.stopTracing()).toString());
+    const trace = JSON.parse((await lab.browser.stopTracing()).toString());
     const events = trace.traceEvents ?? trace;
     const mainThreads = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
     const tasks = events.filter((e) => e.ph === 'X' && e.name === 'RunTask' && mainThreads.has(`${e.pid}:${e.tid}`));
@@ -243,8 +232,8 @@ describe('views', () => {
     for (const viewport of [DESKTOP, PHONE]) {
       const ctx = await fresh(viewport);
       for (const [url, setup] of [
-        [`${server.url}?view=explore&devices=6`, async (page) => waitSteps(page, '', 10)],
-        [`${server.url}?exercise=3`, async (page) => {
+        [`${lab.server.url}?view=explore&devices=6`, async (page) => waitSteps(page, '', 10)],
+        [`${lab.server.url}?exercise=3`, async (page) => {
           await page.locator('[data-exercise="3"] [data-param="devices"]').fill('8');
           await page.waitForSelector('[data-exercise="3"] [data-view="crossover"][data-devices="8"]');
           await page.locator('[data-exercise="3"] .player-table summary').click();
@@ -292,7 +281,7 @@ describe('views', () => {
         [7, async (p, c) => { await p.locator(`${c} [data-param="devices"]`).fill('16'); await p.waitForSelector(`${c} [data-view="ring-attention"] canvas`); }],
         [8, async (p, c) => { await p.locator(`${c} [data-param="nics"]`).fill('4'); await p.waitForSelector(`${c} [data-view="timeline"] [data-role="timeline-note"]`); }],
       ];
-      const page = await openPage(ctx, server.url, errors);
+      const page = await openPage(ctx, lab.server.url, errors);
       for (const [n, setup] of cards) {
         const c = `section.card[data-exercise="${n}"]:not([data-prerendered])`;
         await page.locator(c).scrollIntoViewIfNeeded();
@@ -307,7 +296,7 @@ describe('views', () => {
         ['explore-1024', '?view=explore&devices=1024&bytes=1000000', async (p) => waitSteps(p, '', 2046)],
       ];
       for (const [name, query, setup] of explore) {
-        const p = await openPage(ctx, `${server.url}${query}`, errors);
+        const p = await openPage(ctx, `${lab.server.url}${query}`, errors);
         await setup(p);
         await wide(p, name, w);
         await shot(p.locator('[data-view="explore"]'), { path: join(dir, `view-${name}-${w}.png`) });

@@ -9,6 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import { CALCULATOR_CASES, timeRequest } from './bench_cases.mjs';
 import { loadLab } from './exercises.mjs';
+import { NCCL_SYNTH } from './native.mjs';
 
 const root = new URL('../../', import.meta.url).pathname;
 const cases = CALCULATOR_CASES;
@@ -42,7 +43,7 @@ const heavy = {
 };
 // `fit` on the 4 MB nccl-tests log that BM_FitLog4MB reads (3,000 noise lines among the rows),
 // written by the native helper (tests/nccl_synth.cpp) when it is built.
-const synth = `${root}build/tests/nccl_synth`;
+const synth = NCCL_SYNTH;
 if (existsSync(synth)) {
   const log = execFileSync(synth, ['bench'], { encoding: 'utf8', maxBuffer: 64 << 20 });
   heavy.fit_log_4MB = JSON.stringify({ op: 'fit', log });

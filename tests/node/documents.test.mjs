@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadLab } from './exercises.mjs';
+import { CLI } from './native.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CLI = join(ROOT, 'build/commlab');
 const BASE = JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/exercises/09.json'), 'utf8'));
 const lab = await loadLab();
 

@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadLab } from './exercises.mjs';
+import { CLI } from './native.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURE = join(ROOT, 'tests/fixtures/exercises/09.json');
 const TEXT = readFileSync(FIXTURE, 'utf8');
-const CLI = join(ROOT, 'build/commlab');
 const lab = await loadLab();
 
 test('the ninth exercise loads, solves, checks and draws variants (wasm)', () => {

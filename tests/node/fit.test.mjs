@@ -6,12 +6,13 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { loadLab, ROOT } from './exercises.mjs';
+import { CLI, NCCL_SYNTH } from './native.mjs';
 
 const dir = `${ROOT}tests/fixtures/nccl/`;
 const fixtures = readdirSync(dir).filter((f) => f.endsWith('.txt')).sort();
 
 const native = (requests) =>
-  execFileSync(`${ROOT}build/commlab`, ['eval'], { input: requests.join('\n') + '\n', maxBuffer: 256 << 20 })
+  execFileSync(CLI, ['eval'], { input: requests.join('\n') + '\n', maxBuffer: 256 << 20 })
     .toString()
     .split('\n')
     .filter((l) => l !== '');
@@ -42,8 +43,8 @@ test('every nccl-tests fixture fits alike natively and in wasm', async () => {
   assert.ok(first.tables.length >= 1 && first.tables[0].rows.length >= 2);
 });
 
-test('the 4 MB benchmark log fits alike natively and in wasm', { skip: !existsSync(`${ROOT}build/tests/nccl_synth`) }, async () => {
-  const log = execFileSync(`${ROOT}build/tests/nccl_synth`, ['bench'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+test('the 4 MB benchmark log fits alike natively and in wasm', { skip: !existsSync(NCCL_SYNTH) }, async () => {
+  const log = execFileSync(NCCL_SYNTH, ['bench'], { encoding: 'utf8', maxBuffer: 64 << 20 });
   assert.ok(log.length >= 4e6);
   const req = JSON.stringify({ op: 'fit', log });
   const lab = await loadLab();

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadLab } from './exercises.mjs';
+import { CLI } from './native.mjs';
 
 const root = new URL('../../', import.meta.url).pathname;
 const requests = readFileSync(`${root}tests/golden/requests.ndjson`, 'utf8')
@@ -17,7 +18,7 @@ const NATIVE_ONLY = new Set(['demo']);
 
 test('wasm and native CLI answer every golden request identically', async () => {
   const lab = await loadLab();
-  const native = execFileSync(`${root}build/commlab`, ['eval'], {
+  const native = execFileSync(CLI, ['eval'], {
     input: requests.join('\n') + '\n',
     maxBuffer: 64 << 20,
   })
@@ -51,7 +52,7 @@ test('the golden requests cover every op three times or more, answers and errors
   const lab = await loadLab();
   const ops = lab.evaluate({ op: 'ops' }).ops.map((o) => o.op).concat([...NATIVE_ONLY]);
   const count = new Map(ops.map((op) => [op, { all: 0, errors: 0 }]));
-  const native = execFileSync(`${root}build/commlab`, ['eval'], { input: requests.join('\n') + '\n', maxBuffer: 64 << 20 })
+  const native = execFileSync(CLI, ['eval'], { input: requests.join('\n') + '\n', maxBuffer: 64 << 20 })
     .toString().split('\n');
   requests.forEach((req, i) => {
     let op = null;
@@ -70,7 +71,7 @@ test('the golden requests cover every op three times or more, answers and errors
 
 // The line-by-line door pairs input and output lines, blank lines included.
 test('the CLI answers every NDJSON line, a blank one too', () => {
-  const out = execFileSync(`${root}build/commlab`, ['eval'], {
+  const out = execFileSync(CLI, ['eval'], {
     input: '{"op":"links"}\n\n   \n{"op":"nope"}\n',
   }).toString().split('\n');
   assert.equal(out.length, 5); // four answers and the final newline
@@ -98,6 +99,6 @@ test('the wasm module does not link the demo tables', () => {
   for (const text of ['Interconnects and the alpha-beta model', 'The nine links: effective bandwidth']) {
     assert.equal(wasm.includes(Buffer.from(text)), false, `"${text}" is in the .wasm`);
   }
-  const native = readFileSync(`${root}build/commlab`);
+  const native = readFileSync(CLI);
   assert.ok(native.includes(Buffer.from('Interconnects and the alpha-beta model')), 'the CLI has them');
 });

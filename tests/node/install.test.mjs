@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadCommlab } from '../../build-wasm/wasm/commlab.js';
 import { ROOT, folderExercises } from './exercises.mjs';
+import { CLI } from './native.mjs';
 
-const CLI = join(ROOT, 'build/commlab');
 const fixture = (name) => ({ file: name, text: readFileSync(join(ROOT, 'tests/fixtures/exercises', name), 'utf8') });
 const ten = [...folderExercises(), fixture('09.json'), fixture('10.json')];
 
