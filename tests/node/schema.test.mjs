@@ -1,7 +1,7 @@
 // exercises/schema.json read by a standard validator (ajv, a devDependency bundled nowhere in the
 // page): every shipped document and fixture validates, each shape mistake of
 // tests/fixtures/lint/mistakes.json fails it at the mistake's path and every other row passes;
-// every field is described for an editor's hover; the README's section is what the schema says.
+// every field is described for an editor's hover; exercises/SCHEMA.md is what the schema says.
 // tests/unit_schema.cpp holds the engine's own checks to the same schema.
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,7 +9,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv from 'ajv';
-import { render, readmeWithSection } from './schema_doc.mjs';
+import { render, withSection, SCHEMA_DOC } from './schema_doc.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SCHEMA_PATH = join(ROOT, 'exercises/schema.json');
@@ -140,10 +140,10 @@ test('every field and definition is described', () => {
   assert.ok(schema.description);
 });
 
-test('README "Schema, field by field" is generated from the schema and current', () => {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+test('exercises/SCHEMA.md is generated from the schema and current', () => {
+  const doc = readFileSync(SCHEMA_DOC, 'utf8');
   const section = render(schema);
-  assert.equal(readmeWithSection(readme, section), readme, 'README is stale: run node tests/node/schema_doc.mjs --write');
+  assert.equal(withSection(doc, section), doc, 'exercises/SCHEMA.md is stale: run node tests/node/schema_doc.mjs --write');
   // What the section must say, from the schema: each collective's bytes, units, format specifiers.
   for (const words of ['allgather: the whole gathered buffer', 'reduce_scatter: each device\'s whole input', '{values.wire_time_s:us}',
     '| time | seconds |', '`nice`', '`one_of`', '`presets`', '`cases`', '`ranges`'])

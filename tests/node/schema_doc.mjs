@@ -1,8 +1,8 @@
-// README "Schema, field by field", generated from exercises/schema.json: every object kind with a
-// table of its fields (type, whether required, the schema's description), the units by dimension,
-// the request ops and what each cost op's fields mean (each collective's `bytes` included).
-//   node tests/node/schema_doc.mjs --write   rewrites the section between its markers in README.md
-// tests/node/schema.test.mjs checks that the README holds what this renders.
+// exercises/SCHEMA.md, generated from exercises/schema.json: every object kind with a table of its
+// fields (type, whether required, the schema's description), the units by dimension, the request
+// ops and what each cost op's fields mean (each collective's `bytes` included).
+//   node tests/node/schema_doc.mjs --write   rewrites the section between its markers in exercises/SCHEMA.md
+// tests/node/schema.test.mjs checks that the file holds what this renders.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -72,7 +72,7 @@ const UNIT_GROUPS = [
 ];
 
 function unitsSection(defs) {
-  const out = [`#### Units and dimensions (${code('unit')})`, '', defs.unit.description, ''];
+  const out = [`## Units and dimensions (${code('unit')})`, '', defs.unit.description, ''];
   out.push('| dimension | base unit | units |', '|---|---|---|');
   for (const [name, dim, base] of UNIT_GROUPS) {
     const d = defs[name];
@@ -86,7 +86,7 @@ function unitsSection(defs) {
 function requestSection(defs) {
   const r = defs.request;
   const op = r.properties.op;
-  const out = [`#### ${code('request')}`, '', r.description, '', enumTable(op.enum, op.enumDescriptions, '`op`'), ''];
+  const out = [`## ${code('request')}`, '', r.description, '', enumTable(op.enum, op.enumDescriptions, '`op`'), ''];
   for (const rule of r.allOf) {
     const name = rule.if.properties.op.const;
     out.push(`**${code(name)}** (required: ${(rule.then.required ?? []).map(code).join(', ')})`, '', fieldTable(rule.then, defs), '');
@@ -102,7 +102,7 @@ function requestSection(defs) {
     }
   }
   out.push(`A ${code('link')} field: ${defs.link.description}`, '');
-  out.push(`#### ${code('field')}`, '', defs.field.description, '', defs.field_path.description, '');
+  out.push(`## ${code('field')}`, '', defs.field.description, '', defs.field_path.description, '');
   out.push('| op | field | meaning |', '|---|---|---|');
   for (const rule of defs.fields_of_ops.allOf) {
     const name = rule.if.properties.request.properties.op.const;
@@ -131,7 +131,7 @@ export function render(schema) {
     'checks that each shape mistake of `tests/fixtures/lint/mistakes.json` fails it. What follows is',
     'generated from the schema.',
     '',
-    '#### The document',
+    '## The document',
     '',
     schema.description,
     '',
@@ -148,7 +148,7 @@ export function render(schema) {
       out.push(requestSection(defs), '');
       continue;
     }
-    out.push(`#### ${code(name)}`, '', describe(d, defs), '');
+    out.push(`## ${code(name)}`, '', describe(d, defs), '');
     if (d.properties) out.push(fieldTable(d, defs), '');
     else if (d.enum) out.push(enumTable(d.enum, d.enumDescriptions, 'value'), '');
     else if (d.oneOf && !d.type) out.push('Forms: ' + d.oneOf.map((b) => (b.required ?? []).map(code).join(' + ')).join('; ') + '.', '');
@@ -158,15 +158,18 @@ export function render(schema) {
   return out.join('\n').replace(/\n{3,}/g, '\n\n');
 }
 
-export function readmeWithSection(readme, section) {
-  const a = readme.indexOf(BEGIN), b = readme.indexOf(END);
-  if (a < 0 || b < a) throw new Error('README.md has no schema section markers');
-  return readme.slice(0, a) + section + readme.slice(b + END.length);
+/** The path of the generated reference, beside the schema. */
+export const SCHEMA_DOC = `${ROOT}exercises/SCHEMA.md`;
+
+/** `text` (the file) with the section between the markers replaced by `section`. */
+export function withSection(text, section) {
+  const a = text.indexOf(BEGIN), b = text.indexOf(END);
+  if (a < 0 || b < a) throw new Error('exercises/SCHEMA.md has no schema section markers');
+  return text.slice(0, a) + section + text.slice(b + END.length);
 }
 
 if (process.argv.includes('--write')) {
   const schema = JSON.parse(readFileSync(`${ROOT}exercises/schema.json`, 'utf8'));
-  const path = `${ROOT}README.md`;
-  writeFileSync(path, readmeWithSection(readFileSync(path, 'utf8'), render(schema)));
-  console.log('README.md: schema section written');
+  writeFileSync(SCHEMA_DOC, withSection(readFileSync(SCHEMA_DOC, 'utf8'), render(schema)));
+  console.log('exercises/SCHEMA.md: schema section written');
 }
