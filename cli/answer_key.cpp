@@ -178,7 +178,7 @@ std::vector<std::string> row(const json& doc, const json& solved, const std::str
     const std::string id = a.at("id");
     std::string cell = display.contains(id) && display[id].is_string() ? display[id].get<std::string>() : "";
     if (is_choice(a)) cell = choice_words(a, cell, lang);
-    // Where the lecture accepts a range, every value in it passes (README "computed_ranges").
+    // Where the lecture accepts a range, every value in it passes (exercises/SCHEMA.md "computed_ranges").
     const json& r = ranges.contains(id) ? ranges[id] : json();
     const std::optional<Dimension> dim = parse_dimension(a.value("dimension", ""));
     // A range whose ends read alike in four figures adds nothing to the value (exercise 8's 268.4 ms).

@@ -1,5 +1,4 @@
-// `commlab exercise key`: an instructor's answer key, one row per variant (README "Answer keys
-// and worksheets"). Every figure is the engine's: exercise.variant draws the params of a seed,
+// `commlab exercise key`: an instructor's answer key, one row per variant (cli/README.md "Answer keys"). Every figure is the engine's: exercise.variant draws the params of a seed,
 // exercise.solve answers them and formats them as the page shows them to students.
 #pragma once
 #include <ostream>

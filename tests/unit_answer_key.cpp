@@ -1,4 +1,4 @@
-// `commlab exercise key` (README "Answer keys and worksheets"): each row of the key is what
+// `commlab exercise key` (cli/README.md "Answer keys"): each row of the key is what
 // exercise.variant and exercise.solve give for its seed, as the page shows it to students; the
 // CSV parses by RFC 4180; the Markdown holds the same cells; bad arguments are one line naming
 // the flag, the value and what is allowed, exit 2.

@@ -1,4 +1,4 @@
-// Exercise documents are untrusted input (SPEC "Exercise documents are untrusted input"; issue 18
+// Exercise documents are untrusted input (exercises/README.md "Exercise documents are untrusted input"; issue 18
 // "What is wrong today"): each reproducer below crashed the engine, ran for seconds or minutes,
 // converted out of range, or answered with the wrong code or a message the size of the document.
 // Each is now an invalid_exercise error naming the JSON path and the limit, quickly.

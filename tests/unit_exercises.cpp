@@ -1,5 +1,5 @@
 // The exercises of P5 §11 through the request API: the lecture's answers, the checking rule,
-// variants, and errors (SPEC "Exercises contract").
+// variants, and errors (exercises/README.md "Exercises contract").
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -242,7 +242,7 @@ TEST(Exercises, CheckRejectsWrongAnswers) {
 }
 
 TEST(Exercises, IncorrectMessagesHelpWithoutGivingTheAnswerAway) {
-  // Messages quote what the student typed (SPEC "Judging typed answers"), so the typed values
+  // Messages quote what the student typed (exercises/README.md "Judging typed answers"), so the typed values
   // here hold none of the secrets: "0.43 s" is the unit slip.
   const json out = check(2, {{"time", "0.43 s"}, {"bytes_sent", "180 MB"}, {"steps", "5"}});
   ASSERT_FALSE(out.contains("error")) << out.dump();

@@ -1,4 +1,4 @@
-// nccl-tests logs read and fitted to the ring model (SPEC "Measured against the model"):
+// nccl-tests logs read and fitted to the ring model (core/README.md "Measured against the model"):
 // every format variant parses to the right rows and skips exactly the noise, logs made from a
 // known alpha and beta fit back within 1%, collapses and in-switch bandwidths are found, and a
 // bad log is a clear error.

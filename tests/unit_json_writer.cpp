@@ -106,7 +106,7 @@ TEST(JsonWriter, CalculatorOpsAnswerTheSameByTextAndByTree) {
       R"({"op":"nccl","devices":8,"bytes":2.56e8,"link":"nvlink4","transport":"net","algorithms":["tree","ring"]})",
       R"({"op":"transfer","link":"warp","bytes":-1})",
       R"({"op":"allreduce","algorithm":"ring","devices":16,"bytes":1,"link":"ib","extra":1})",
-      // The ops that built trees before they wrote (README "Page load and sizes": "Writers").
+      // The ops that built trees before they wrote (tests/README.md "Budgets": "Writers").
       R"({"op":"simulate","collective":"allreduce","algorithm":"double_binary_tree","devices":6,"bytes":1e6,"mode":"data","trace_limit":40})",
       R"({"op":"simulate","collective":"allreduce","algorithm":"hierarchical","nodes":2,"gpus_per_node":4,"bytes":1e6})",
       R"({"op":"simulate","collective":"sendrecv","devices":4,"bytes":1e6,"topology":"custom","link":"pcie"})",

@@ -1,4 +1,4 @@
-// The judging rule (SPEC "Judging typed answers") as a table: typed answers over the eight
+// The judging rule (exercises/README.md "Judging typed answers") as a table: typed answers over the eight
 // exercises and the verdict a teacher gives each. The same table runs through the wasm module
 // (tests/node/judging.test.mjs).
 #include <gtest/gtest.h>

@@ -275,7 +275,7 @@ TEST(Ops, EveryFieldOfTheParallelOpsRejectsBadValues) {
   }
 }
 
-// SPEC "Variants": a statement names a model only when the params are its shape. model.match
+// exercises/README.md "Variants": a statement names a model only when the params are its shape. model.match
 // answers as link.match does, from the presets' published configs.
 TEST(Ops, ModelMatchNamesAPresetOnlyFromItsShape) {
   auto match = [](nlohmann::json fields) {

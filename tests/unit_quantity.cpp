@@ -1,4 +1,4 @@
-// The unit parser and formatter behind exercise.check (SPEC "Exercises contract").
+// The unit parser and formatter behind exercise.check (exercises/README.md "Exercises contract").
 #include <gtest/gtest.h>
 
 #include "api/api.hpp"

@@ -1,4 +1,4 @@
-// exercises/schema.json is the one description of an exercise document (SPEC "Exercise documents
+// exercises/schema.json is the one description of an exercise document (exercises/README.md "Exercise documents
 // are untrusted input"): lint and exercise.load take their field names from it, and here the C++
 // checks and the schema are held to each other. Over every object kind of a document, every field
 // the schema allows is accepted and every other is refused with its nearest name; the schema's

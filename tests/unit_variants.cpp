@@ -1,4 +1,4 @@
-// Variants stay true (SPEC "Variants"): over 200 seeds an exercise, each variant's own answers,
+// Variants stay true (exercises/README.md "Variants"): over 200 seeds an exercise, each variant's own answers,
 // typed as the page shows them, are correct; its statement names only hardware and models whose
 // figures it uses; the premise of each exercise holds; and the variants are many.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // The friendly JS door to the engine: loads the wasm module and wraps the one JSON request
-// API (SPEC "One request API, three doors"). evaluate() never throws; the typed calls throw a
+// API (core/README.md "One request API, three doors"). evaluate() never throws; the typed calls throw a
 // CommlabError carrying the engine's code and message.
 import createCommlabModule from './commlab_wasm.mjs';
 

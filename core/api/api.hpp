@@ -1,5 +1,5 @@
 // Layer api (on exercises and steps): evaluate() and the op handlers (ops.hpp, ops_*.cpp).
-// The one request API (SPEC "One request API, three doors"): JSON in, JSON out, never throws.
+// The one request API (core/README.md "One request API, three doors"): JSON in, JSON out, never throws.
 // The CLI, the wasm module and the tests all call these.
 #pragma once
 #include <nlohmann/json.hpp>

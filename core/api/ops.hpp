@@ -65,7 +65,7 @@ json op_exercise_load(Request& r);
 json op_exercise_install(Request& r);
 json op_exercise_lint(Request& r);
 void op_link_match(Request& r, JsonWriter& w);
-// ops_fit.cpp: nccl-tests logs fitted to the ring model (SPEC "Measured against the model").
+// ops_fit.cpp: nccl-tests logs fitted to the ring model (core/README.md "Measured against the model").
 void op_fit(Request& r, JsonWriter& w);
 
 /// A collective cost, shared by the ops that report one: its members in an object the caller

@@ -38,7 +38,7 @@ void write_link(JsonWriter& w, const char* key, const Link& l) {
 }
 
 // A statement names a catalogue link only when alpha and beta are its effective figures
-// (SPEC "Variants"); exercises written as data ask this.
+// (exercises/README.md "Variants"); exercises written as data ask this.
 void op_link_match(Request& r, JsonWriter& w) {
   const double alpha_s = r.number("alpha_s", Range{0, 1, false, "s"});
   const double beta_Bps = r.number("beta_Bps", Range{0, 1e16, false, "B/s"});

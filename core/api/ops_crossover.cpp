@@ -47,7 +47,7 @@ std::vector<std::string> read_name_list(Request& r, const char* field, const std
   return out;
 }
 
-// About 1e8 units is half a second natively (README "Limits"); a cost formula is ~20 units,
+// About 1e8 units is half a second natively (core/README.md "Limits"); a cost formula is ~20 units,
 // the double binary tree's shape ~20 a device (0.1 s for 2^20 devices, measured).
 constexpr double kCrossoverWorkUnits = 1e8;
 constexpr double kUnitsPerFormula = 20;
@@ -114,7 +114,7 @@ void op_crossover(Request& r, JsonWriter& w) {
   }
   r.finish();
 
-  // The work budget, checked before running (README "Limits").
+  // The work budget, checked before running (core/README.md "Limits").
   const int n = static_cast<int>(names.size());
   const double evaluations = static_cast<double>(cheapest_changes_evaluations(n, from, to));
   const double units = evaluations * work + (kind == "allreduce" ? 20.0 * devices : 0);

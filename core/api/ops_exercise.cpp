@@ -1,4 +1,4 @@
-// Ops of the exercises (P5 §11; SPEC "Exercises contract"): list, get, solve, check, variant.
+// Ops of the exercises (P5 §11; exercises/README.md "Exercises contract"): list, get, solve, check, variant.
 #include <cmath>
 
 #include "base/concat.hpp"
@@ -13,7 +13,7 @@ namespace commlab {
 
 namespace {
 
-// The part of an op that works on an exercise document (untrusted input, SPEC "Exercise
+// The part of an op that works on an exercise document (untrusted input, exercises/README.md "Exercise
 // documents are untrusted input"): inside the document's one work budget, and a wrong type deep
 // in a loaded document is an invalid_exercise error, short, never the library's exception.
 // The exception on_document caught, rethrown as its refusal: one function, not a copy of these

@@ -1,4 +1,4 @@
-// The `fit` op: nccl-tests logs held against the lecture's ring model (SPEC "Measured against the
+// The `fit` op: nccl-tests logs held against the lecture's ring model (core/README.md "Measured against the
 // model"; P5 §0.5). The reading and the fit are the measured layer's; this reads the request and
 // writes the answer (members in key order, as the text writer wants them).
 #include <string>
@@ -115,7 +115,7 @@ void op_fit(Request& r, JsonWriter& w) {
   req.in_place = r.name_or("columns", "out_of_place", columns) == "in_place";
   r.finish();
 
-  // The budget, checked before reading (README "Limits").
+  // The budget, checked before reading (core/README.md "Limits").
   const std::string& text = log.get_ref<const std::string&>();
   const double bytes = static_cast<double>(text.size());
   if (bytes > kMaxLogBytes)

@@ -1,6 +1,6 @@
 // One string from pieces: concat({"field '", name, "': value ", shown, " is not allowed"}).
 // A chain of operator+ makes a string per '+', and under wasm exceptions a cleanup path for each;
-// the engine builds its messages in some 300 places (README "Page load and sizes": "Writers").
+// the engine builds its messages in some 300 places (tests/README.md "Budgets": "Writers").
 #pragma once
 #include <initializer_list>
 #include <string>
@@ -12,7 +12,7 @@ std::string concat(std::initializer_list<std::string_view> pieces);
 
 /// Throws std::invalid_argument with the pieces joined. One call, where each of some hundred
 /// `throw std::invalid_argument(concat({...}))` built a string, threw it and had a cleanup path
-/// for it under wasm exceptions (README "Page load and sizes").
+/// for it under wasm exceptions (tests/README.md "Budgets").
 [[noreturn]] void reject(std::initializer_list<std::string_view> pieces);
 /// Throws RequestError(code, the pieces joined), likewise.
 [[noreturn]] void refuse(const char* code, std::initializer_list<std::string_view> pieces);

@@ -1,4 +1,4 @@
-// One work budget for a whole exercise document (SPEC "Exercise documents are untrusted input"):
+// One work budget for a whole exercise document (exercises/README.md "Exercise documents are untrusted input"):
 // every request a document declares and every variant lint draws for it charge one meter, so a
 // document of 20 near-budget simulations, or a constraint that never holds, stops after about a
 // second natively instead of running for minutes. Units are the executor's (1e8 is about half a

@@ -1,4 +1,4 @@
-// Exercises as data (SPEC "Exercises contract"): answers and figures declared in the exercise's
+// Exercises as data (exercises/README.md "Exercises contract"): answers and figures declared in the exercise's
 // JSON as engine requests over its parameters plus simple arithmetic, so a new exercise needs
 // no C++. The exercises layer cannot call the request API (it sits above): the api layer
 // installs the evaluator (set_request_evaluator) before anything is solved.

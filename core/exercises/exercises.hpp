@@ -2,7 +2,7 @@
 // JSON document per exercise. None is compiled in: core reads no files, so the host installs
 // the documents it ships once at start (install_exercises, the request exercise.install: the CLI
 // reads a folder, the page fetches dist/exercises/). Params are checked against the document;
-// typed answers by the one rule of SPEC's "Judging typed answers" (judge.cpp).
+// typed answers by the one rule of exercises/README.md "Judging typed answers" (judge.cpp).
 //
 // A new exercise: exercises/NN.json (id, title, statement, params, answers, hints, solution,
 // compute; see 01.json, and exercises/schema.json) whose answers are declared in its "compute"
@@ -28,7 +28,7 @@ struct ExerciseFile {
   std::string text;
 };
 
-// A document is untrusted input (SPEC "Exercise documents are untrusted input"): each limit is
+// A document is untrusted input (exercises/README.md "Exercise documents are untrusted input"): each limit is
 // an invalid_exercise error naming it. The whole document's work shares one budget
 // (base/work_meter.hpp).
 constexpr size_t kMaxDocumentBytes = 256 * 1024;

@@ -1,4 +1,4 @@
-// The fields an exercise document may hold, read as strictly as a request (SPEC "Exercise
+// The fields an exercise document may hold, read as strictly as a request (exercises/README.md "Exercise
 // documents are untrusted input"): an unknown or misspelled field anywhere is a lint problem
 // naming its path and the nearest valid name, since a misspelling silently changes grading
 // ("tolerence_rel" would keep 1%, "exakt" would accept "7.05 steps"). The names are those of

@@ -66,7 +66,7 @@ const char* exercise_schema_text();
 /// That schema, parsed once: where the field names of every object of a document come from.
 const json& exercise_schema();
 /// Every unknown field of a document, anywhere: "answers[1].tolerence_rel: unknown field; did you
-/// mean \"tolerance_rel\"?" (SPEC "Exercise documents are untrusted input": read as a request),
+/// mean \"tolerance_rel\"?" (exercises/README.md "Exercise documents are untrusted input": read as a request),
 /// the fields of each object those its schema definition lists; and every key of a map that
 /// names nothing of the document (a preset's param, an alias's choice, a computed answer's id).
 std::vector<std::string> unknown_fields(const json& doc);

@@ -1,4 +1,4 @@
-// Judging typed answers (SPEC "Judging typed answers") and the rule text printed beside a field.
+// Judging typed answers (exercises/README.md "Judging typed answers") and the rule text printed beside a field.
 // One rule, stated once: answer_rule() prints it, judge_answer() applies it, and every verdict
 // message says what it read, so the two can never disagree.
 #include "base/concat.hpp"
@@ -191,7 +191,7 @@ std::string choice_label(const json& def, const std::string& choice, const std::
   return choice;
 }
 
-// SPEC "Judging typed answers": within tolerance_rel (1%) of the exact value, or the exact value
+// exercises/README.md "Judging typed answers": within tolerance_rel (1%) of the exact value, or the exact value
 // rounded to the significant figures typed, counted as a teacher counts them (at least
 // min_significant_figures, 2); counts exact; ranges where the lecture gives one.
 json judge_answer(const json& def, const json& exact, const json& typed, const json& range) {

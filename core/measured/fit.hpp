@@ -1,4 +1,4 @@
-// The lecture's ring model fitted to nccl-tests tables (SPEC "Measured against the model"):
+// The lecture's ring model fitted to nccl-tests tables (core/README.md "Measured against the model"):
 // T = steps x alpha + factor x S / beta (P5 §3, §5.1), S the size column, factor nccl-tests'
 // bus-bandwidth factor, so beta is a bus bandwidth comparable with a link's effective bandwidth
 // (P5 §0.4), and alpha the cost of one ring step.
@@ -76,7 +76,7 @@ struct LogFit {
   std::vector<TableFit> tables;
 };
 
-/// Work units of fitting a log of `bytes` (README "Limits": 1e8 is about half a second).
+/// Work units of fitting a log of `bytes` (core/README.md "Limits": 1e8 is about half a second).
 double fit_work_units(double bytes);
 
 /// Reads and fits every table of `text`. Throws RequestError naming what is missing: no table

@@ -1,5 +1,5 @@
 // Layer measured (on model): nccl-tests logs read, and fitted to the lecture's ring model
-// (SPEC "Measured against the model"; P5 §0.5: the lecture's numbers are a model, this holds
+// (core/README.md "Measured against the model"; P5 §0.5: the lecture's numbers are a model, this holds
 // them against a machine).
 // The reader of nccl-tests (and rccl-tests) output: the tables exactly as nccl-tests prints them
 // (src/common.cu, src/util.cu of NVIDIA/nccl-tests, every format since 2019), found among
@@ -13,7 +13,7 @@
 
 namespace commlab {
 
-/// Largest log `fit` reads: twice the 4 MB its benchmark parses (README "Limits").
+/// Largest log `fit` reads: twice the 4 MB its benchmark parses (core/README.md "Limits").
 constexpr double kMaxLogBytes = 8e6;
 /// Most lines a log may have: every skipped line is reported, and 200,000 of them are about
 /// 16 MB of answer (a 4 MB log of 120-byte lines has 34,000).

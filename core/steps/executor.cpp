@@ -57,7 +57,7 @@ double schedule_step_bound(const ScheduleSpec& spec) {
 namespace {
 
 // Bytes every device sends together, from the closed form (equal to the schedule's on a
-// uniform topology, README "The collective-step engine"); the in-switch multicast adds D a device.
+// uniform topology, core/README.md "The collective-step engine"); the in-switch multicast adds D a device.
 double total_bytes_moved(const ScheduleSpec& spec) {
   const Link any{1e-6, 1e9, "estimate"};
   const int k = spec.devices;

@@ -23,7 +23,7 @@ constexpr double kMaxMessages = 40e6;
 constexpr double kMaxStepMessages = 4.2e6;
 /// Largest device count in data mode.
 constexpr int kMaxDataDevices = 4096;
-/// Work a run may do, checked before it starts (SPEC: no request runs for more than a second).
+/// Work a run may do, checked before it starts (core/README.md "Limits": no request runs for more than a second).
 /// One unit is about one element operation, 5 ns natively: an accounting message costs 8, a
 /// data-mode message 100 (its block positions take integer divisions and touch two buffers),
 /// every element held 3 (filled, summed for the reference, compared), every element moved 1.

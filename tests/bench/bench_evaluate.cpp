@@ -53,7 +53,7 @@ void BM_SimulateRing64x2MBData(benchmark::State& s) {
 void BM_ExerciseSolve3(benchmark::State& s) { run(s, R"({"op":"exercise.solve","id":3})"); }
 void BM_ExerciseSolve6(benchmark::State& s) { run(s, R"({"op":"exercise.solve","id":6})"); }
 
-// The two checks on random matrices at sizes near their limits (README "Limits"): the same
+// The two checks on random matrices at sizes near their limits (core/README.md "Limits"): the same
 // requests as ring_attention_check and sharding_check in tests/node/bench_wasm.mjs.
 void BM_RingAttentionCheck(benchmark::State& s) {
   run(s, R"({"op":"ring_attention_check","devices":16,"tokens_per_device":22,"head_dim":128})");

@@ -1,4 +1,4 @@
-// The step engine's budgets (SPEC "Budgets"): accounting mode ring all-reduce on 1,024 and
+// The step engine's budgets (tests/README.md "Budgets"): accounting mode ring all-reduce on 1,024 and
 // 4,096 devices (messages a second; target under 0.1 s for 1,024 natively), and data mode on
 // 64 devices beside a plain add loop over the same payload bytes (target: at least half).
 // Rates are per CPU second: this machine is shared, and both loops are single-threaded.

@@ -139,7 +139,7 @@ function sizes(pageFiles) {
 }
 
 // Calculator requests within 1.5x of native, in Node and in Chromium; the .wasm at most
-// 180 KB gzipped (SPEC "Budgets"); the two checks on random matrices within 2x.
+// 180 KB gzipped (tests/README.md "Budgets"); the two checks on random matrices within 2x.
 const RATIO_BUDGET = 1.5;
 const CHECK_RATIO_BUDGET = 2;
 const CHECKS = ['ring_attention_check', 'sharding_check'];
@@ -227,7 +227,7 @@ async function main() {
     '',
     formatPageLoad(report.page_load),
     '',
-    'Budgets (SPEC "Budgets")',
+    'Budgets (tests/README.md "Budgets")',
     ...report.budgets.map((b) => `  ${b.met ? 'met    ' : 'NOT MET'} ${b.what}: ${b.measured}`),
     '',
     `load average at the end ${la(report.load_average_end)}`,

@@ -1,4 +1,4 @@
-// Course platforms (SPEC "Course platforms"): an instructor's controls hold on every way out of a
+// Course platforms (web/README.md "Course platforms"): an instructor's controls hold on every way out of a
 // frame ("Open in the full lab" keeps seed, reveal, hints, calculator, the variant and the typed
 // answers), a misspelled control is shown and takes its strictest value, a plain cross-site
 // iframe (no embed.js, storage blocked) exports and imports and asks for storage on a click,

@@ -1,4 +1,4 @@
-// Embedding in a course site (SPEC "Embedding in a course site"): a course page on another site
+// Embedding in a course site (web/README.md "Embedding in a course site"): a course page on another site
 // (http://localhost:<port>, served here) embeds exercises of the lab (http://127.0.0.1:<port>)
 // with embed.js. Work survives reloads in both frames, a reset stays in its frame, frames shrink,
 // the host hears ready/checked/solved, foreign windows are ignored, and the URL options work.
@@ -65,7 +65,7 @@ const verdictsIn = (frame) => frame.locator('[data-answer]').evaluateAll((els) =
 
 before(async () => {
   assert.ok(existsSync(join(DIST, 'embed.js')), 'dist/embed.js is missing: run ./lab build first');
-  // The lab lists the course site as a frame ancestor, as a host must (README "Security headers").
+  // The lab lists the course site as a frame ancestor, as a host must (web/README.md "Hosting").
   lab = await serve(undefined, { frameAncestors: "'self' http://localhost:*" });
   const pages = {
     '/': coursePage(`<div class="exercise" data-commlab-exercise="3"></div>

@@ -1,4 +1,4 @@
-// Measures what N frames of the lab cost a course page (README "Embedding in a course site",
+// Measures what N frames of the lab cost a course page (web/README.md "Embedding in a course site",
 // "One engine per page?"): the memory of the browser's processes (anonymous and shared PSS,
 // /proc/<pid>/smaps_rollup,
 // summed over every process of the Chromium this script starts, the page's cost as the increase

@@ -1,4 +1,4 @@
-// Frames of a course page (README "Embedding in a course site"): a course page on another site
+// Frames of a course page (web/README.md "Embedding in a course site"): a course page on another site
 // (http://localhost:<port>) embeds the lab (http://127.0.0.1:<port>) with embed.js. Two frames of
 // one exercise keep their own work; a fixed frame's state holds its variant only; data-student
 // gives each student a variant; theme and colours (a bad or unreadable colour named, axe on a dark

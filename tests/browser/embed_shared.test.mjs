@@ -1,4 +1,4 @@
-// One engine for the lab's frames of a course page (README "One engine per course page"): with
+// One engine for the lab's frames of a course page (web/README.md "Embedding in a course site"): with
 // third-party storage allowed (as most browsers run; this Debian Chromium blocks it by default,
 // and there every frame keeps its own worker: embed_frames.test.mjs), the frames of one course
 // page share one SharedWorker, and every check is answered by it. A shared engine that hangs is

@@ -1,4 +1,4 @@
-// Hostile addresses and messages (README "Embedding in a course site", "Views"): a shared link
+// Hostile addresses and messages (web/README.md "Embedding in a course site", "Views"): a shared link
 // whose settings name prototype keys (collective=constructor, view=__proto__, ...) or are not
 // numbers opens its view with the defaults and a message naming each bad setting, its value and
 // what is allowed, in the page's language; a parent's messages with prototype keys or wrong
@@ -115,7 +115,7 @@ describe('hostile links', () => {
       assert.deepEqual(Object.keys(said).sort(), ['calculator', 'embed', 'hints', 'lang', 'reveal', 'seed', 'view']);
       assert.match(said.lang, /lang: "constructor" is not allowed; allowed: en, zh\. Shown instead: the saved or the browser’s language\./);
       assert.match(said.seed, /seed: "abc" is not allowed; allowed: a whole number from 0 to 9,007,199,254,740,991/);
-      // An instructor's misspelled control takes its strictest value (SPEC "Course platforms").
+      // An instructor's misspelled control takes its strictest value (web/README.md "Course platforms").
       assert.match(said.reveal, /allowed: never, after-attempt, after-solve\. Shown instead: never\./);
       assert.match(said.calculator, /allowed: on, off\. Shown instead: off\./);
       assert.match(said.hints, /allowed: on, off\. Shown instead: off\./);

@@ -1,4 +1,4 @@
-// The measured view (?view=measured, SPEC "Measured against the model") in headless Chromium:
+// The measured view (?view=measured, core/README.md "Measured against the model") in headless Chromium:
 // a pasted nccl-tests log shows the engine's own fit (alpha, beta, relative RMS, asked of the
 // page's engine module here), out-of-place and in-place points, the model and link lines as the
 // engine's times converted; the collapse sample's band and sentence at 64-128 MiB; the NVLS

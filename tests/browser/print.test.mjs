@@ -1,4 +1,4 @@
-// Worksheets (README "Answer keys and worksheets"): printed (print media, page.pdf) and with
+// Worksheets (web/README.md "Answer keys and worksheets"): printed (print media, page.pdf) and with
 // ?print=1 on screen, the page is each exercise's statement, its parameters and a blank line per
 // answer, with no control, hint, solution, calculator or notice; ?seed=N shows that seed's
 // variant (the engine's exercise.variant and exercise.solve, as `commlab exercise key` prints

@@ -1,4 +1,4 @@
-// SCORM 1.2 packages in a course platform (SPEC "Course platforms", README "SCORM packages"):
+// SCORM 1.2 packages in a course platform (web/README.md "Course platforms", web/README.md "Course platforms"):
 // web/tools/scorm.mjs writes the packages of dist/ into a temporary folder; each is extracted and
 // served under a path of its own, as an LMS does, beside an LMS page (a static page and a script
 // file) whose window.API is scorm-again's Scorm12API, a real SCORM 1.2 runtime keeping the CMI in

@@ -1,4 +1,4 @@
-// Progress is never lost (README "Progress and storage"), in headless Chromium: a full storage
+// Progress is never lost (web/README.md "Progress and storage"), in headless Chromium: a full storage
 // is said at once with Export, keeps the change in memory and saves it once space returns; an
 // import too large for storage is refused and leaves every saved key byte for byte; hostile saved
 // values (language "__proto__", a key commlab.v2.progress.__proto__.x) are set aside and the page

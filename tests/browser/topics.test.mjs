@@ -52,7 +52,7 @@ describe('topics', () => {
     }
     assert.match(sections.find((s) => s.id === '5.5').heading, /Hierarchical all-reduce/);
     assert.equal(await page.locator('#topics-link').getAttribute('aria-current'), 'page');
-    assert.equal(await page.locator('[data-section="9"] .topic-none').count(), 1, '§9 has no view yet (SPEC "Lecture coverage")');
+    assert.equal(await page.locator('[data-section="9"] .topic-none').count(), 1, '§9 has no view yet (web/README.md "Topics")');
     assert.equal(await page.locator('[data-section="1"] .topic-none').count(), 0, '§1 has the memory view');
     // In Chinese: the lecture's Chinese headings.
     const zh = await openPage(ctx, `${lab.server.url}?view=topics&lang=zh`, errors);

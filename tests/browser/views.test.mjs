@@ -164,7 +164,7 @@ describe('views', () => {
   // 63 and 54 ms of wall time for 28 ms of CPU at a load of 1.77). The CPU time of the longest
   // task moves too: the same code gave 28-32 ms on 2026-12-01 and 37.6, 45.7, 49.8, 50.0 and 54.7 ms in
   // five runs on 2026-12-02 with nothing else running. The 50 ms budget is a speed target, so it is
-  // measured and printed (README "Budgets, measured"); the test fails at twice it, which none of
+  // measured and printed (tests/README.md "Budgets"); the test fails at twice it, which none of
   // these runs came near.
   test('the main thread stays free while dragging a 1,024-device slider (the 50 ms budget printed, twice it asserted)', async () => {
     const ctx = await fresh();

@@ -1,9 +1,9 @@
-// libFuzzer target over exercise documents (`./lab fuzz`; SPEC "Exercise documents are untrusted
+// libFuzzer target over exercise documents (`./lab fuzz`; exercises/README.md "Exercise documents are untrusted
 // input"): the input is a document's text. It reaches the engine only by requests through
 // commlab::evaluate, as the page and the CLI send them: exercise.lint of the text, exercise.load,
 // then exercise.get, exercise.solve at the defaults, exercise.variant, exercise.solve at the
 // variant's params and exercise.check of the loaded id. Beyond the sanitizers and the API's
-// promises (answer_checks.hpp) it holds lint to its promise (README "Lint: a promise"): lint's
+// promises (answer_checks.hpp) it holds lint to its promise (exercises/README.md "Lint"): lint's
 // lines are short, and a document lint calls ok loads under its id, solves at the defaults,
 // draws a variant that solves, and its own displayed answers at that variant are judged correct.
 // The work budget (core/base/work_meter.hpp) is held by libFuzzer's -timeout (./lab), not by a

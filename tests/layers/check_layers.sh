@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fails when a file of core/ includes, or a module of web/ imports, a layer above its own
-# (README "Layout"). Layers, lowest first; a file may use its own layer and those below it.
+# (web/README.md "Roles"). Layers, lowest first; a file may use its own layer and those below it.
 # Usage: check_layers.sh [root]   (root holds core/; default: the repository)
 # One grep a tree and lookups in bash (no process a file or an include): it runs in ctest,
 # in ./lab test and under the sanitizers.

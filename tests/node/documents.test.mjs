@@ -1,4 +1,4 @@
-// Exercise documents are untrusted input (SPEC "Exercise documents are untrusted input"; issue 18
+// Exercise documents are untrusted input (exercises/README.md "Exercise documents are untrusted input"; issue 18
 // "What is wrong today"): the reproducers of tests/unit_documents.cpp through the wasm module,
 // which must answer exactly as the native engine (the CLI, same requests in the same order) and
 // never throw (it threw "RuntimeError: remainder by zero" and RangeError); and `commlab exercise

@@ -1,4 +1,4 @@
-// The `fit` op natively and in wasm (SPEC "Measured against the model"): every nccl-tests
+// The `fit` op natively and in wasm (core/README.md "Measured against the model"): every nccl-tests
 // fixture, with and without the request's options, and the benchmark's 4 MB log, answer alike
 // byte for byte through the CLI and through the wasm module.
 import { test } from 'node:test';

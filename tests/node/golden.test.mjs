@@ -1,5 +1,5 @@
 // The same requests through the wasm module and through the native CLI give identical answers
-// (SPEC: one request API, three doors).
+// (core/README.md "One request API, three doors").
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -12,7 +12,7 @@ const requests = readFileSync(`${root}tests/golden/requests.ndjson`, 'utf8')
   .split('\n')
   .filter((l) => l.trim() !== '');
 
-// The lecture's demo tables live in the native doors only (README "Layout"): the wasm module
+// The lecture's demo tables live in the native doors only (core/README.md "Layers"): the wasm module
 // answers `demo` with unknown_op and lists every other op exactly as the CLI does.
 const NATIVE_ONLY = new Set(['demo']);
 

@@ -72,7 +72,7 @@ test('the lean module answers every golden request of its ops exactly as the ful
   }
 });
 
-test('the lean module is smaller than the full one (sizes in README "Budgets, measured")', () => {
+test('the lean module is smaller than the full one (sizes in tests/README.md "Budgets")', () => {
   const [lean, full] = [readFileSync(LEAN_WASM), readFileSync(FULL_WASM)];
   assert.ok(gzipSync(lean, { level: 9 }).length < gzipSync(full, { level: 9 }).length * 0.9,
     `lean ${gzipSync(lean).length} B gzipped, full ${gzipSync(full).length} B`);

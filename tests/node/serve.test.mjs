@@ -1,6 +1,6 @@
-// The static server sends the page's security headers (README "Embedding in a course site"):
+// The static server sends the page's security headers (web/README.md "Embedding in a course site"):
 // its CSP as a header with frame-ancestors, nosniff on every response. It sends the precompressed
-// siblings the build writes (web/tools/compress.mjs) and revalidates by ETag (README "Hosting").
+// siblings the build writes (web/tools/compress.mjs) and revalidates by ETag (web/README.md "Hosting").
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';

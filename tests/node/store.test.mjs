@@ -1,4 +1,4 @@
-// web/app/store.js under Node with a fake Storage (README "Progress and storage"): saved state
+// web/app/store.js under Node with a fake Storage (web/README.md "Progress and storage"): saved state
 // is untrusted (bad keys and values set aside, never used, never on Object.prototype), a full
 // storage keeps changes pending and saves them once space returns, and an import either lands
 // whole or leaves storage byte for byte as it was.

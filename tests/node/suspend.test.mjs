@@ -1,4 +1,4 @@
-// cmi.suspend_data (web/app/suspend.js, README "SCORM packages"): the text round-trips the
+// cmi.suspend_data (web/app/suspend.js, web/README.md "Course platforms"): the text round-trips the
 // store's records; the worst cases that can be built against SCORM 1.2's 4,096 characters fit,
 // dropping first what costs no score; what cannot be read is refused with its place; the score
 // and status follow the rules the README gives an LMS admin.
