@@ -1,4 +1,4 @@
-// Prose chosen by numbers (issue 17): over 200 variants of every exercise, each concluding
+// Prose chosen by numbers: over 200 variants of every exercise, each concluding
 // sentence of the worked solution agrees with the figures it follows from. The truth is worked
 // out here from the params (with the engine's cost functions) or from the answers and values the
 // sentence follows, never from which case the document picked; both languages.

@@ -110,7 +110,7 @@ TEST(Crossover, AllreduceMatchesABisectionOnTheClosedForms) {
   EXPECT_GT(compared, 40);
 }
 
-// The issue's reference points (issue 17, worked from the closed forms by hand): exercise 3's
+// Reference points worked from the closed forms by hand: exercise 3's
 // defaults cross from recursive doubling to Rabenseifner at 4 alpha beta / 2.125 = 376.5 KB;
 // §5.3's 8 GPUs on NVLink 4 at 3 alpha beta / 1.25 = 1.728 MB.
 TEST(Crossover, TheLecturesReferencePoints) {

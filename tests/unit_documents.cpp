@@ -1,7 +1,7 @@
-// Exercise documents are untrusted input (exercises/README.md "Exercise documents are untrusted input"; issue 18
-// "What is wrong today"): each reproducer below crashed the engine, ran for seconds or minutes,
-// converted out of range, or answered with the wrong code or a message the size of the document.
-// Each is now an invalid_exercise error naming the JSON path and the limit, quickly.
+// Exercise documents are untrusted input (exercises/README.md "Exercise documents are untrusted
+// input"): documents that would crash an engine, run for minutes, convert out of range, or answer
+// with the wrong code or a message the size of the document. Each must be an invalid_exercise
+// error naming the JSON path and the limit, quickly.
 // tests/node/documents.test.mjs sends the same documents through the wasm module and the CLI.
 #include <gtest/gtest.h>
 

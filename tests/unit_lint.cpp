@@ -1,4 +1,4 @@
-// Lint as a promise (exercises/README.md "Exercise documents are untrusted input"; issue 18): a table of
+// Lint as a promise (exercises/README.md "Exercise documents are untrusted input"): a table of
 // deliberate authoring mistakes (tests/fixtures/lint/mistakes.json) and the problem lint must
 // give for each, with its path and words; every problem reported, not only the first; the
 // shipped exercises lint ok; `commlab exercise lint` exits 1 with one line per problem.

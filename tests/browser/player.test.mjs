@@ -1,4 +1,4 @@
-// The schedule player against the engine (web/README.md "Views", issue 17): for every all-reduce algorithm
+// The schedule player against the engine (web/README.md "Views"): for every all-reduce algorithm
 // at 2-64 devices, flat and on two levels, and the other collectives, each step's drawn
 // [data-message] set (from, to, bytes, level) equals the engine's trace for that step, no message
 // passes through a device but its two ends, and the collectives that have a result everywhere end

@@ -1,8 +1,8 @@
-// Exercise documents are untrusted input (exercises/README.md "Exercise documents are untrusted input"; issue 18
-// "What is wrong today"): the reproducers of tests/unit_documents.cpp through the wasm module,
-// which must answer exactly as the native engine (the CLI, same requests in the same order) and
-// never throw (it threw "RuntimeError: remainder by zero" and RangeError); and `commlab exercise
-// lint FILE` on wrong-typed fields (it aborted with exit 134).
+// Exercise documents are untrusted input (exercises/README.md "Exercise documents are untrusted
+// input"): the documents of tests/unit_documents.cpp through the wasm module, which must answer
+// exactly as the native engine (the CLI, same requests in the same order) and never throw (no
+// RuntimeError, no RangeError); and `commlab exercise lint FILE` on wrong-typed fields (never an
+// abort).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
