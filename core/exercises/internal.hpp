@@ -29,6 +29,8 @@ std::string percent(double fraction);
 std::string capped_message(const std::string& message);
 /// A document's text quoted in a message: at most 60 characters.
 std::string quoted(const std::string& text);
+/// A name from the document in a message: at most 60 characters, so messages stay short.
+std::string clip(const std::string& s);
 /// Throws invalid_exercise naming the file (the message capped).
 [[noreturn]] void bad_doc(const std::string& file, const std::string& what);
 /// The same with the message in pieces, joined there (one call at each of some fifty sites).
