@@ -75,5 +75,11 @@ std::vector<std::string> unknown_fields(const json& doc);
 /// A parsed document checked (fields, types, ranges, its compute section at the defaults) and
 /// given its compute function (document.cpp); throws invalid_exercise naming the file and the path.
 Exercise read_exercise(const std::string& file, const json& doc);
+/// The checks of one part of a document (document_checks.cpp), each throwing invalid_exercise
+/// naming the file and the field's path: params[i], answers[i], "variant", "$schema".
+void check_param_def(const std::string& file, const json& p, size_t i);
+void check_answer_def(const std::string& file, const json& a, size_t i);
+void check_variant(const std::string& file, const json& doc);
+void check_schema_reference(const std::string& file, const json& doc);
 
 }  // namespace commlab::detail
