@@ -8,6 +8,10 @@
 namespace commlab {
 
 class JsonWriter;
+struct ModelPreset;
+struct GpuPreset;
+struct NodePreset;
+enum class AllreduceAlgorithm;
 using OpHandler = json (*)(Request&);
 /// An op that writes its answer's members (no tree to build for a text answer; api.cpp).
 using OpWriter = void (*)(Request&, JsonWriter&);
@@ -37,23 +41,37 @@ void op_crossover(Request& r, JsonWriter& w);
 const std::vector<std::string>& allreduce_names(bool with_extra);
 // ops_simulate.cpp: the collective-step engine (schedule, executor, topology).
 void op_simulate(Request& r, JsonWriter& w);
-// ops_parallel.cpp: presets, parallelism and overlap (P5 §6-7).
+// ops_presets.cpp: models, GPUs and nodes, each by id with any field overridden (§1-2).
 void op_presets(Request& r, JsonWriter& w);
 void op_model_match(Request& r, JsonWriter& w);
+/// A preset field ("model", "gpu", "node"): an id, or {"id", field overrides}; `fallback`'s
+/// preset when the field is absent.
+ModelPreset read_model(Request& r, const std::string& fallback);
+GpuPreset read_gpu(Request& r, const std::string& fallback);
+NodePreset read_node(Request& r, const std::string& fallback);
+/// "mfu", at least 1%.
+double read_mfu(Request& r);
+/// A preset as an answer's object (a model with its KV bytes a token and active params a layer).
+void write_model(JsonWriter& w, const ModelPreset& m);
+void write_gpu(JsonWriter& w, const GpuPreset& g);
+// ops_parallel.cpp: tensor, sequence, expert and context parallelism (P5 §6).
 void op_tp(Request& r, JsonWriter& w);
-// P5 §1, §6.1: fits or not, GPUs needed, KV room, decode lower bound, replicas.
-void op_memory(Request& r, JsonWriter& w);
 void op_sharding_check(Request& r, JsonWriter& w);
-void op_pipeline(Request& r, JsonWriter& w);
 void op_moe(Request& r, JsonWriter& w);
 void op_parallelisms(Request& r, JsonWriter& w);
 void op_ring_attention(Request& r, JsonWriter& w);
 void op_ring_attention_check(Request& r, JsonWriter& w);
+/// "algorithm": a flat all-reduce algorithm (§5), ring when absent.
+AllreduceAlgorithm read_algorithm(Request& r);
+// ops_memory.cpp, P5 §1, §6.1: fits or not, GPUs needed, KV room, decode lower bound, replicas.
+void op_memory(Request& r, JsonWriter& w);
+// ops_overlap.cpp: pipelines and overlap as timelines (P5 §6.3, §7).
+void op_pipeline(Request& r, JsonWriter& w);
 void op_overlap(Request& r, JsonWriter& w);
 void op_kv_transfer(Request& r, JsonWriter& w);
 // ops_gpudirect.cpp: one message between nodes through host memory or by GPUDirect RDMA (§2.4).
 void op_gpudirect(Request& r, JsonWriter& w);
-// The bandwidth ladder of P5 §2.1 with its ratios (links and a node preset).
+// ops_ladder.cpp: the bandwidth ladder of P5 §2.1 with its ratios (links and a node preset).
 void op_ladder(Request& r, JsonWriter& w);
 // ops_exercise.cpp: the exercises of P5 §11 (list, get, solve, check, variant).
 json op_exercise_list(Request& r);

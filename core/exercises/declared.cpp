@@ -11,7 +11,6 @@
 #include "exercises/declared.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <stdexcept>
 #include <utility>
@@ -19,10 +18,9 @@
 
 #include "base/concat.hpp"
 #include "base/error.hpp"
-#include "base/heap_sort.hpp"
 #include "base/request.hpp"
-#include "base/work_meter.hpp"
 #include "exercises/conclusions.hpp"
+#include "exercises/declared_run.hpp"
 #include "exercises/exercises.hpp"
 #include "exercises/internal.hpp"
 
@@ -32,187 +30,6 @@ using json = nlohmann::json;
 using namespace detail;
 
 namespace {
-
-RequestEvaluator& evaluator() {
-  static RequestEvaluator f;
-  return f;
-}
-
-// A name from the document in a message: at most 60 characters, so messages stay short.
-std::string clip(const std::string& s) { return s.size() <= 60 ? s : s.substr(0, 57) + "..."; }
-
-// Recursive descent over the expression text; names resolve in `scope` (numbers only).
-class Parser {
- public:
-  Parser(const std::string& text, const json& scope) : s_(text), scope_(scope) {}
-
-  double parse() {
-    if (s_.size() > kMaxExpressionBytes)
-      fail(concat(
-          {"is ", std::to_string(s_.size()), " bytes long; allowed: at most ", std::to_string(kMaxExpressionBytes)}));
-    const double v = sum();
-    skip();
-    if (i_ != s_.size()) fail(concat({"unexpected '", s_.substr(i_, 1), "'"}));
-    return v;
-  }
-
- private:
-  [[noreturn]] void fail(const std::string& what) const { reject({"expression ", quoted(s_), ": ", what}); }
-  // One more level of parentheses, function call, unary '-' or '^': bounded, so an expression
-  // cannot overflow the stack (natively or, sooner, in wasm) and both answer alike.
-  struct Deeper {
-    Parser& p;
-    explicit Deeper(Parser& parser) : p(parser) {
-      if (++p.depth_ > kMaxExpressionDepth)
-        p.fail(concat({"nests more than ", std::to_string(kMaxExpressionDepth),
-                       " levels (parentheses, calls, unary '-', '^'); allowed: at most ",
-                       std::to_string(kMaxExpressionDepth)}));
-    }
-    ~Deeper() { --p.depth_; }
-  };
-  void skip() {
-    while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
-  }
-  bool eat(char c) {
-    skip();
-    if (i_ < s_.size() && s_[i_] == c) {
-      ++i_;
-      return true;
-    }
-    return false;
-  }
-  double sum() {
-    double v = product();
-    for (;;) {
-      if (eat('+')) v += product();
-      else if (eat('-')) v -= product();
-      else return v;
-    }
-  }
-  double product() {
-    double v = unary();
-    for (;;) {
-      if (eat('*')) v *= unary();
-      else if (eat('/')) v /= unary();
-      else return v;
-    }
-  }
-  double unary() {
-    if (eat('-')) {
-      Deeper d(*this);
-      return -unary();
-    }
-    const double base = primary();
-    if (eat('^')) {
-      Deeper d(*this);
-      return std::pow(base, unary());
-    }
-    return base;
-  }
-  std::string word() {
-    const size_t start = i_;
-    while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_')) ++i_;
-    return s_.substr(start, i_ - start);
-  }
-  double primary() {
-    skip();
-    if (i_ >= s_.size()) fail("ends too early");
-    if (eat('(')) {
-      Deeper d(*this);
-      const double v = sum();
-      if (!eat(')')) fail("a '(' is not closed");
-      return v;
-    }
-    if (eat('$')) {
-      const std::string name = word();
-      if (name.empty()) fail("'$' names nothing");
-      if (!scope_.contains(name)) fail(clip("$" + name) + " is not bound (a param, or a figure computed above)");
-      const json& v = scope_.at(name);
-      if (v.is_boolean()) return v.get<bool>() ? 1 : 0;
-      if (!v.is_number()) fail(clip("$" + name) + " is not a number");
-      return v.get<double>();
-    }
-    const char c = s_[i_];
-    if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') {
-      size_t used = 0;
-      double v = 0;
-      try {
-        v = std::stod(s_.substr(i_), &used);
-      } catch (const std::exception&) {
-        fail("bad number");
-      }
-      i_ += used;
-      return v;
-    }
-    const std::string f = word();
-    if (f.empty()) fail(concat({"unexpected '", std::string(1, c), "'"}));
-    if (!eat('(')) fail(concat({"function ", clip(f), " needs '('"}));
-    Deeper d(*this);
-    std::vector<double> args{sum()};
-    while (eat(',')) args.push_back(sum());
-    if (!eat(')')) fail(concat({"function ", clip(f), ": ')' missing"}));
-    auto one = [&](double (*g)(double)) {
-      if (args.size() != 1) fail(concat({"function ", clip(f), " takes one argument"}));
-      return g(args[0]);
-    };
-    if (f == "min" || f == "max") {
-      double v = args[0];
-      for (double a : args) v = f == "min" ? std::min(v, a) : std::max(v, a);
-      return v;
-    }
-    if (f == "nth_smallest") {  // nth_smallest(2, a, b, c): the runner-up of a, b, c
-      const size_t count = args.size() - 1;
-      if (count == 0) fail("function nth_smallest takes n and at least one figure: nth_smallest(n, a, b, ...)");
-      const double n = args[0];
-      if (!(n >= 1 && n <= static_cast<double>(count) && n == std::floor(n)))
-        fail(concat({"function nth_smallest: n is ", num(n), "; allowed: a whole number from 1 to ",
-                     std::to_string(count), " (the figures listed after it)"}));
-      std::vector<double> rest(args.begin() + 1, args.end());
-      // NaN has no place in an order (and breaks a sort's): the result is NaN, which lint reports.
-      for (double x : rest)
-        if (std::isnan(x)) return x;
-      heap_sort(rest.begin(), rest.end());
-      return rest[static_cast<size_t>(n) - 1];
-    }
-    if (f == "ceil") return one([](double x) { return std::ceil(x); });
-    if (f == "floor") return one([](double x) { return std::floor(x); });
-    if (f == "round") return one([](double x) { return std::round(x); });
-    if (f == "log2") return one([](double x) { return std::log2(x); });
-    if (f == "sqrt") return one([](double x) { return std::sqrt(x); });
-    if (f == "abs") return one([](double x) { return std::fabs(x); });
-    fail(concat(
-        {"unknown function ", clip(f), " (allowed: min, max, nth_smallest, ceil, floor, round, log2, sqrt, abs)"}));
-  }
-
-  const std::string& s_;
-  const json& scope_;
-  size_t i_ = 0;
-  int depth_ = 0;
-};
-
-// Every "$name" string in a request replaced by its value; `path` names where for errors.
-json bind_names(const json& j, const json& scope, const std::string& path) {
-  if (j.is_string()) {
-    const std::string s = j.get<std::string>();
-    if (s.empty() || s[0] != '$') return j;
-    const std::string name = s.substr(1);
-    if (!scope.contains(name)) reject({path, ": ", clip(s), " is not bound (a param, or a figure computed above)"});
-    return scope.at(name);
-  }
-  if (j.is_object()) {
-    json out = json::object();
-    for (auto it = j.begin(); it != j.end(); ++it)
-      out[it.key()] = bind_names(it.value(), scope, concat({path, ".", it.key()}));
-    return out;
-  }
-  if (j.is_array()) {
-    json out = json::array();
-    for (size_t i = 0; i < j.size(); ++i)
-      out.push_back(bind_names(j[i], scope, concat({path, "[", std::to_string(i), "]"})));
-    return out;
-  }
-  return j;
-}
 
 // Replaces {name} in a text by the string value of `name` (a figure computed above).
 std::string fill_names(const std::string& text, const json& scope, const std::string& path) {
@@ -253,103 +70,10 @@ double expression_at(const std::string& text, const json& scope, const std::stri
   }
 }
 
-// A declared request the engine refuses as out of range or too large at these params: the
-// params ask for more than the engine computes (a simulation too large), not a broken document,
-// so the engine's code stays (at the defaults it is the document's fault: invalid_exercise).
-class RefusedAtParams : public std::invalid_argument {
- public:
-  RefusedAtParams(const std::string& code, const std::string& what) : std::invalid_argument(what), code_(code) {}
-  const std::string& code() const { return code_; }
-
- private:
-  std::string code_;
-};
-
-// What a run has computed so far: `scope` for $names (params, values, answers), `solved` for
-// conditions ({"params", "values", "answers"}, as conclusions and constraints read them), and
-// the last request with its response: the next figure asking the same request (another field
-// of one all-reduce) reuses it. One response only, so a run never holds many timelines.
-struct Run {
-  json scope;
-  json solved;
-  const json* last_request = nullptr;  // as written in the document, $names unbound
-  json last_response;
-};
-
 const char* const kFigureKinds[] = {"expr", "request", "text", "argmin", "cases"};
 
 std::string kind_of(const json& v) {
   return v.is_boolean() ? "true/false" : v.is_number() ? "number" : v.is_string() ? "text" : "other";
-}
-
-// A response field by path: "time_s", or into arrays and objects, "phases[1].time_s"; an
-// array's element also by its id, "gpus[h100].flops" (a preset's figure wherever the list puts it).
-const json& take_field(const json& res, const std::string& field, const std::string& at) {
-  const json* node = &res;
-  std::string walked;
-  size_t i = 0;
-  auto bad_path = [&] {
-    reject({at, ": ", detail::quoted(field),
-            " is not a field path; allowed: names joined by '.', each with "
-            "optional [index] or [id] (\"time_s\", \"phases[1].time_s\", \"gpus[h100].flops\")"});
-  };
-  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  while (i <= field.size()) {
-    size_t j = i;
-    while (j < field.size() && word_char(field[j])) ++j;
-    const std::string name = field.substr(i, j - i);
-    if (name.empty()) bad_path();
-    if (!node->is_object() || !node->contains(name)) {
-      std::vector<std::string> names;
-      if (node->is_object())
-        for (auto it = node->begin(); it != node->end(); ++it) names.push_back(it.key());
-      reject({at, ": the response has no field '", clip(walked.empty() ? name : concat({walked, ".", name})), "'",
-              (names.empty() ? "" : "; " + nearest_or_allowed(name, names))});
-    }
-    node = &node->at(name);
-    walked += (walked.empty() ? "" : ".") + name;
-    while (j < field.size() && field[j] == '[') {
-      size_t k = j + 1;
-      while (k < field.size() && word_char(field[k])) ++k;
-      if (k == j + 1 || k >= field.size() || field[k] != ']' || k - j > 61) bad_path();
-      const std::string key = field.substr(j + 1, k - j - 1);
-      const bool index_given = key.find_first_not_of("0123456789") == std::string::npos;
-      if (!node->is_array())
-        reject({at, ": the response's ", detail::quoted(walked),
-                " is not an array; allowed: [index] or [id] after an array's name only"});
-      if (index_given) {
-        const size_t index = key.size() > 7 ? node->size() : std::stoul(key);
-        if (index >= node->size())
-          reject({at, ": the response's ", detail::quoted(walked), " has ", std::to_string(node->size()),
-                  " entries; allowed: ",
-                  (node->empty() ? "none" : "an index from 0 to " + std::to_string(node->size() - 1))});
-        node = &node->at(index);
-      } else {
-        const json* found = nullptr;
-        std::vector<std::string> ids;
-        for (const json& e : *node) {
-          const json* id = e.is_object() && e.contains("id") && e.at("id").is_string() ? &e.at("id") : nullptr;
-          if (!id) continue;
-          if (id->get_ref<const std::string&>() == key) {
-            found = &e;
-            break;
-          }
-          ids.push_back(id->get<std::string>());
-        }
-        if (!found)
-          reject({at, ": the response's ", detail::quoted(walked), " has no entry of id ", detail::quoted(key), "; ",
-                  (ids.empty() ? std::string("allowed: [index] (its entries have no id)")
-                               : nearest_or_allowed(key, ids))});
-        node = found;
-      }
-      walked += field.substr(j, k - j + 1);
-      j = k + 1;
-    }
-    if (j == field.size()) break;
-    if (field[j] != '.') bad_path();
-    i = j + 1;
-  }
-  return *node;
 }
 
 json compute(const json& spec, Run& run, const std::string& path);
@@ -435,40 +159,7 @@ json compute(const json& spec, Run& run, const std::string& path) {
     if (!spec.at("expr").is_string()) reject({path, ".expr: must be a string"});
     return expression_at(spec.at("expr").get<std::string>(), scope, path);
   }
-  if (spec.contains("request")) {
-    const json& req = spec.at("request");
-    if (!req.is_object() || !req.contains("op") || !req.at("op").is_string())
-      reject({path, ".request: must be a request object with an \"op\""});
-    const std::string op = req.at("op");
-    if (op.rfind("exercise.", 0) == 0) reject({path, ".request.op: an exercise cannot ask for ", op});
-    if (!spec.contains("field") || !spec.at("field").is_string())
-      reject({path, ".field: must name the response field to take"});
-    if (!evaluator()) reject({path, ": no request evaluator is installed"});
-    // The same text asks the same request while no $name it may hold is rebound (run() resets).
-    if (!run.last_request || req != *run.last_request) {
-      run.last_request = nullptr;
-      run.last_response = json();
-      charge_work(kDeclaredRequestUnits);  // the document's one budget (base/work_meter.hpp)
-      json res = evaluator()(bind_names(req, scope, path + ".request"));
-      if (res.contains("error")) {
-        const std::string code = res.at("error").value("code", std::string()),
-                          why = concat({path, ".request: the engine refused it: ",
-                                        res.at("error").value("message", std::string("?"))});
-        if (code == "out_of_range" || code == "too_large") throw RefusedAtParams(code, why);
-        reject({why});
-      }
-      run.last_request = &req;
-      run.last_response = std::move(res);
-    }
-    // The field only, copied out of the response: kept figures are numbers, words or flags,
-    // never a response's timeline (50 kept pipeline timelines held 2.77 GB).
-    const json& taken = take_field(run.last_response, spec.at("field").get<std::string>(), path + ".field");
-    if (taken.is_structured() || (taken.is_string() && taken.get_ref<const std::string&>().size() > kMaxFilledTextBytes))
-      reject({path, ".field: the response's ", quoted(spec.at("field").get<std::string>()),
-              " is an array, an object or a long text; allowed: a field that is a "
-              "number, a short text or true/false"});
-    return taken;
-  }
+  if (spec.contains("request")) return request_figure(spec, run, path);
   if (spec.contains("text")) {
     const json& t = spec.at("text");
     if (!is_text_pair(t)) reject({path, ".text: needs en and zh"});
@@ -635,17 +326,13 @@ ExerciseSolution run(const json& doc, const json& params) {
 
 }  // namespace
 
-void set_request_evaluator(RequestEvaluator f) { evaluator() = std::move(f); }
-
-double eval_expression(const std::string& text, const json& scope) { return Parser(text, scope).parse(); }
-
 void check_compute(const std::string& file, const json& doc) {
   if (!doc.at("compute").is_object()) bad_doc(file, "field 'compute' must be an object");
   // Binding is checked by running the section at the lecture's params: every name must then
   // resolve and every request must be one the engine accepts.
   json params = json::object();
   for (const json& p : doc.at("params")) params[p.at("id").get<std::string>()] = p.at("default");
-  if (!evaluator()) return;  // checked again when solved
+  if (!request_evaluator()) return;  // checked again when solved
   try {
     run(doc, params);
   } catch (const std::invalid_argument& e) {

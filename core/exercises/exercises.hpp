@@ -7,7 +7,8 @@
 // A new exercise: exercises/NN.json (id, title, statement, params, answers, hints, solution,
 // compute; see 01.json, and exercises/schema.json) whose answers are declared in its "compute"
 // section as engine requests over the params plus arithmetic (declared.hpp): no C++.
-// Files: document (loading, checks), params, templates, declared, judge, solve, variants.
+// Files: document (loading) and document_checks, lint and lint_solvable, params, templates,
+// declared with declared_request and expression, judge, solve, variants.
 // Templates in statement and solution: {param}, {params.x}, {answers.x}, {values.x}, each
 // optionally with a display unit: {values.wire_time_s:us}.
 #pragma once

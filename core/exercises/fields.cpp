@@ -18,8 +18,6 @@ namespace {
 
 using Names = std::vector<std::string>;
 
-std::string clip(const std::string& s) { return s.size() <= 60 ? s : s.substr(0, 57) + "..."; }
-
 std::string key_path(const std::string& path, const std::string& key) {
   return path.empty() ? clip(key) : concat({path, ".", clip(key)});
 }

@@ -94,6 +94,8 @@ std::string quoted(const std::string& text) {
   return concat({"\"", (text.size() <= 60 ? text : utf8_prefix(text, 57) + "..."), "\""});
 }
 
+std::string clip(const std::string& s) { return s.size() <= 60 ? s : s.substr(0, 57) + "..."; }
+
 [[noreturn]] void bad_doc(const std::string& file, const std::string& what) {
   throw RequestError("invalid_exercise", capped_message(concat({"exercises/", utf8_prefix(file, 60), ": ", what})));
 }

@@ -29,6 +29,8 @@ std::string percent(double fraction);
 std::string capped_message(const std::string& message);
 /// A document's text quoted in a message: at most 60 characters.
 std::string quoted(const std::string& text);
+/// A name from the document in a message: at most 60 characters, so messages stay short.
+std::string clip(const std::string& s);
 /// Throws invalid_exercise naming the file (the message capped).
 [[noreturn]] void bad_doc(const std::string& file, const std::string& what);
 /// The same with the message in pieces, joined there (one call at each of some fifty sites).
@@ -73,5 +75,11 @@ std::vector<std::string> unknown_fields(const json& doc);
 /// A parsed document checked (fields, types, ranges, its compute section at the defaults) and
 /// given its compute function (document.cpp); throws invalid_exercise naming the file and the path.
 Exercise read_exercise(const std::string& file, const json& doc);
+/// The checks of one part of a document (document_checks.cpp), each throwing invalid_exercise
+/// naming the file and the field's path: params[i], answers[i], "variant", "$schema".
+void check_param_def(const std::string& file, const json& p, size_t i);
+void check_answer_def(const std::string& file, const json& a, size_t i);
+void check_variant(const std::string& file, const json& doc);
+void check_schema_reference(const std::string& file, const json& doc);
 
 }  // namespace commlab::detail
