@@ -72,6 +72,9 @@ export async function start(importer, documents) {
   if (only !== null) document.body.classList.add(embedded ? 'embed' : 'single');
   if (embedded) document.documentElement.classList.add('embed'); // the host's background shows
   if (embedded) buildEmbedChrome();
+  // How to put the lab in a course (course.html): a link that would take a frame away from its
+  // course page, so shown only on a page of its own.
+  $('.page-foot').hidden = framed || embedded;
   const exploring = only === null && options.view === 'explore';
   if (exploring) document.body.classList.add('exploring');
   const authoring = only === null && options.view === 'author';
@@ -204,6 +207,7 @@ export async function start(importer, documents) {
       $('.embed-foot').setAttribute('aria-label', t.embedTools);
     }
     $('.skip').textContent = t.skip;
+    $('#course-link').textContent = t.courseLink;
     renderDocumentProblems();
     renderEngineProblem();
     showLinkProblems($('#link-problems'), linkProblems, lang);
