@@ -30,6 +30,16 @@ export function parseColour(text) {
   return [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));
 }
 
+// [r, g, b] of the colour variable `v` as an element inside `root` draws it, else null.
+function usedColour(root, v) {
+  const probe = root.ownerDocument.createElement('span');
+  probe.style.color = `var(${v})`;
+  (root.ownerDocument.body ?? root).append(probe);
+  const m = /^rgba?\((\d+), (\d+), (\d+)(?:, ([\d.]+))?\)$/.exec(getComputedStyle(probe).color);
+  probe.remove();
+  return m && (m[4] === undefined || Number(m[4]) === 1) ? m.slice(1, 4).map(Number) : null;
+}
+
 // WCAG 2 relative luminance of an sRGB colour.
 function luminance(rgb) {
   const [r, g, b] = rgb.map((c) => {
@@ -56,9 +66,9 @@ export function applyLook({ theme = null, colours = {} } = {}, root = document.d
   const vars = [...new Set([...Object.keys(TEXT_ON), ...Object.values(TEXT_ON).flat()])];
   for (const v of [...vars, '--accent-ink']) root.style.removeProperty(v);
   if (!Object.keys(colours).length) return [];
-  // The theme's own colours (styles.css writes them as #rrggbb); a variable it does not is not checked.
-  const style = getComputedStyle(root);
-  const themed = Object.fromEntries(vars.map((v) => [v, parseColour(style.getPropertyValue(v))]));
+  // The theme's own colours, as the page draws them (styles.css writes each as light-dark(), so
+  // the variable's text is not a colour until an element uses it); one it cannot resolve is not checked.
+  const themed = Object.fromEntries(vars.map((v) => [v, usedColour(root, v)]));
   const given = { ...colours };
   const problems = [];
   const setBy = (v) => Object.keys(given).find((name) => SETS[name].includes(v)) ?? null;
