@@ -54,6 +54,13 @@ describe('the lab page', () => {
       els.filter((el) => !(el.labels?.length || el.getAttribute('aria-label'))).map((el) => el.outerHTML));
     assert.deepEqual(unlabelled, []);
     assert.equal(await page.locator('math').count() > 0, true, 'statements carry MathML');
+    // The footer points instructors to how to put the lab in a course: a page of the build.
+    const course = page.locator('footer.page-foot a#course-link');
+    assert.equal(await course.isVisible(), true);
+    assert.equal(await course.getAttribute('href'), 'course.html');
+    const served = await page.request.get(new URL('course.html', lab.server.url).href);
+    assert.equal(served.status(), 200);
+    assert.match(await served.text(), /<h1[^>]*>[^<]*course/i);
     await ctx.close();
   });
 
@@ -212,6 +219,9 @@ describe('the lab page', () => {
     );
     assert.equal(message.exercise, 3);
     assert.ok(message.height > 300, `height ${message.height}`);
+    // No link takes the frame away from its course page.
+    const frame = host.frames().find((f) => f.url().includes('?exercise=3'));
+    assert.equal(await frame.locator('#course-link').isVisible(), false);
     await ctx.close();
   });
 
