@@ -5,22 +5,13 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { DESKTOP, engineEval, launch, openPage, PHONE, screenshotDir, serve, shot } from './helpers.mjs';
+import { DESKTOP, engineEval, openPage, PHONE, screenshotDir, shot, useLab } from './helpers.mjs';
 
-let server;
-let browser;
 const errors = [];
-const fresh = (viewport = DESKTOP, locale = 'en-US') => browser.newContext({ viewport, locale });
+const fresh = (viewport = DESKTOP, locale = 'en-US') => lab.browser.newContext({ viewport, locale });
 
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-  assert.deepEqual(errors, []);
-});
+const lab = useLab();
+after(() => assert.deepEqual(errors, []));
 
 /**
  * In the page, with its own engine: where the cheapest of `algorithms` changes between 1 B and
@@ -88,7 +79,7 @@ async function setEx3(page, { devices, kb, us, gbps }) {
 describe('charts', () => {
   test('exercise 3: data-boundaries are within 0.1% of a bisection on the closed forms, among the four algorithms', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}?exercise=3`, errors);
+    const page = await openPage(ctx, `${lab.server.url}?exercise=3`, errors);
     const settings = [
       { devices: 16, kb: 1000, us: 5, gbps: 40 }, // the exercise's link: the issue's 376.5 KB
       { devices: 10, kb: 1000, us: 5, gbps: 40 },
@@ -125,7 +116,7 @@ describe('charts', () => {
 
   test('exercise 3: the chart\'s fastest is the calculator\'s best', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}?exercise=3`, errors);
+    const page = await openPage(ctx, `${lab.server.url}?exercise=3`, errors);
     const variants = [
       { devices: 10, kb: 1000, us: 5, gbps: 40 }, // the issue's case: Rabenseifner, not the double binary tree
       { devices: 16, kb: 64, us: 5, gbps: 40 },
@@ -164,7 +155,7 @@ describe('charts', () => {
       ['?view=explore&algorithm=double_binary_tree&devices=10&bytes=4000000&topology=switch&link=nvlink4', 'closed_form'],
     ];
     for (const [query, source] of cases) {
-      const page = await openPage(ctx, `${server.url}${query}`, errors);
+      const page = await openPage(ctx, `${lab.server.url}${query}`, errors);
       const q = new URLSearchParams(query);
       const two = q.get('topology') === 'two_level';
       const k = Number(q.get('devices'));
@@ -202,7 +193,7 @@ describe('charts', () => {
       ['?view=explore&devices=1', /Devices: 1 is not allowed; enter a whole number from 2 to 1,024/],
       ['?view=explore&devices=10&gpus_per_node=8&topology=two_level&algorithm=ring', /Devices: 10 is not a multiple of GPUs per node \(8\)/],
     ]) {
-      const page = await openPage(ctx, `${server.url}${query}`, errors);
+      const page = await openPage(ctx, `${lab.server.url}${query}`, errors);
       const problem = page.locator('[data-role="settings-error"]');
       await problem.waitFor();
       assert.match(await problem.textContent(), pattern);
@@ -217,7 +208,7 @@ describe('charts', () => {
     }
     // Off the switch beyond 64 devices the chart is not drawn, and says why; the player runs.
     {
-      const page = await openPage(ctx, `${server.url}?view=explore&devices=128&topology=ring&algorithm=ring`, errors);
+      const page = await openPage(ctx, `${lab.server.url}?view=explore&devices=128&topology=ring&algorithm=ring`, errors);
       await page.waitForFunction(() => document.querySelector('[data-view="schedule"]')?.dataset.devices === '128', null, { timeout: 20000 });
       const chart = page.locator('[data-view="crossover"]');
       await page.waitForFunction(() => document.querySelector('[data-view="crossover"]')?.dataset.source === 'none');
@@ -232,7 +223,7 @@ describe('charts', () => {
       await page.close();
     }
     // Two levels: both links labelled and the intra-node one selectable; custom α in µs, β in GB/s.
-    const page = await openPage(ctx, `${server.url}?view=explore&algorithm=hierarchical&devices=16&gpus_per_node=8&topology=two_level&link=ib_ndr`, errors);
+    const page = await openPage(ctx, `${lab.server.url}?view=explore&algorithm=hierarchical&devices=16&gpus_per_node=8&topology=two_level&link=ib_ndr`, errors);
     assert.equal(await page.locator('label[for="x-intra-link"]').textContent(), 'Intra-node link');
     assert.equal(await page.locator('label[for="x-link"]').textContent(), 'Inter-node link');
     await page.locator('[data-setting="intra_link"]').selectOption('pcie5');
@@ -259,7 +250,7 @@ describe('charts', () => {
     ];
     let checked = 0;
     for (const [query, setup] of pages) {
-      const page = await openPage(ctx, `${server.url}${query}`, errors);
+      const page = await openPage(ctx, `${lab.server.url}${query}`, errors);
       await setup(page);
       const views = await page.locator('.chart[data-view]').evaluateAll((els) => els.filter((e) => !e.closest('[hidden]')).map((e) => [e.dataset.view, e.dataset.lecture]));
       assert.ok(views.length >= 1, query);
@@ -303,8 +294,8 @@ describe('charts', () => {
         let cards = null;
         for (const [name, query, target, setup] of shots) {
           const onCards = query.startsWith('?exercise=');
-          if (onCards) cards ??= await openPage(ctx, `${server.url}?lang=${lang}`, errors);
-          const page = onCards ? cards : await openPage(ctx, `${server.url}${query}&lang=${lang}`, errors);
+          if (onCards) cards ??= await openPage(ctx, `${lab.server.url}?lang=${lang}`, errors);
+          const page = onCards ? cards : await openPage(ctx, `${lab.server.url}${query}&lang=${lang}`, errors);
           if (onCards) await page.locator(`section.card[data-exercise="${query.slice('?exercise='.length)}"]:not([data-prerendered])`).scrollIntoViewIfNeeded();
           await setup(page);
           await page.waitForTimeout(300);

@@ -9,18 +9,16 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { axeViolations, DESKTOP, engineEval, launch, openPage, PHONE, ROOT, screenshotDir, serve, settled, shot } from './helpers.mjs';
+import { axeViolations, DESKTOP, engineEval, openPage, PHONE, ROOT, screenshotDir, settled, shot, useLab } from './helpers.mjs';
 import { formatBytes, formatTime } from '../../web/util/units.js';
 import { busBandwidth, formatPercent, formatRate } from '../../web/views/measured.js';
 
 const FIXTURES = join(ROOT, 'tests/fixtures/nccl');
 const fixture = (name) => readFileSync(join(FIXTURES, name), 'utf8');
 const CURRENT = fixture('synthetic_allreduce_current.txt');
-let server;
-let browser;
 const errors = [];
 
-const fresh = (viewport = DESKTOP, locale = 'en-US') => browser.newContext({ viewport, locale });
+const fresh = (viewport = DESKTOP, locale = 'en-US') => lab.browser.newContext({ viewport, locale });
 const done = (page) => page.waitForSelector('[data-role="fit-status"][data-state="done"], [data-role="fit-status"][data-state="error"]', { timeout: 20000 });
 
 async function paste(page, text) {
@@ -37,15 +35,8 @@ async function pickSample(page, file) {
   await settled(page);
 }
 
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-  assert.deepEqual(errors, []);
-});
+const lab = useLab();
+after(() => assert.deepEqual(errors, []));
 
 describe('measured view', () => {
   let shareHref = null;
@@ -54,7 +45,7 @@ describe('measured view', () => {
 
   test('a pasted log: the engine\'s alpha, beta and relative RMS, in-place points, the lines as the engine\'s times; a reload keeps it', async () => {
     const ctx = await fresh();
-    const start = await openPage(ctx, `${server.url}`, errors);
+    const start = await openPage(ctx, `${lab.server.url}`, errors);
     // The header links to the view; from it, back to the exercises.
     assert.equal(await start.locator('#measured-link').getAttribute('href'), '?view=measured');
     await start.locator('#measured-link').click();
@@ -139,7 +130,7 @@ describe('measured view', () => {
     assert.ok(exploreHref, 'the first test found the link');
     const tbl = answerOut.tables[0];
     const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}${exploreHref}`, errors);
+    const page = await openPage(ctx, `${lab.server.url}${exploreHref}`, errors);
     assert.equal(await page.locator('#x-collective').inputValue(), 'allreduce');
     assert.equal(await page.locator('#x-algorithm').inputValue(), 'ring');
     assert.equal(await page.locator('#x-devices').inputValue(), String(tbl.ranks));
@@ -156,7 +147,7 @@ describe('measured view', () => {
   test('the copied link restores the figures, says the log stayed where it was pasted; a bad figure in it is named', async () => {
     const tbl = answerOut.tables[0];
     const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}${shareHref}`, errors);
+    const page = await openPage(ctx, `${lab.server.url}${shareHref}`, errors);
     const shared = page.locator('[data-role="shared"]');
     await shared.waitFor();
     const figs = shared.locator('[data-role="figures"]');
@@ -171,7 +162,7 @@ describe('measured view', () => {
     assert.ok(await shared.locator('[data-role="use-in-explore"]').count());
     // A figure that is not a number: named, the others shown.
     const bad = shareHref.replace(/rel_rms=[^&]*/, 'rel_rms=lots');
-    const again = await openPage(ctx, `${server.url}${bad}`, errors);
+    const again = await openPage(ctx, `${lab.server.url}${bad}`, errors);
     await again.locator('[data-role="shared"]').waitFor();
     assert.match(await again.locator('#link-problems').textContent(), /rel_rms: "lots" is not allowed; allowed: a fraction/);
     assert.equal(await again.locator('[data-role="shared"] [data-role="rel-rms"]').count(), 0);
@@ -180,7 +171,7 @@ describe('measured view', () => {
 
   test('the collapse sample: a band and a sentence at 64-128 MiB; the NVLS sample exceeds its link; garbage is the engine\'s error and the page goes on', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}?view=measured`, errors);
+    const page = await openPage(ctx, `${lab.server.url}?view=measured`, errors);
     await pickSample(page, 'synthetic_collapse.txt');
     assert.match(await page.locator('[data-role="sample-note"]').textContent(), /not a measurement.*Synthetic, not a measurement: made by/);
     const collapse = page.locator('[data-role="collapse"]');
@@ -246,14 +237,14 @@ describe('measured view', () => {
     await ctx.addInitScript(() => {
       Storage.prototype.setItem = function () { throw new DOMException('full', 'QuotaExceededError'); };
     });
-    const page = await openPage(ctx, `${server.url}?view=measured`, errors);
+    const page = await openPage(ctx, `${lab.server.url}?view=measured`, errors);
     await paste(page, CURRENT);
     assert.equal(await page.locator('[data-role="table"]').count(), 1);
     assert.equal(await page.locator('[data-role="kept"]').getAttribute('data-kept'), 'refused');
     await ctx.close();
     // Over a million characters (a long comment line the reader skips): fitted, not kept.
     const ctx2 = await fresh();
-    const page2 = await openPage(ctx2, `${server.url}?view=measured`, errors);
+    const page2 = await openPage(ctx2, `${lab.server.url}?view=measured`, errors);
     await paste(page2, `${CURRENT}# ${'x'.repeat(1_100_000)}\n`);
     assert.equal(await page2.locator('[data-role="table"]').count(), 1);
     assert.equal(await page2.locator('[data-role="kept"]').getAttribute('data-kept'), 'too_big');
@@ -267,7 +258,7 @@ describe('measured view', () => {
     for (const viewport of [DESKTOP, PHONE]) {
       for (const lang of ['en', 'zh']) {
         const ctx = await fresh(viewport);
-        const page = await openPage(ctx, `${server.url}?view=measured&lang=${lang}`, errors);
+        const page = await openPage(ctx, `${lab.server.url}?view=measured&lang=${lang}`, errors);
         await pickSample(page, 'synthetic_collapse.txt');
         await page.locator('[data-view="measured-chart"] canvas').waitFor();
         await page.locator('[data-role="data-table"] summary').click();
@@ -287,7 +278,7 @@ describe('measured view', () => {
     }
     // The language switch keeps the log and the figures.
     const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}?view=measured`, errors);
+    const page = await openPage(ctx, `${lab.server.url}?view=measured`, errors);
     await paste(page, CURRENT);
     const alpha = await page.locator('[data-role="figures"]').getAttribute('data-alpha-s');
     await page.locator('[data-action="language"]').click();
@@ -296,7 +287,7 @@ describe('measured view', () => {
     assert.match(await page.locator('[data-role="beta"]').textContent(), /有效总线带宽/);
     assert.equal(await page.locator('#m-log').inputValue(), CURRENT);
     // An embedded exercise has no link to the view.
-    const framed = await openPage(ctx, `${server.url}?exercise=1&embed=1`, errors);
+    const framed = await openPage(ctx, `${lab.server.url}?exercise=1&embed=1`, errors);
     assert.equal(await framed.locator('#measured-link').count(), 0);
     await ctx.close();
   });

@@ -6,23 +6,12 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { DESKTOP, launch, openPage, PHONE, screenshotDir, serve, shot } from './helpers.mjs';
+import { DESKTOP, openPage, PHONE, screenshotDir, shot, useLab } from './helpers.mjs';
 
-let server;
-let browser;
 let page;
 const errors = [];
 
-before(async () => {
-  server = await serve();
-  browser = await launch();
-  const ctx = await browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
-  page = await openPage(ctx, `${server.url}?view=explore`, errors);
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const lab = useLab();
 
 /**
  * Runs `cases` (player settings) in the page: each through a fresh player of the page's own
@@ -124,6 +113,12 @@ const TWO = [[2, 2], [2, 4], [4, 4], [4, 8], [3, 8], [2, 16], [8, 2], [16, 4]];
 const ALGOS = ['ring', 'recursive_doubling', 'rabenseifner', 'binary_tree', 'double_binary_tree', 'in_switch'];
 
 describe('schedule player against the engine', () => {
+  // In the suite: a root-level before runs at once in Node 20, before useLab's has a browser.
+  before(async () => {
+    const ctx = await lab.browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
+    page = await openPage(ctx, `${lab.server.url}?view=explore`, errors);
+  });
+
   test('all-reduce, every algorithm, flat switch at 2-64 devices', async () => {
     const cases = [];
     for (const algorithm of ALGOS) for (const devices of FLAT) cases.push({ algorithm, devices, bytes: 1e6, link: 'nvlink4', topology: 'switch' });
@@ -204,8 +199,8 @@ describe('schedule player against the engine', () => {
   });
 
   test('1,024 devices: axes, and a step marker that follows the step and moves on Play', async () => {
-    const ctx = await browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
-    const p = await openPage(ctx, `${server.url}?view=explore&algorithm=ring&devices=1024&bytes=1000000000&topology=switch&link=nvlink4`, errors);
+    const ctx = await lab.browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
+    const p = await openPage(ctx, `${lab.server.url}?view=explore&algorithm=ring&devices=1024&bytes=1000000000&topology=switch&link=nvlink4`, errors);
     const player = p.locator('[data-view="schedule"]');
     await p.waitForSelector('[data-view="schedule"][data-steps="2046"]', { timeout: 20000 });
     assert.ok(await player.locator('.axis').count() >= 6, 'axis labels');
@@ -228,8 +223,8 @@ describe('schedule player against the engine', () => {
     const shots = screenshotDir();
     for (const [lang, locale] of [['en', 'en-US'], ['zh', 'zh-CN']]) {
       for (const [label, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
-        const ctx = await browser.newContext({ viewport, locale });
-        const p = await openPage(ctx, `${server.url}?view=explore&algorithm=hierarchical&devices=16&gpus_per_node=4&topology=two_level&bytes=1000000&link=ib_ndr&lang=${lang}`, errors);
+        const ctx = await lab.browser.newContext({ viewport, locale });
+        const p = await openPage(ctx, `${lab.server.url}?view=explore&algorithm=hierarchical&devices=16&gpus_per_node=4&topology=two_level&bytes=1000000&link=ib_ndr&lang=${lang}`, errors);
         const pl = p.locator('[data-view="schedule"]').first();
         await p.waitForSelector('[data-view="schedule"]:not([data-steps="0"])', { timeout: 20000 });
         assert.equal(await pl.getAttribute('data-lecture'), '5.5');
@@ -241,7 +236,7 @@ describe('schedule player against the engine', () => {
         await pl.scrollIntoViewIfNeeded();
         await shot(pl, { path: join(shots, `player-explore-4x4-step4-${lang}-${label}.png`) });
         // Exercise 4 at 4 x 8 (another size, so that the card shows its pictures before it is solved).
-        const e4 = await openPage(ctx, `${server.url}?exercise=4&lang=${lang}`, errors);
+        const e4 = await openPage(ctx, `${lab.server.url}?exercise=4&lang=${lang}`, errors);
         await e4.locator('[data-exercise="4"] [data-param="bytes"]').fill('2');
         await e4.waitForSelector('[data-visual-of="4"] [data-view="schedule"][data-devices="32"]:not([data-steps="0"])', { timeout: 20000 });
         const hier = e4.locator('[data-visual-of="4"] [data-view="schedule"]').first();

@@ -7,14 +7,12 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { answer, engineEval, launch, openPage, screenshotDir, serve, settled, shot } from './helpers.mjs';
+import { answer, engineEval, openPage, screenshotDir, settled, shot, useLab } from './helpers.mjs';
 
-let server;
-let browser;
 const errors = [];
 const IDS = [1, 2, 3, 4, 5, 6, 7, 8];
 
-const fresh = (options = {}) => browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', ...options });
+const fresh = (options = {}) => lab.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', ...options });
 
 /** What a worksheet shows and hides, read in the page (visible: laid out, not hidden by CSS). */
 function sheet(page) {
@@ -77,7 +75,7 @@ async function solved(page, id, seed) {
 const pagesOf = (pdf) => (pdf.toString('latin1').match(/\/Type\s*\/Page(?![a-zA-Z])/g) ?? []).length;
 
 async function pdfPages(ctx, query) {
-  const page = await openPage(ctx, `${server.url}${query}`, errors);
+  const page = await openPage(ctx, `${lab.server.url}${query}`, errors);
   await settled(page);
   const pages = pagesOf(await page.pdf({ format: 'A4' }));
   await page.close();
@@ -102,21 +100,13 @@ function assertWorksheet(s, ids, where) {
   }
 }
 
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-  assert.deepEqual(errors, []);
-});
+const lab = useLab();
+after(() => assert.deepEqual(errors, []));
 
 describe('worksheets', () => {
   test('printed, the page is a worksheet: no hint, solution, verdict, notice or control of the work done on screen', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     // Work on screen: a wrong check (verdict, attempts), a hint, the solution, a refused import (a notice).
     await answer(page, 2, { bytes_sent: '1 MB', steps: '3', time: '2 ms' });
     const card2 = page.locator('[data-exercise="2"]');
@@ -142,7 +132,7 @@ describe('worksheets', () => {
 
   test('?print=1 shows the worksheet on screen, with the lecture\'s values even where this browser last showed a variant', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, server.url, errors);
+    const page = await openPage(ctx, lab.server.url, errors);
     // A variant of exercise 3 becomes this browser's current one.
     const lecture3 = await page.locator('[data-exercise="3"] [data-role="statement"]').textContent();
     for (let i = 0; i < 5; i++) {
@@ -151,7 +141,7 @@ describe('worksheets', () => {
       if (await page.locator('[data-exercise="3"] [data-role="statement"]').textContent() !== lecture3) break;
     }
     assert.notEqual(await page.locator('[data-exercise="3"]').getAttribute('data-variant'), 'lecture');
-    await page.goto(`${server.url}?print=1`);
+    await page.goto(`${lab.server.url}?print=1`);
     await page.waitForSelector('html[data-ready="true"]');
     await settled(page);
     const s = await sheet(page);
@@ -175,7 +165,7 @@ describe('worksheets', () => {
   test('?print=1&seed=N: each card is that seed\'s variant, the engine\'s figures, in both languages', async () => {
     const ctx = await fresh();
     for (const [lang, seed] of [['en', 7], ['zh', 123456]]) {
-      const page = await openPage(ctx, `${server.url}?print=1&seed=${seed}&lang=${lang}`, errors);
+      const page = await openPage(ctx, `${lab.server.url}?print=1&seed=${seed}&lang=${lang}`, errors);
       await settled(page);
       const s = await sheet(page);
       assertWorksheet(s, IDS, `?print=1&seed=${seed}&lang=${lang}`);
@@ -198,7 +188,7 @@ describe('worksheets', () => {
 
   test('?print=1&exercise=N&seed=M: that exercise alone, that variant', async () => {
     const ctx = await fresh();
-    const page = await openPage(ctx, `${server.url}?print=1&exercise=6&seed=42`, errors);
+    const page = await openPage(ctx, `${lab.server.url}?print=1&exercise=6&seed=42`, errors);
     await settled(page);
     const s = await sheet(page);
     assertWorksheet(s, [6], '?print=1&exercise=6&seed=42');
@@ -211,7 +201,7 @@ describe('worksheets', () => {
   test('a bad print value is named in the address\'s problems, and the page stays as it is', async () => {
     const ctx = await fresh();
     for (const [value, lang, words] of [['2', 'en', /^print: "2" is not allowed; allowed: 1\.$/], ['yes', 'zh', /^print：不能取 "yes"；可取：1。$/]]) {
-      const page = await openPage(ctx, `${server.url}?print=${value}&lang=${lang}`, errors);
+      const page = await openPage(ctx, `${lab.server.url}?print=${value}&lang=${lang}`, errors);
       const item = page.locator('#link-problems li[data-setting="print"]');
       assert.equal(await item.isVisible(), true);
       assert.match(await item.innerText(), words);
@@ -248,7 +238,7 @@ describe('worksheets', () => {
     const dir = screenshotDir();
     for (const [name, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]]) {
       const ctx = await fresh({ viewport });
-      const page = await openPage(ctx, `${server.url}?print=1&seed=7&exercise=3`, errors);
+      const page = await openPage(ctx, `${lab.server.url}?print=1&seed=7&exercise=3`, errors);
       await settled(page);
       await shot(page, { path: join(dir, `worksheet-${name}.png`), fullPage: true });
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
