@@ -97,6 +97,68 @@ std::vector<double> read_pair_bytes(Request& r, int k) {
   return out;
 }
 
+// The closed form of collectives.cpp, where the topology is the uniform one it assumes (null
+// elsewhere).
+void write_closed_form(JsonWriter& w, const ScheduleSpec& spec, const std::string& topo_name, bool dbt, int nodes,
+                       int gpus, const Link& link, const Link& inter) {
+  const Collective collective = spec.collective;
+  const int k = spec.devices;
+  const bool hierarchical = spec.algorithm == "hierarchical";
+  if (topo_name == "switch" && !hierarchical && spec.pair_bytes.empty()) {
+    write_cost(w, collective == Collective::allreduce && dbt
+                      ? allreduce_cost(AllreduceAlgorithm::double_binary_tree, k, spec.bytes, link, spec.chunks)
+                      : collective_cost(collective, spec.algorithm, k, spec.bytes, link));
+  } else if (hierarchical) {
+    const HierarchicalCost h =
+        hierarchical_allreduce_cost(nodes, gpus, spec.bytes, link, inter, spec.inter_algorithm);
+    CollectiveCost total = h.total;
+    if (dbt) {  // the chunk count asked for, not the closed form's own best
+      const CollectiveCost across = allreduce_cost(AllreduceAlgorithm::double_binary_tree, nodes,
+                                                   spec.bytes / gpus, inter, spec.chunks);
+      total.time_s += across.time_s - h.inter_allreduce.time_s;
+      total.alpha_time_s += across.alpha_time_s - h.inter_allreduce.alpha_time_s;
+      total.steps += across.steps - h.inter_allreduce.steps;
+      total.bytes_sent_per_device += across.bytes_sent_per_device - h.inter_allreduce.bytes_sent_per_device;
+    }
+    write_cost(w, total);
+  } else {
+    w.value(nullptr);
+  }
+}
+
+// The steps run, each with its messages while the trace lasts.
+void write_schedule(JsonWriter& w, const ExecResult& res, const ExecOptions& opt, bool hierarchical,
+                    int gpus_of_level) {
+  const size_t listed = std::min<size_t>(res.step_records.size(), kMaxListedSteps);
+  w.key("schedule");
+  w.begin_object();
+  w.key("steps");
+  w.begin_array();
+  for (size_t i = 0; i < listed; ++i) {
+    const StepRecord& s = res.step_records[i];
+    w.begin_object();
+    w.member("step", i).member("phase", s.phase).member("time_s", s.time_s).member("messages", s.messages);
+    if (*s.detail) w.member("detail", s.detail);
+    // Hierarchical (P5 §5.5): who works together in this step.
+    if (hierarchical) w.member("group", *s.detail ? "same_local_rank" : "node");
+    if (s.cut_through) w.member("cut_through", true);
+    if (!s.trace.empty()) {
+      w.key("trace");
+      w.begin_array();
+      for (const Message& m : s.trace) write_message(w, m, gpus_of_level);
+      w.end_array();
+    }
+    w.end_object();
+  }
+  w.end_array();
+  w.member("steps_listed", listed)
+      .member("steps_truncated", listed < res.step_records.size())
+      .member("trace_limit", opt.trace_messages)
+      .member("traced_messages", res.trace_messages)
+      .member("trace_truncated", res.trace_truncated);
+  w.end_object();
+}
+
 }  // namespace
 
 void op_simulate(Request& r, JsonWriter& w) {
@@ -239,28 +301,8 @@ void op_simulate(Request& r, JsonWriter& w) {
     w.end_object();
   }
 
-  // The closed form of collectives.cpp, where the topology is the uniform one it assumes.
   w.key("closed_form");
-  if (topo_name == "switch" && !hierarchical && spec.pair_bytes.empty()) {
-    write_cost(w, collective == Collective::allreduce && dbt
-                      ? allreduce_cost(AllreduceAlgorithm::double_binary_tree, k, spec.bytes, link, spec.chunks)
-                      : collective_cost(collective, spec.algorithm, k, spec.bytes, link));
-  } else if (hierarchical) {
-    const HierarchicalCost h =
-        hierarchical_allreduce_cost(nodes, gpus, spec.bytes, link, inter, spec.inter_algorithm);
-    CollectiveCost total = h.total;
-    if (dbt) {  // the chunk count asked for, not the closed form's own best
-      const CollectiveCost across = allreduce_cost(AllreduceAlgorithm::double_binary_tree, nodes,
-                                                   spec.bytes / gpus, inter, spec.chunks);
-      total.time_s += across.time_s - h.inter_allreduce.time_s;
-      total.alpha_time_s += across.alpha_time_s - h.inter_allreduce.alpha_time_s;
-      total.steps += across.steps - h.inter_allreduce.steps;
-      total.bytes_sent_per_device += across.bytes_sent_per_device - h.inter_allreduce.bytes_sent_per_device;
-    }
-    write_cost(w, total);
-  } else {
-    w.value(nullptr);
-  }
+  write_closed_form(w, spec, topo_name, dbt, nodes, gpus, link, inter);
 
   if (opt.data) {
     w.member("verified", res.verified)
@@ -273,35 +315,7 @@ void op_simulate(Request& r, JsonWriter& w) {
     w.member("verification", "accounting mode: bytes, messages, steps and time only");
   }
 
-  const size_t listed = std::min<size_t>(res.step_records.size(), kMaxListedSteps);
-  const int gpus_of_level = topo_name == "two_level" ? gpus : 0;
-  w.key("schedule");
-  w.begin_object();
-  w.key("steps");
-  w.begin_array();
-  for (size_t i = 0; i < listed; ++i) {
-    const StepRecord& s = res.step_records[i];
-    w.begin_object();
-    w.member("step", i).member("phase", s.phase).member("time_s", s.time_s).member("messages", s.messages);
-    if (*s.detail) w.member("detail", s.detail);
-    // Hierarchical (P5 §5.5): who works together in this step.
-    if (hierarchical) w.member("group", *s.detail ? "same_local_rank" : "node");
-    if (s.cut_through) w.member("cut_through", true);
-    if (!s.trace.empty()) {
-      w.key("trace");
-      w.begin_array();
-      for (const Message& m : s.trace) write_message(w, m, gpus_of_level);
-      w.end_array();
-    }
-    w.end_object();
-  }
-  w.end_array();
-  w.member("steps_listed", listed)
-      .member("steps_truncated", listed < res.step_records.size())
-      .member("trace_limit", opt.trace_messages)
-      .member("traced_messages", res.trace_messages)
-      .member("trace_truncated", res.trace_truncated);
-  w.end_object();
+  write_schedule(w, res, opt, hierarchical, topo_name == "two_level" ? gpus : 0);
 }
 
 }  // namespace commlab

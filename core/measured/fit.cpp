@@ -98,9 +98,9 @@ double fit_work_units(double bytes) {
 
 namespace {
 
-void fit_table(const LogTable& t, size_t index, const FitRequest& req, TableFit* f) {
-  const std::string name = table_name(t, index);
-  const Ratio ratio = bus_ratio(t, req.in_place);
+// What the table measured: the collective, the rank count and its ring's shape, each with
+// where it came from.
+void identify_run(const LogTable& t, const std::string& name, const Ratio& ratio, const FitRequest& req, TableFit* f) {
   // The collective: the request's, the text's, or all-reduce by its busbw > algbw.
   if (!req.collective.empty()) {
     f->collective = req.collective;
@@ -166,7 +166,10 @@ void fit_table(const LogTable& t, size_t index, const FitRequest& req, TableFit*
                                f->ranks_from, "): nccl-tests ran it on another rank count"}));
   if (t.cpu_time) f->notes.push_back("time is CPU time (nccl-tests -C 1): fitted as printed, not checked against algbw");
   if (req.in_place) f->notes.push_back("fitted to the in-place columns");
+}
 
+// The rows, and the line fitted to them: alpha, beta, residuals, collapses.
+void fit_line(const LogTable& t, const std::string& name, const FitRequest& req, TableFit* f) {
   // The rows, and least squares on relative error over those with S > 0: minimise
   // sum ((L + b y) / t - 1)^2, y = factor x S, L = steps x alpha, b = 1 / beta.
   const double factor = f->shape.factor;
@@ -236,7 +239,10 @@ void fit_table(const LogTable& t, size_t index, const FitRequest& req, TableFit*
   }
   f->best_busbw_Bps = best;
   f->rel_rms = std::sqrt(sum_sq / f->fitted_rows);
+}
 
+void compare_links(const FitRequest& req, TableFit* f) {
+  const double factor = f->shape.factor, best = f->best_busbw_Bps;
   // The catalogue link nearest to beta (by ratio, either way), and the one asked for.
   double best_score = 1e300;
   for (const LinkSpec& s : link_catalogue()) {
@@ -263,6 +269,13 @@ void fit_table(const LogTable& t, size_t index, const FitRequest& req, TableFit*
                 num(against->nominal_Bps / 1e9),
                 " GB/s: no ring does that; in-switch reduction (NVLS, SHARP; P5 §5.4) or a tree over faster "
                 "links does"}));
+}
+
+void fit_table(const LogTable& t, size_t index, const FitRequest& req, TableFit* f) {
+  const std::string name = table_name(t, index);
+  identify_run(t, name, bus_ratio(t, req.in_place), req, f);
+  fit_line(t, name, req, f);
+  compare_links(req, f);
 }
 
 }  // namespace
