@@ -46,7 +46,7 @@ void write_timeline(JsonWriter& w, const Timeline& t) {
 constexpr int kMaxTimelinePieces = 1024;
 /// Largest fill count the pipeline op reports (micro-batches to keep every stage busy).
 constexpr double kMaxFillMicrobatches = 1e6;
-/// The pipeline's work budget (README "Limits"), about 0.1-0.2 s natively and under half a
+/// The pipeline's work budget (core/README.md "Limits"), about 0.1-0.2 s natively and under half a
 /// second in wasm: stage visits, a priority-queue step each.
 constexpr double kMaxStageVisits = 1e6;
 /// The most a request may accept with "max_stage_visits" (an exercise whose params reach

@@ -58,7 +58,7 @@ void write_kernel(JsonWriter& w, const AllreduceKernel& kernel, const TpCost& c)
   w.end_object();
 }
 
-/// ring_attention_check's work budget (README "Limits"), about 0.1-0.2 s natively and under half
+/// ring_attention_check's work budget (core/README.md "Limits"), about 0.1-0.2 s natively and under half
 /// a second in wasm: all tokens squared x head_dim (the ring and the one-device reference, an
 /// exp a pair).
 constexpr double kMaxAttentionCheckWork = 1 << 24;

@@ -137,7 +137,7 @@ void op_presets(Request& r, JsonWriter& w) {
   w.member("mfu", kDefaultMfu).member("efficiency", kDefaultEfficiency);
 }
 
-// A statement names a model only when the params are its shape (SPEC "Variants"), as link.match
+// A statement names a model only when the params are its shape (exercises/README.md "Variants"), as link.match
 // names a link; exercises written as data ask this. Mixtral-8x7B has Llama-3-8B's layers and
 // hidden size, so experts (0: dense) is part of the shape.
 void op_model_match(Request& r, JsonWriter& w) {

@@ -44,7 +44,7 @@ Exercise detail::read_exercise(const std::string& file, const json& doc) {
   // "compute": answers declared as requests and arithmetic over the params, JSON only (no C++).
   if (!doc.contains("compute"))
     bad_doc(file, "field 'compute' is missing; allowed: a compute section saying how every answer is computed "
-                  "(README \"Adding an exercise\")");
+                  "(exercises/README.md \"Adding an exercise\")");
   check_compute(file, doc);
   return Exercise{id, doc};
 }

@@ -24,7 +24,7 @@ bool is_string_list(const json& j) {
 }  // namespace
 
 // Every field code reads has its type and range checked here, so a wrong type is a problem
-// named by its path, never a library exception (SPEC "Exercise documents are untrusted input").
+// named by its path, never a library exception (exercises/README.md "Exercise documents are untrusted input").
 void check_param_def(const std::string& file, const json& p, size_t i) {
   const std::string at = concat({"field 'params[", std::to_string(i), "]"});
   if (!p.is_object() || !p.contains("id") || !p.at("id").is_string()) bad_doc(file, {at, ".id' must be a string"});
