@@ -8,19 +8,15 @@
 // The draft is kept in localStorage under DRAFT_KEY (restored on reload); the preview card's
 // progress lives in memory only, in a store of its own, so it never mixes with the lecture's.
 
-import { Card } from '../card/card.js';
-import { LECTURE, fullParams, variantKey } from '../card/variant.js';
-import { askMany, forgetExercise, rememberSolve } from '../engine/door.js';
+import { askMany, forgetExercise } from '../engine/door.js';
 import { h } from '../util/dom.js';
 import { authorStrings, pick } from '../util/i18n.js';
 import { locate, problemPath, syntaxPlace } from '../util/jsonpath.js';
-import { prettyUnits } from '../util/units.js';
-import { Store } from './store.js';
+import { createPreview } from './author_preview.js';
 
 /** Where the draft is kept: the document's text, as typed. */
 export const DRAFT_KEY = 'commlab.author.v1.draft';
 const LINT_DELAY_MS = 300; // typing pauses this long before the engine checks the text
-const SEEDS = [1, 2, 3, 4, 5];
 const MAX_FILE_BYTES = 1024 * 1024; // opened into the editor at most; the engine allows 256 KB
 const EXAMPLE_URL = 'author/example.json'; // tests/fixtures/exercises/09.json, copied by ./lab build
 
@@ -57,18 +53,6 @@ const BLANK = (id) => `{
 }
 `;
 
-/** A Storage kept in memory (the preview card's progress: never written to localStorage). */
-function memoryStorage() {
-  const map = new Map();
-  return {
-    get length() { return map.size; },
-    key: (i) => [...map.keys()][i] ?? null,
-    getItem: (k) => (map.has(k) ? map.get(k) : null),
-    setItem: (k, v) => { map.set(k, String(v)); },
-    removeItem: (k) => { map.delete(k); },
-  };
-}
-
 /**
  * A lecture exercise's file as a new one: the same text (its compute section and all) under id
  * `id`, so it solves as the lecture's does.
@@ -95,7 +79,6 @@ export function createAuthor({ lang, builtIns, storage, confirmLeave }) {
   // or lecture file to start from, only the blank template.
   const canFetch = location.protocol !== 'file:';
   let t = authorStrings(lang);
-  let previewLang = lang;
 
   // --- the editor ------------------------------------------------------------------------
   const title = h('h2', { id: 'author-title' });
@@ -129,26 +112,10 @@ export function createAuthor({ lang, builtIns, storage, confirmLeave }) {
     ]),
   ]);
 
-  // --- the preview -----------------------------------------------------------------------
-  const previewTitle = h('h2', { id: 'author-preview-title' });
-  const langGroup = h('div', { class: 'preview-lang', role: 'group' });
-  const langButtons = ['en', 'zh'].map((l) => {
-    const b = h('button', { type: 'button', 'data-preview-lang': l, lang: l === 'zh' ? 'zh-CN' : 'en', text: l === 'zh' ? '中文' : 'English' });
-    b.addEventListener('click', () => setPreviewLang(l));
-    return b;
-  });
-  langGroup.append(...langButtons);
-  const previewStatus = h('p', { class: 'preview-status', 'data-role': 'preview-status', role: 'status' });
-  const cardSlot = h('div', { class: 'preview-card', 'data-role': 'preview-card' });
-  const variantsTitle = h('h3', { id: 'author-variants-title' });
-  const variantsBox = h('div', { class: 'variant-table', 'data-role': 'variants' });
-  const variantsPart = h('section', { class: 'card author-variants', 'aria-labelledby': 'author-variants-title', hidden: true }, [variantsTitle, variantsBox]);
-  const preview = h('section', { class: 'author-preview', 'data-role': 'preview', 'aria-labelledby': 'author-preview-title' }, [
-    h('div', { class: 'preview-head' }, [previewTitle, langGroup]), previewStatus, cardSlot, variantsPart,
-  ]);
+  const preview = createPreview({ lang, confirmLeave, current: () => textarea.value, words: () => t });
 
   const dialog = h('dialog', { class: 'author-dialog', 'aria-labelledby': 'author-replace-title', 'aria-describedby': 'author-replace-text' });
-  const root = h('section', { class: 'author', 'data-view': 'author', 'data-lecture': '11' }, [editor, preview, dialog]);
+  const root = h('section', { class: 'author', 'data-view': 'author', 'data-lecture': '11' }, [editor, preview.root, dialog]);
 
   // --- the draft in localStorage ---------------------------------------------------------
   let saveFailed = false;
@@ -193,9 +160,6 @@ export function createAuthor({ lang, builtIns, storage, confirmLeave }) {
   let lintTimer = 0;
   let linted = null; // the text the problems shown belong to
   let lastLint = null; // and the engine's answer for it
-  let shown = null; // {doc, store, card, text, solved, variants}
-  let previewState = 'none';
-  let previewNote = '';
 
   function scheduleLint() {
     clearTimeout(lintTimer);
@@ -211,7 +175,7 @@ export function createAuthor({ lang, builtIns, storage, confirmLeave }) {
     root.setAttribute('aria-busy', 'true');
     // A load may run even when its answer is dropped (a newer text came): forget what the
     // engine said about the last document before it changes.
-    if (shown) forgetExercise(shown.doc.id);
+    preview.forget();
     const out = await askMany([{ op: 'exercise.lint', text, file }, { op: 'exercise.load', text, file }], 'author-lint');
     if (!out || text !== textarea.value) return; // a newer text is on its way
     const [lint, load] = out;
@@ -220,12 +184,12 @@ export function createAuthor({ lang, builtIns, storage, confirmLeave }) {
     renderProblems(lint);
     if (load.error) {
       root.removeAttribute('aria-busy');
-      if (shown) forgetExercise(shown.doc.id); // an earlier version may still be the engine's
-      setPreview(shown ? 'stale' : 'none', load.error.message);
+      preview.forget(); // an earlier version may still be the engine's
+      preview.failed(load.error.message);
       return;
     }
     forgetExercise(load.id);
-    await showPreview(load.id, text, !lint.error && lint.ok);
+    await preview.show(load.id, text, !lint.error && lint.ok);
     if (textarea.value === text && !lintTimer) root.removeAttribute('aria-busy');
   }
 
@@ -280,116 +244,6 @@ export function createAuthor({ lang, builtIns, storage, confirmLeave }) {
     const charWidth = lineHeight * 0.48;
     textarea.scrollLeft = Math.max(0, column * charWidth - textarea.clientWidth / 3);
     textarea.scrollIntoView({ block: 'nearest' });
-  }
-
-  async function showPreview(id, text, clean) {
-    const first = await askMany([
-      { op: 'exercise.get', id }, { op: 'exercise.solve', id },
-      ...SEEDS.map((seed) => ({ op: 'exercise.variant', id, seed })),
-    ], 'author-preview');
-    if (!first || text !== textarea.value) return;
-    const [doc, lecture, ...drawn] = first;
-    if (doc.error || lecture.error) {
-      setPreview(shown ? 'stale' : 'none', (doc.error ?? lecture.error).message);
-      return;
-    }
-    const solves = await askMany(drawn.map((v) => (v.error ? { op: 'links' } : { op: 'exercise.solve', id, params: v.params })), 'author-preview');
-    if (!solves || text !== textarea.value) return;
-    rememberSolve(id, fullParams(doc, null), lecture);
-    const variants = drawn.map((v, i) => ({ seed: SEEDS[i], params: v.params, error: v.error ?? solves[i].error, res: solves[i] }));
-    // The same document again (the text changed around it): the card and its progress stay.
-    const same = shown && JSON.stringify(shown.doc) === JSON.stringify(doc);
-    if (!same) {
-      const store = new Store(memoryStorage());
-      const carried = shown?.card.variant === LECTURE ? shown.card.saved.answers : {};
-      const typed = Object.fromEntries(doc.answers.filter((a) => carried[a.id]).map((a) => [a.id, carried[a.id]]));
-      if (Object.keys(typed).length) store.update(doc.id, LECTURE, (r) => { Object.assign(r.answers, typed); });
-      const card = new Card(doc, store, previewLang, { confirmLeave });
-      shown = { doc, store, card };
-      card.render();
-      card.root.lang = previewLang === 'zh' ? 'zh-CN' : 'en';
-      cardSlot.replaceChildren(card.root);
-    }
-    shown.variants = variants;
-    renderVariants();
-    setPreview(clean ? 'clean' : 'problems');
-  }
-
-  function setPreview(state, note = '') {
-    previewState = state;
-    previewNote = note;
-    preview.dataset.state = state;
-    if (state === 'none') {
-      cardSlot.replaceChildren();
-      variantsPart.hidden = true;
-    }
-    renderPreviewStatus();
-  }
-
-  function renderPreviewStatus() {
-    const text = {
-      none: previewNote ? t.loadFailed(previewNote) : t.previewNone,
-      stale: t.previewStale(previewNote),
-      clean: t.previewClean,
-      problems: t.previewProblems,
-    }[previewState];
-    previewStatus.textContent = text;
-    previewStatus.dataset.state = previewState;
-  }
-
-  function renderVariants() {
-    if (!shown?.variants) return;
-    const { doc, card, variants } = shown;
-    const at = authorStrings(previewLang);
-    const params = doc.params;
-    const answers = doc.answers;
-    const head = h('tr', {}, [
-      h('th', { scope: 'col', text: at.seed }),
-      ...params.map((p) => h('th', { scope: 'col', class: 'param-col', text: pick(p.label, previewLang) })),
-      ...answers.map((a) => h('th', { scope: 'col', class: 'answer-col', text: pick(a.label, previewLang) })),
-      h('th', { scope: 'col' }, h('span', { class: 'visually-hidden', text: at.tryIt })),
-    ]);
-    const rows = variants.map((v) => {
-      const cells = [h('th', { scope: 'row', text: String(v.seed) })];
-      if (v.error) {
-        cells.push(h('td', { colspan: String(params.length + answers.length + 1), class: 'card-error', text: at.noVariant(v.error.message) }));
-      } else {
-        for (const p of params) {
-          const shownParam = p.kind === 'choice' ? card.labelOf(v.params[p.id]) : prettyUnits(v.res.params_display?.[p.id] ?? String(v.params[p.id]));
-          cells.push(h('td', { dataset: { param: p.id }, text: shownParam }));
-        }
-        for (const a of answers) {
-          const text = v.res.display?.[a.id];
-          cells.push(h('td', { dataset: { result: a.id }, text: text == null ? '' : card.shown(a, text) }));
-        }
-        const tryIt = h('button', { type: 'button', 'data-action': 'try-variant', 'aria-label': at.tryItLabel(v.seed), text: at.tryIt });
-        tryIt.addEventListener('click', async () => {
-          if (!(await card.mayLeave())) return;
-          await card.show(variantKey(doc, v.params), fullParams(doc, v.params), '[data-answer]');
-          card.root.scrollIntoView({ block: 'start' });
-        });
-        cells.push(h('td', {}, tryIt));
-      }
-      return h('tr', { dataset: { seed: String(v.seed) } }, cells);
-    });
-    variantsTitle.textContent = at.variants;
-    variantsBox.replaceChildren(h('table', {}, [
-      h('caption', { text: at.variantsCaption(SEEDS.length) }),
-      h('thead', {}, head),
-      h('tbody', {}, rows),
-    ]));
-    variantsPart.hidden = false;
-    variantsPart.lang = previewLang === 'zh' ? 'zh-CN' : 'en';
-  }
-
-  function setPreviewLang(l) {
-    previewLang = l;
-    for (const b of langButtons) b.setAttribute('aria-pressed', String(b.dataset.previewLang === l));
-    if (shown) {
-      shown.card.setLang(l);
-      shown.card.root.lang = l === 'zh' ? 'zh-CN' : 'en';
-    }
-    renderVariants();
   }
 
   // --- putting a text in the editor ------------------------------------------------------
@@ -521,10 +375,8 @@ export function createAuthor({ lang, builtIns, storage, confirmLeave }) {
     docLabel.textContent = t.documentLabel;
     dropHint.textContent = t.dropHint;
     lintTitle.textContent = t.lint;
-    previewTitle.textContent = t.preview;
-    langGroup.setAttribute('aria-label', t.previewLang);
     renderDraftStatus();
-    renderPreviewStatus();
+    preview.renderWords();
     // The problems again, in this language's words around the engine's.
     if (lastLint && linted === textarea.value && lintStatus.dataset.state !== 'checking') renderProblems(lastLint);
   }
@@ -532,13 +384,13 @@ export function createAuthor({ lang, builtIns, storage, confirmLeave }) {
   function setLang(l) {
     lang = l;
     renderWords();
-    setPreviewLang(l);
+    preview.setLang(l);
   }
 
   // --- start: the saved draft, else the example ------------------------------------------
   renderWords();
-  setPreviewLang(previewLang);
-  setPreview('none');
+  preview.setLang(lang);
+  preview.set('none');
   const saved = readDraft();
   if (saved != null && saved.trim()) {
     textarea.value = saved;

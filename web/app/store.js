@@ -22,43 +22,12 @@
 // it removes any old one, and puts back what it wrote when a write fails, so storage is then
 // exactly as it was.
 
-export const V1_KEY = 'commlab.progress.v1';
-export const CORRUPT = 'commlab.corrupt.';
-const PREFIX = 'commlab.v2.';
-const LANG_KEY = `${PREFIX}lang`;
-const CURRENT = `${PREFIX}current.`;
-const PROGRESS = `${PREFIX}progress.`;
-export const LANGS = ['en', 'zh'];
+import { CORRUPT, CURRENT, currentKey, emptyRecord, isExerciseId, isPlainObject, isQuotaError, isVariantKey, LANG_KEY, LANGS, newEntry, PROGRESS, recordKey, V1_KEY } from './store_keys.js';
+import { replaceAllProgress } from './store_import.js';
+import { attachStorage, mergeProgress, takeExternal } from './store_shared.js';
 
-const currentKey = (id) => `${CURRENT}${id}`;
-const recordKey = (id, key) => `${PROGRESS}${id}.${key}`;
-
-// An exercise id as this page writes it: a whole number (exercises/NN.json's id).
-const ID_SHAPE = /^[1-9][0-9]{0,5}$/;
-// A variant key as card/variant.js's variantKey writes it: "lecture", or "id=value;..." with
-// parameter ids and values shown at 6 significant figures ("4e+10", "2.5e-6") or a choice's id.
-const VARIANT_SHAPE = /^(?:lecture|[A-Za-z_][A-Za-z0-9_]{0,63}=[A-Za-z0-9_.+-]{1,64}(?:;[A-Za-z_][A-Za-z0-9_]{0,63}=[A-Za-z0-9_.+-]{1,64}){0,31})$/;
-
-/** True when `id` is an exercise id of the shape this page saves. */
-export const isExerciseId = (id) => typeof id === 'string' && ID_SHAPE.test(id);
-/** True when `key` has the shape of a variant key (card/variant.js). */
-export const isVariantKey = (key) => typeof key === 'string' && key.length <= 2000 && VARIANT_SHAPE.test(key);
-const isPlainObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** True for the browser's "storage is full" refusal (names and codes differ between engines). */
-export function isQuotaError(e) {
-  return e?.name === 'QuotaExceededError' || e?.name === 'NS_ERROR_DOM_QUOTA_REACHED' || e?.code === 22 || e?.code === 1014;
-}
-
-/** An empty progress record for a variant with `params` (null: the lecture's). */
-export function emptyRecord(params = null) {
-  return {
-    params, answers: {}, verdicts: {}, messages: {}, attempts: 0, solved: false, hints: 0,
-    solutionOpen: false, revealed: false,
-  };
-}
-
-const newEntry = () => ({ current: null, variants: Object.create(null) });
+// The key layout's names and checks, for the modules that have them from the store.
+export { CORRUPT, LANGS, V1_KEY, emptyRecord, isExerciseId, isQuotaError, isVariantKey };
 
 const RETRY_FIRST_MS = 2000;
 const RETRY_MAX_MS = 60000;
@@ -326,88 +295,9 @@ export class Store {
     return data;
   }
 
-  /**
-   * An import: every exercise's progress becomes `exercises` (checked by app/progress.js) and the
-   * language `lang` (null: unchanged). Every new key is written first; only when all are written
-   * are the old progress keys that the file does not have removed. A write the browser refuses
-   * puts back what was written, so storage stays exactly as it was, and memory is unchanged.
-   * Returns {saved: true, bytes} or {saved: false, blocked} (no storage: taken in memory only) or
-   * {saved: false, error, quota, bytes, restored} (nothing changed; restored false: the undo
-   * itself was refused). `bytes`: the file's size in storage (UTF-16, 2 bytes a character).
-   */
+  /** An import, all or nothing: app/store_import.js. */
   replaceAll(exercises, lang = null) {
-    const next = this.fill(Object.create(null), exercises);
-    const apply = () => {
-      this.data = next;
-      if (LANGS.includes(lang)) this.lang = lang;
-      this.notify();
-    };
-    if (!this.available) {
-      apply();
-      return { saved: false, blocked: true };
-    }
-    const texts = new Map();
-    if (LANGS.includes(lang)) texts.set(LANG_KEY, JSON.stringify(lang));
-    for (const [id, e] of Object.entries(next)) {
-      if (e.current) texts.set(currentKey(id), JSON.stringify(e.current));
-      for (const [key, rec] of Object.entries(e.variants)) texts.set(recordKey(id, key), JSON.stringify(rec));
-    }
-    let bytes = 0;
-    for (const [k, t] of texts) bytes += 2 * (k.length + t.length);
-    let stale;
-    const before = new Map();
-    try {
-      stale = this.keys().filter((k) => (k.startsWith(CURRENT) || k.startsWith(PROGRESS)) && !texts.has(k));
-      for (const k of [...texts.keys(), ...stale]) before.set(k, this.storage.getItem(k));
-    } catch (error) {
-      return { saved: false, error, quota: false, bytes, restored: true };
-    }
-    const written = [];
-    const undo = () => {
-      let restored = true;
-      // First remove what is new (frees space), then put back what was overwritten.
-      for (const k of written) {
-        if (before.get(k) == null) {
-          try { this.storage.removeItem(k); } catch { restored = false; }
-        }
-      }
-      for (const k of written) {
-        const old = before.get(k);
-        if (old == null) continue;
-        try { this.storage.setItem(k, old); } catch { restored = false; }
-      }
-      return restored;
-    };
-    try {
-      for (const [k, t] of texts) {
-        if (before.get(k) === t) continue; // already so: nothing to write or undo
-        written.push(k);
-        this.storage.setItem(k, t);
-      }
-    } catch (error) {
-      return { saved: false, error, quota: isQuotaError(error), bytes, restored: undo() };
-    }
-    const removed = [];
-    try {
-      for (const k of stale) {
-        this.storage.removeItem(k);
-        removed.push(k);
-      }
-    } catch (error) {
-      let restored = undo();
-      for (const k of removed) {
-        try { this.storage.setItem(k, before.get(k)); } catch { restored = false; }
-      }
-      return { saved: false, error, quota: isQuotaError(error), bytes, restored };
-    }
-    // What was waiting to be saved for progress keys is replaced by the file (the language too,
-    // when the file has one).
-    for (const k of [...this.pending.keys()]) {
-      if (k.startsWith(CURRENT) || k.startsWith(PROGRESS) || (k === LANG_KEY && texts.has(LANG_KEY))) this.pending.delete(k);
-    }
-    apply();
-    this.flush();
-    return { saved: true, bytes };
+    return replaceAllProgress(this, exercises, lang);
   }
 
   /** Writes exercise `id`'s records and current variant, each under its own key. */
@@ -533,102 +423,19 @@ export class Store {
     this.removeKeys((k) => k.startsWith(CURRENT) || k.startsWith(PROGRESS));
   }
 
-  /**
-   * Another page of this origin changed `key` (a `storage` event; key null: storage cleared).
-   * A record is taken only when it is not older than the one held here, so a late event never
-   * brings back an older state. Returns the exercise id touched, '*' for all, or null.
-   */
+  /** Another page of this origin changed `key` (a `storage` event): app/store_shared.js. */
   external(key, newValue) {
-    if (key === null) {
-      // Cleared elsewhere (a reset): what was waiting here goes too.
-      this.pending.clear();
-      this.data = Object.create(null);
-      this.setAsideKeys = [];
-      this.load();
-      for (const [id, e] of Object.entries(this.data)) {
-        for (const [k, rec] of Object.entries(e.variants)) {
-          const clean = this.clean(id, rec);
-          if (clean) e.variants[k] = clean;
-          else delete e.variants[k];
-        }
-      }
-      this.notify();
-      return '*';
-    }
-    if (typeof key !== 'string' || !key.startsWith(PROGRESS)) return null;
-    const rest = key.slice(PROGRESS.length);
-    const dot = rest.indexOf('.');
-    if (dot <= 0) return null;
-    const id = rest.slice(0, dot);
-    const vkey = rest.slice(dot + 1);
-    if (!isExerciseId(id) || !isVariantKey(vkey)) return null;
-    if (this.pending.has(key)) return null; // this page's own change is newer and still to be saved
-    if (newValue == null) {
-      if (!this.record(id, vkey)) return null;
-      delete this.data[id].variants[vkey];
-      this.notify(id);
-      return id;
-    }
-    let rec;
-    try {
-      rec = this.clean(id, JSON.parse(newValue));
-    } catch {
-      return null;
-    }
-    if (!isPlainObject(rec)) return null;
-    const held = this.record(id, vkey);
-    if (held?.updated && rec.updated && rec.updated < held.updated) return null;
-    this.entry(id).variants[vkey] = rec;
-    this.notify(id);
-    return id;
+    return takeExternal(this, key, newValue);
   }
 
-  /**
-   * Takes exercise `id`'s progress held elsewhere (the host page, for a frame without storage):
-   * each variant's record where it is newer than the one held here (or new), written to its own
-   * key when storage works; the shown variant when none is chosen here.
-   */
+  /** Takes exercise `id`'s progress held elsewhere (a host page): app/store_shared.js. */
   merge(id, ex) {
-    const e = this.entry(id);
-    let changed = false;
-    for (const [key, rec] of Object.entries(ex.variants ?? {})) {
-      if (!isVariantKey(key) || !isPlainObject(rec)) continue;
-      const held = Object.hasOwn(e.variants, key) ? e.variants[key] : null;
-      if (held && (!rec.updated || (held.updated && held.updated >= rec.updated))) continue;
-      e.variants[key] = rec;
-      this.write(recordKey(id, key), rec);
-      changed = true;
-    }
-    if (!e.current && isVariantKey(ex.current)) {
-      e.current = ex.current;
-      this.write(currentKey(id), ex.current);
-      changed = true;
-    }
-    if (changed) this.notify(id);
-    return changed;
+    return mergeProgress(this, id, ex);
   }
 
-  /**
-   * Starts saving into `storage` (a frame granted storage access later): what it holds is read,
-   * what was kept in memory meanwhile is merged in (the newer record of a variant wins) and
-   * written. False, and nothing changes, when `storage` cannot be read either.
-   */
+  /** Starts saving into `storage` granted later: app/store_shared.js. */
   attach(storage) {
-    const held = this.data;
-    const before = { storage: this.storage, lang: this.lang };
-    this.storage = storage;
-    this.available = true;
-    this.data = Object.create(null);
-    this.load();
-    if (!this.available) {
-      this.storage = before.storage;
-      this.data = held;
-      return false;
-    }
-    if (!this.lang && before.lang) this.setLang(before.lang);
-    for (const [id, e] of Object.entries(held)) this.merge(id, e);
-    this.notify();
-    return true;
+    return attachStorage(this, storage);
   }
 
   /** Exercise `id`'s progress as one object {current, variants} (what a host keeps). */

@@ -10,6 +10,7 @@ import { viewStrings } from '../util/i18n.js';
 import { boundStrings } from '../util/section_strings.js';
 import { formatBytes, formatTime } from '../util/units.js';
 import { askMany } from '../engine/door.js';
+import { rangeProblem, settingsRefresh } from './settings_check.js';
 
 export const BOUND_ALGORITHMS = ['ring', 'recursive_doubling', 'rabenseifner', 'binary_tree', 'double_binary_tree', 'in_switch'];
 // The device counts of the growth row (the lecture: the bound hardly grows with k).
@@ -46,24 +47,15 @@ export function createBoundView(lang, links) {
   );
   drawn.append(h('figure', { class: 'bound-figure' }, [h('figcaption', { text: t.caption }), picture]), sentences, tableBox, growth);
 
-  function sayWrong() {
-    for (const [k, input] of [['devices', devices], ['mb', mb]]) {
-      const v = Number(input.value);
-      const [lo, hi] = LIMITS[k];
-      const ok = k === 'devices' ? Number.isInteger(v) : Number.isFinite(v);
-      if (input.value.trim() === '' || !ok || v < lo || v > hi) return t.range[k](input.value);
-    }
-    return '';
-  }
+  const sayWrong = () => rangeProblem([
+    { input: devices, range: LIMITS.devices, say: (v) => t.range.devices(v) },
+    { input: mb, range: LIMITS.mb, whole: false, say: (v) => t.range.mb(v) },
+  ]);
 
-  let asked = 0;
+  const turns = settingsRefresh(problem, drawn);
   async function refresh() {
-    const mine = ++asked;
-    const wrong = sayWrong();
-    problem.hidden = !wrong;
-    problem.textContent = wrong;
-    drawn.hidden = !!wrong;
-    if (wrong) return;
+    const turn = turns.begin(sayWrong());
+    if (!turn) return;
     root.setAttribute('aria-busy', 'true');
     const k = Number(devices.value);
     const bytes = Number(mb.value) * 1e6;
@@ -73,21 +65,19 @@ export function createBoundView(lang, links) {
     const runs = BOUND_ALGORITHMS.map((algorithm) => run(algorithm, 'data'));
     const bounds = BOUND_DEVICES.map((n) => ({ op: 'collective', collective: 'allreduce', algorithm: 'ring', devices: n, bytes, link: link.value }));
     const answers = await askMany([...runs, ...bounds], 'bound');
-    if (mine !== asked) return;
+    if (turn.stale) return;
     // A run refused on buffers (too large, or less than one 8-byte element) is counted instead;
     // a refusal of the counted run too is said.
     const large = BOUND_ALGORITHMS.filter((a, i) => answers?.[i]?.error);
     if (large.length) {
       const counted = await askMany(large.map((a) => run(a, 'accounting')), 'bound');
-      if (mine !== asked) return;
+      if (turn.stale) return;
       large.forEach((a, j) => { answers[BOUND_ALGORITHMS.indexOf(a)] = counted?.[j] ?? null; });
     }
     root.removeAttribute('aria-busy');
     const refused = answers?.find((a) => a?.error);
     if (!answers || refused) {
-      problem.hidden = false;
-      problem.textContent = refused ? t.refused(refused.error.message) : t.failed;
-      drawn.hidden = true;
+      turns.say(refused ? t.refused(refused.error.message) : t.failed);
       return;
     }
     const sims = answers.slice(0, runs.length);

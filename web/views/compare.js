@@ -7,6 +7,7 @@ import { h } from '../util/dom.js';
 import { compareStrings } from '../util/section_strings.js';
 import { formatBytes, formatTime } from '../util/units.js';
 import { askMany } from '../engine/door.js';
+import { rangeProblem, settingsRefresh } from './settings_check.js';
 
 // The engine's limits (its errors name them): tp, ep 1-4096, ring devices 1-1024, tokens 1-1e8;
 // pipeline stages at most the model's layers (one layer a stage at the finest).
@@ -71,47 +72,36 @@ export function createCompareView(lang, links = []) {
   let presets = null;
   const picked = () => presets.models.find((m) => m.id === model.value);
 
-  function sayWrong() {
-    const m = picked();
-    const limits = { ...LIMITS, pp: [1, m.layers] };
-    for (const [k, input] of [['tokens', tokens], ['tp', tp], ['pp', pp], ['ep', ep], ['cp', cp]]) {
-      const v = Number(input.value);
-      const [lo, hi] = limits[k];
-      if (input.value.trim() === '' || !Number.isInteger(v) || v < lo || v > hi) return t.range(k, input.value, lo, hi);
-    }
-    return '';
-  }
+  const sayWrong = () => {
+    const limits = { ...LIMITS, pp: [1, picked().layers] };
+    return rangeProblem(Object.entries({ tokens, tp, pp, ep, cp }).map(([k, input]) => (
+      { input, range: limits[k], say: (v, lo, hi) => t.range(k, v, lo, hi) })));
+  };
 
-  let asked = 0;
+  const turns = settingsRefresh(problem, drawn);
   async function run() {
-    const mine = ++asked;
+    const turn = turns.turn();
     if (!presets) {
       const [p] = (await askMany([{ op: 'presets' }], 'compare-presets')) ?? [];
-      if (mine !== asked) return;
-      if (!p || p.error) { problem.hidden = false; problem.textContent = t.failed; drawn.hidden = true; return; }
+      if (turn.stale) return;
+      if (!p || p.error) { turns.say(t.failed); return; }
       presets = p;
       model.replaceChildren(...p.models.map((m) => h('option', { value: m.id, text: m.label })));
       model.value = p.models.some((m) => m.id === 'mixtral_8x7b') ? 'mixtral_8x7b' : p.models[0].id;
       node.replaceChildren(...p.nodes.map((n) => h('option', { value: n.id, text: n.label })));
       node.value = p.nodes.some((n) => n.id === 'dgx_h100') ? 'dgx_h100' : p.nodes[0].id;
     }
-    const wrong = sayWrong();
-    problem.hidden = !wrong;
-    problem.textContent = wrong;
-    drawn.hidden = !!wrong;
-    if (wrong) return;
+    if (!turns.check(sayWrong())) return;
     root.setAttribute('aria-busy', 'true');
     const m = picked();
     const n = presets.nodes.find((x) => x.id === node.value);
     const s = { tokens: Number(tokens.value), tp: Number(tp.value), pp: Number(pp.value), ep: Number(ep.value), cp: Number(cp.value), phase: phase.value };
     const out = await askMany([{ op: 'parallelisms', model: m.id, node: n.id, phase: s.phase, tokens: s.tokens, tp: s.tp, pp: s.pp, ep: s.ep, cp: s.cp }], 'compare');
-    if (mine !== asked) return;
+    if (turn.stale) return;
     root.removeAttribute('aria-busy');
     const answer = out?.[0];
     if (!answer || answer.error) {
-      problem.hidden = false;
-      problem.textContent = answer?.error ? t.refused(answer.error.message) : t.failed;
-      drawn.hidden = true;
+      turns.say(answer?.error ? t.refused(answer.error.message) : t.failed);
       return;
     }
     rule.textContent = t.rule(percent(answer.cross_share));

@@ -9,6 +9,7 @@ import { viewStrings } from '../util/i18n.js';
 import { decodeStrings } from '../util/section_strings.js';
 import { formatBytes, formatTime } from '../util/units.js';
 import { askMany } from '../engine/door.js';
+import { rangeProblem, settingsRefresh } from './settings_check.js';
 
 // Every all-reduce algorithm the `tp` op accepts (its error names them), the ring first.
 export const DECODE_ALGORITHMS = ['ring', 'recursive_doubling', 'rabenseifner', 'binary_tree', 'double_binary_tree', 'in_switch'];
@@ -61,26 +62,18 @@ export function createDecodeView(lang, links) {
   drawn.append(summary, h('figure', { class: 'decode-figure' }, [h('figcaption', { text: t.caption }), picture]), sentences, tableBox, transfers);
 
   // A whole number in [lo, hi] typed, or the words that say why not.
-  function sayWrong() {
-    for (const [k, input] of tokensFromEngine ? [['tp', tp]] : [['tp', tp], ['tokens', tokens]]) {
-      const v = Number(input.value);
-      const [lo, hi] = LIMITS[k];
-      if (input.value.trim() === '' || !Number.isInteger(v) || v < lo || v > hi) return t.range[k](input.value);
-    }
-    return '';
-  }
+  const sayWrong = () => rangeProblem([
+    { input: tp, range: LIMITS.tp, say: (v) => t.range.tp(v) },
+    ...(tokensFromEngine ? [] : [{ input: tokens, range: LIMITS.tokens, say: (v) => t.range.tokens(v) }]),
+  ]);
 
-  let asked = 0;
+  const turns = settingsRefresh(problem, drawn);
   let presetsAnswer = null;
   // After a change of phase the engine's own token count for it is asked for and shown.
   let tokensFromEngine = false;
   async function run() {
-    const mine = ++asked;
-    const wrong = sayWrong();
-    problem.hidden = !wrong;
-    problem.textContent = wrong;
-    drawn.hidden = !!wrong;
-    if (wrong) return;
+    const turn = turns.begin(sayWrong());
+    if (!turn) return;
     root.setAttribute('aria-busy', 'true');
     const base = { op: 'tp', tp: Number(tp.value), link: link.value, phase: phase.value };
     if (!tokensFromEngine) base.tokens = Number(tokens.value);
@@ -89,20 +82,18 @@ export function createDecodeView(lang, links) {
     // One batch: the presets (the pickers) and the step under every algorithm, side by side.
     const answers = await askMany([{ op: 'presets' }, ...DECODE_ALGORITHMS.map((algorithm) => ({ ...base, algorithm })),
       ...DECODE_KERNELS.map((k) => ({ ...base, ...k }))], 'decode');
-    if (mine !== asked) return;
+    if (turn.stale) return;
     root.removeAttribute('aria-busy');
     const [presets, ...steps] = answers;
     if (presets?.error || steps.some((r) => r?.error)) {
-      problem.hidden = false;
-      problem.textContent = t.failed;
-      drawn.hidden = true;
+      turns.say(t.failed);
       return;
     }
     if (!presetsAnswer) fillPickers(presets);
     if (tokensFromEngine) { tokens.value = String(steps[0].tokens); tokensFromEngine = false; }
     Object.assign(root.dataset, { model: steps[0].model.id, gpu: gpu.value, tp: String(steps[0].tp), link: link.value, phase: steps[0].phase, tokens: String(steps[0].tokens) });
     draw(steps);
-    await drawTransfers(mine, steps[0].model);
+    await drawTransfers(turn, steps[0].model);
   }
 
   function fillPickers(presets) {
@@ -190,12 +181,12 @@ export function createDecodeView(lang, links) {
   // (kv_transfer), and the weights read at a cold start from one NVMe SSD or from CPU memory over
   // the node's PCIe links, a GPU's share each (memory's weight_bytes_per_gpu, then transfer).
   const NODE_GPUS = 8; // a DGX H100: 8 GPUs, 8 NICs, 8 PCIe links (the lecture's node)
-  async function drawTransfers(mine, m) {
+  async function drawTransfers(turn, m) {
     const first = await askMany([{ op: 'kv_transfer', model: m.id, tokens: 4096 }, { op: 'memory', model: m.id, gpus: NODE_GPUS }], 'decode-transfers');
-    if (mine !== asked || !first || first.some((r) => !r || r.error)) return;
+    if (turn.stale || !first || first.some((r) => !r || r.error)) return;
     const [kv, mem] = first;
     const loads = await askMany([{ op: 'transfer', link: 'nvme', bytes: mem.weight_bytes }, { op: 'transfer', link: 'pcie5', bytes: mem.weight_bytes_per_gpu }], 'decode-loads');
-    if (mine !== asked || !loads || loads.some((r) => !r || r.error)) return;
+    if (turn.stale || !loads || loads.some((r) => !r || r.error)) return;
     const [ssd, host] = loads;
     const row = (key, what, bytes, how, time) => h('tr', { dataset: { transfer: key, bytes: String(bytes), timeS: String(time) } }, [
       h('th', { scope: 'row', text: what }), h('td', { text: formatBytes(bytes) }), h('td', { text: how }), h('td', { text: formatTime(time) }),

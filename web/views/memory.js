@@ -8,6 +8,7 @@ import { h } from '../util/dom.js';
 import { memoryStrings } from '../util/section_strings.js';
 import { formatBytes, formatTime } from '../util/units.js';
 import { askMany } from '../engine/door.js';
+import { rangeProblems, settingsRefresh } from './settings_check.js';
 
 // The controls' ranges: the engine's memory op accepts gpus 1-4,096, context_tokens 0-1e8,
 // batch 1-1e6, replicas 1-100,000.
@@ -71,35 +72,23 @@ export function createMemory(lang) {
   );
 
   let filled = false;
-  let asked = 0;
+  const turns = settingsRefresh(problem, drawn);
   async function run() {
-    const mine = ++asked;
-    const values = {};
-    const said = [];
-    for (const [key, input] of Object.entries(inputs)) {
-      const v = Number(input.value);
-      const { min, max } = MEMORY_RANGES[key];
-      if (input.value.trim() === '' || !Number.isInteger(v) || v < min || v > max) said.push(t.range(key, input.value));
-      values[key] = v;
-    }
-    problem.hidden = said.length === 0;
-    problem.textContent = said.join(' ');
-    drawn.hidden = said.length > 0;
-    if (said.length) return;
-    Object.assign(s, values);
+    const fields = Object.entries(inputs).map(([key, input]) => ({ input, range: MEMORY_RANGES[key], say: (v) => t.range(key, v) }));
+    const turn = turns.begin(rangeProblems(fields).join(' '));
+    if (!turn) return;
+    for (const [key, input] of Object.entries(inputs)) s[key] = Number(input.value);
     root.setAttribute('aria-busy', 'true');
     const answers = await askMany([
       { op: 'memory', model: s.model, gpu: s.gpu, gpus: s.gpus, context_tokens: s.context, batch: s.batch, replicas: s.replicas },
       { op: 'presets' },
     ], 'memory');
     // null: a later change superseded this request (the door's key), and that one draws.
-    if (mine !== asked || !answers) return;
+    if (turn.stale || !answers) return;
     const [out, presets] = answers;
     root.removeAttribute('aria-busy');
     if (out?.error || presets?.error) {
-      problem.hidden = false;
-      problem.textContent = t.failed;
-      drawn.hidden = true;
+      turns.say(t.failed);
       return;
     }
     if (!filled) fill(presets);

@@ -8,6 +8,7 @@ import { h } from '../util/dom.js';
 import { moeStrings } from '../util/section_strings.js';
 import { formatBytes, formatTime } from '../util/units.js';
 import { askMany } from '../engine/door.js';
+import { rangeProblems, settingsRefresh } from './settings_check.js';
 
 // The settings' ranges (the engine's moe op accepts batch_tokens 1 to 1e8, hot_factor above 0 to 1e6;
 // the page offers the part a student needs).
@@ -59,30 +60,23 @@ export function createMoe(lang) {
   );
 
   let models = null;
-  let asked = 0;
+  const turns = settingsRefresh(problem, drawn);
   async function run() {
-    const mine = ++asked;
-    const tok = Number(tokens.value);
-    const ht = Number(hot.value);
-    const badTokens = tokens.value.trim() === '' || !Number.isInteger(tok) || tok < MOE_RANGES.tokens.min || tok > MOE_RANGES.tokens.max;
-    const badHot = hot.value.trim() === '' || !(ht >= MOE_RANGES.hot.min && ht <= MOE_RANGES.hot.max);
-    const said = [badTokens ? t.tokensRange(tokens.value) : '', badHot ? t.hotRange(hot.value) : ''].filter(Boolean).join(' ');
-    problem.hidden = !said;
-    problem.textContent = said;
-    drawn.hidden = Boolean(said);
-    if (said) return;
-    Object.assign(s, { tokens: tok, hot: ht });
+    const turn = turns.begin(rangeProblems([
+      { input: tokens, range: MOE_RANGES.tokens, say: (v) => t.tokensRange(v) },
+      { input: hot, range: MOE_RANGES.hot, whole: false, say: (v) => t.hotRange(v) },
+    ]).join(' '));
+    if (!turn) return;
+    Object.assign(s, { tokens: Number(tokens.value), hot: Number(hot.value) });
     root.setAttribute('aria-busy', 'true');
     const [out, presets] = await askMany([
       { op: 'moe', model: s.model, ep: s.ep, batch_tokens: s.tokens, hot_factor: s.hot },
       { op: 'presets' },
     ], 'moe');
-    if (mine !== asked) return;
+    if (turn.stale) return;
     root.removeAttribute('aria-busy');
     if (out?.error || presets?.error) {
-      problem.hidden = false;
-      problem.textContent = t.failed;
-      drawn.hidden = true;
+      turns.say(t.failed);
       return;
     }
     if (!models) fillModels(presets.models);

@@ -12,6 +12,7 @@ import { formatBytes, formatTime, inputText } from '../util/units.js';
 import { askMany } from '../engine/door.js';
 import { createCrossover, createNccl } from './chart.js';
 import { formatRate } from './ladder.js';
+import { rangeProblem, settingsRefresh } from './settings_check.js';
 
 const LIMITS = { devices: [2, 1024], bytes: [1, 1e9] };
 const DEFAULTS = { devices: 8, bytes: 1e6, link: 'nvlink4' };
@@ -79,22 +80,15 @@ export function createNcclView(lang, links) {
     h('h3', { text: t.choiceTitle }), choice,
   );
 
-  function sayWrong() {
-    const d = Number(devices.value);
-    const b = Number(bytes.value);
-    if (devices.value.trim() === '' || !Number.isInteger(d) || d < 2 || d > 1024) return t.devicesRange(devices.value);
-    if (bytes.value.trim() === '' || !(b >= 1 && b <= 1e9)) return t.bytesRange(bytes.value);
-    return '';
-  }
+  const sayWrong = () => rangeProblem([
+    { input: devices, range: LIMITS.devices, say: (v) => t.devicesRange(v) },
+    { input: bytes, range: LIMITS.bytes, whole: false, say: (v) => t.bytesRange(v) },
+  ]);
 
-  let asked = 0;
+  const turns = settingsRefresh(problem, drawn);
   async function run() {
-    const mine = ++asked;
-    const wrong = sayWrong();
-    problem.hidden = !wrong;
-    problem.textContent = wrong;
-    drawn.hidden = !!wrong;
-    if (wrong) return;
+    const turn = turns.begin(sayWrong());
+    if (!turn) return;
     s.devices = Number(devices.value);
     s.bytes = Number(bytes.value);
     s.link = link.value;
@@ -112,12 +106,10 @@ export function createNcclView(lang, links) {
       nvls.update({ devices: s.devices, link: s.link, bytes: s.bytes, algorithms: ['ring', 'in_switch'], selected: 'in_switch' }),
     ]);
     await charts;
-    if (mine !== asked) return;
+    if (turn.stale) return;
     root.removeAttribute('aria-busy');
     if ([proto, pick, ring].some((r) => r?.error)) {
-      problem.hidden = false;
-      problem.textContent = t.failed;
-      drawn.hidden = true;
+      turns.say(t.failed);
       return;
     }
     drawProtocols(proto);

@@ -10,6 +10,7 @@ import { nodeStrings } from '../util/section_strings.js';
 import { formatTime } from '../util/units.js';
 import { askMany } from '../engine/door.js';
 import { formatRate, formatRatio } from './ladder.js';
+import { rangeProblem, settingsRefresh } from './settings_check.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const LIMITS = { nodes: [1, 8] };
@@ -47,23 +48,17 @@ export function createNodeView(lang) {
 
   let presets = null;
   let links = null;
-  let asked = 0;
+  const turns = settingsRefresh(problem, drawn);
   async function refresh() {
-    const mine = ++asked;
+    const turn = turns.begin(rangeProblem([{ input: nodes, range: LIMITS.nodes, say: (v) => t.range(v) }]));
+    if (!turn) return;
     const n = Number(nodes.value);
-    const wrong = nodes.value.trim() === '' || !Number.isInteger(n) || n < LIMITS.nodes[0] || n > LIMITS.nodes[1] ? t.range(nodes.value) : '';
-    problem.hidden = !wrong;
-    problem.textContent = wrong;
-    drawn.hidden = !!wrong;
-    if (wrong) return;
     root.setAttribute('aria-busy', 'true');
     const answers = await askMany([{ op: 'presets' }, { op: 'links' }, { op: 'ladder', node: pick.value || 'dgx_h100' }], 'node');
-    if (mine !== asked) return;
+    if (turn.stale) return;
     root.removeAttribute('aria-busy');
     if (!answers || answers.some((a) => !a || a.error)) {
-      problem.hidden = false;
-      problem.textContent = t.failed;
-      drawn.hidden = true;
+      turns.say(t.failed);
       return;
     }
     [presets, links] = [answers[0], answers[1].links];

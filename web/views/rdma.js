@@ -8,6 +8,7 @@ import { h } from '../util/dom.js';
 import { rdmaStrings } from '../util/section_strings.js';
 import { formatBytes, formatTime } from '../util/units.js';
 import { ask } from '../engine/door.js';
+import { rangeProblem, settingsRefresh } from './settings_check.js';
 
 // What the inputs allow: the engine's own limits (its errors name them), the size in MB.
 const LIMITS = { mb: [1e-6, 1e9], chunks: [1, 1048576] };
@@ -46,36 +47,25 @@ export function createRdmaView(lang, links) {
   );
   drawn.append(h('figure', { class: 'rdma-figure' }, [h('figcaption', { text: t.caption }), picture]), sentences, tableBox);
 
-  function sayWrong() {
-    for (const [k, input] of [['mb', mb], ['chunks', chunks]]) {
-      const v = Number(input.value);
-      const [lo, hi] = LIMITS[k];
-      const whole = k === 'chunks' ? Number.isInteger(v) : Number.isFinite(v);
-      if (input.value.trim() === '' || !whole || v < lo || v > hi) return t.range[k](input.value);
-    }
-    return '';
-  }
+  const sayWrong = () => rangeProblem([
+    { input: mb, range: LIMITS.mb, whole: false, say: (v) => t.range.mb(v) },
+    { input: chunks, range: LIMITS.chunks, say: (v) => t.range.chunks(v) },
+  ]);
 
-  let asked = 0;
+  const turns = settingsRefresh(problem, drawn);
   async function run() {
-    const mine = ++asked;
-    const wrong = sayWrong();
-    problem.hidden = !wrong;
-    problem.textContent = wrong;
-    drawn.hidden = !!wrong;
-    if (wrong) return;
+    const turn = turns.begin(sayWrong());
+    if (!turn) return;
     root.setAttribute('aria-busy', 'true');
     const request = {
       op: 'gpudirect', bytes: Number(mb.value) * 1e6, chunks: Number(chunks.value),
       link: net.value, host_link: host.value, same_pcie_switch: sameSwitch.checked,
     };
     const out = await ask(request, 'rdma');
-    if (mine !== asked) return;
+    if (turn.stale) return;
     root.removeAttribute('aria-busy');
     if (!out || out.error) {
-      problem.hidden = false;
-      problem.textContent = out?.error ? t.refused(out.error.message) : t.failed;
-      drawn.hidden = true;
+      turns.say(out?.error ? t.refused(out.error.message) : t.failed);
       return;
     }
     Object.assign(root.dataset, {

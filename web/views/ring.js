@@ -8,6 +8,7 @@ import { h } from '../util/dom.js';
 import { ringStrings } from '../util/section_strings.js';
 import { formatTime } from '../util/units.js';
 import { askMany } from '../engine/door.js';
+import { rangeProblem, settingsRefresh } from './settings_check.js';
 
 const LIMITS = { devices: [1, 1024], tokens: [1, 2e9] };
 /** A count as the page shows it ("2,163"). Presentation only. */
@@ -46,35 +47,25 @@ export function createRingView(lang, links) {
   );
   drawn.append(h('h3', { text: t.hidingTitle }), h('figure', { class: 'ring-figure' }, [h('figcaption', { text: t.hidingCaption }), hiding]), hidingSaid, causal, tableBox);
 
-  function sayWrong() {
-    for (const [k, input] of [['devices', devices], ['tokens', tokens]]) {
-      const v = Number(input.value);
-      const [lo, hi] = LIMITS[k];
-      if (input.value.trim() === '' || !Number.isInteger(v) || v < lo || v > hi) return t.range[k](input.value);
-    }
-    return '';
-  }
+  const sayWrong = () => rangeProblem([
+    { input: devices, range: LIMITS.devices, say: (v) => t.range.devices(v) },
+    { input: tokens, range: LIMITS.tokens, say: (v) => t.range.tokens(v) },
+  ]);
 
   let presets = null;
-  let asked = 0;
+  const turns = settingsRefresh(problem, drawn);
   async function refresh() {
-    const mine = ++asked;
-    const wrong = sayWrong();
-    problem.hidden = !wrong;
-    problem.textContent = wrong;
-    drawn.hidden = !!wrong;
-    if (wrong) return;
+    const turn = turns.begin(sayWrong());
+    if (!turn) return;
     root.setAttribute('aria-busy', 'true');
     const base = { op: 'ring_attention', devices: Number(devices.value), prompt_tokens: Number(tokens.value) };
     if (model.value) base.model = model.value;
     const out = await askMany([{ op: 'presets' }, { ...base, link: linkA.value }, { ...base, link: linkB.value }], 'ring');
-    if (mine !== asked) return;
+    if (turn.stale) return;
     root.removeAttribute('aria-busy');
     const bad = out?.find((a) => !a || a.error);
     if (!out || bad !== undefined) {
-      problem.hidden = false;
-      problem.textContent = bad?.error ? t.refused(bad.error.message) : t.failed;
-      drawn.hidden = true;
+      turns.say(bad?.error ? t.refused(bad.error.message) : t.failed);
       return;
     }
     const [p, a, b] = out;

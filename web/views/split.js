@@ -10,6 +10,7 @@ import { h } from '../util/dom.js';
 import { splitStrings } from '../util/section_strings.js';
 import { formatBytes, formatTime } from '../util/units.js';
 import { askMany } from '../engine/door.js';
+import { rangeProblem, settingsRefresh } from './settings_check.js';
 
 // The ranges the engine accepts (its errors name them): sharding_check shards 1-64 and tokens
 // 1-256 (a multiple of shards: sequence parallelism gives each shard T/k); tp 1-4,096, tokens 1-1e8.
@@ -111,26 +112,23 @@ export function createSplitView(lang, links = []) {
     const v = Number(input.value);
     return input.value.trim() !== '' && Number.isInteger(v) && v >= min && v <= max ? v : null;
   };
-  const say = (box, drawn, text) => {
-    box.hidden = !text;
-    box.textContent = text;
-    drawn.hidden = Boolean(text);
-  };
+  const checkTurns = settingsRefresh(checkProblem, checkDrawn);
+  const tpTurns = settingsRefresh(tpProblem, tpDrawn);
   // Busy while either part's requests are out.
   let busy = 0;
   const busyAdd = (d) => { busy += d; if (busy > 0) root.setAttribute('aria-busy', 'true'); else root.removeAttribute('aria-busy'); };
 
-  let checkAsked = 0;
   async function runCheck() {
-    const mine = ++checkAsked;
+    const turn = checkTurns.turn();
     const k = Number(shards.value);
-    const tok = wholeIn(tokens, SPLIT_RANGES.tokens);
-    if (tok === null) return say(checkProblem, checkDrawn, t.tokensRange(tokens.value));
+    const wrong = rangeProblem([{ input: tokens, range: SPLIT_RANGES.tokens, say: (v) => t.tokensRange(v) }]);
+    if (wrong) return checkTurns.say(wrong);
+    const tok = Number(tokens.value);
     const shape = checkShape(k);
     busyAdd(1);
     const [out] = await askMany([{ op: 'sharding_check', shards: k, tokens: tok, ...shape }], 'split-check');
     busyAdd(-1);
-    if (mine !== checkAsked) return;
+    if (turn.stale) return;
     Object.assign(root.dataset, { shards: String(k), tokens: String(tok) });
     if (out?.error) {
       // The engine's own reason, in the page's words: T/k tokens a shard, or a check too large.
@@ -138,10 +136,10 @@ export function createSplitView(lang, links = []) {
       const why = out.error.code === 'invalid_value' && m.startsWith("field 'tokens'") ? t.tokensMultiple(tok, k)
         : out.error.code === 'out_of_range' && m.includes("'tokens' x") ? t.tooLarge(tok, shape.hidden, shape.ffn) : t.failed;
       root.dataset.checkError = out.error.code;
-      return say(checkProblem, checkDrawn, why);
+      return checkTurns.say(why);
     }
     delete root.dataset.checkError;
-    say(checkProblem, checkDrawn, '');
+    checkTurns.say('');
     drawCheck(out);
   }
 
@@ -244,27 +242,29 @@ export function createSplitView(lang, links = []) {
     return details;
   }
 
-  let tpAsked = 0;
   let models = null;
   async function runTp() {
-    const mine = ++tpAsked;
-    const k = wholeIn(tp, SPLIT_RANGES.tp);
-    const tok = wholeIn(tpTokens, SPLIT_RANGES.tpTokens);
-    const wrong = k === null ? t.tpRange(tp.value) : tok === null ? t.tpTokensRange(tpTokens.value) : '';
-    if (wrong) return say(tpProblem, tpDrawn, wrong);
+    const turn = tpTurns.turn();
+    const wrong = rangeProblem([
+      { input: tp, range: SPLIT_RANGES.tp, say: (v) => t.tpRange(v) },
+      { input: tpTokens, range: SPLIT_RANGES.tpTokens, say: (v) => t.tpTokensRange(v) },
+    ]);
+    if (wrong) return tpTurns.say(wrong);
+    const k = Number(tp.value);
+    const tok = Number(tpTokens.value);
     const base = { op: 'tp', tp: k, tokens: tok, phase: 'decode' };
     if (model.value) base.model = model.value;
     busyAdd(1);
     const [presets, a, b] = await askMany([{ op: 'presets' }, { ...base, link: inside.value }, { ...base, link: across.value }], 'split-tp');
     busyAdd(-1);
-    if (mine !== tpAsked) return;
-    if (presets?.error || a?.error || b?.error) return say(tpProblem, tpDrawn, t.failed);
+    if (turn.stale) return;
+    if (presets?.error || a?.error || b?.error) return tpTurns.say(t.failed);
     if (!models) {
       models = presets.models;
       model.replaceChildren(...models.map((m) => h('option', { value: m.id, text: m.label })));
       model.value = a.model.id;
     }
-    say(tpProblem, tpDrawn, '');
+    tpTurns.say('');
     drawTp(a, b);
   }
 
