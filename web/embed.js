@@ -1,7 +1,7 @@
 /*
  * commlab embed.js: one line in a course page turns
  *   <div data-commlab-exercise="3" data-lang="zh"></div>
- * into a sized frame holding that exercise (README "Embedding in a course site"):
+ * into a sized frame holding that exercise (web/README.md "Embedding in a course site"):
  *   <script src="https://LAB/embed.js" defer></script>
  * Options, as data attributes (passed to the frame as URL options of the same names): data-lang
  * (en | zh), data-seed (a fixed variant for a class), data-student (the host's key for this
@@ -204,7 +204,7 @@
     console.error('commlab: the frame of exercise ' + entry.exercise + ' (' + entry.frame.src + ') did not say commlab:ready within ' +
       READY_WAIT_MS / 1000 + ' s of loading. Check that ' + labOrigin + ' serves index.html there, and that its ' +
       'Content-Security-Policy frame-ancestors lists this site (' + location.origin + '), e.g. COMMLAB_FRAME_ANCESTORS="\'self\' ' +
-      location.origin + '" ./lab serve, and that no X-Frame-Options header refuses it (README "Security headers for hosts").');
+      location.origin + '" ./lab serve, and that no X-Frame-Options header refuses it (web/README.md "Hosting").');
   }
 
   function mount(div) {

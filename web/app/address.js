@@ -1,4 +1,4 @@
-// The page's own settings in its address (README "Embedding in a course site", "Views"): view,
+// The page's own settings in its address (web/README.md "Embedding in a course site", "Views"): view,
 // exercise, embed, lang, seed, student, calculator, hints, reveal, print, scorm. Each is checked
 // against what is allowed; a bad value is replaced by the default (an instructor's control by its
 // strictest value) and named in `problems` ({setting, value, allowed, fallback}), which the page
@@ -24,7 +24,7 @@ export function pageOptions(query) {
   const problems = [];
   const bad = (setting, value, allowed, fallback) => problems.push({ setting, value, allowed, fallback });
   // A name from `list`; else `fallback`, said as `said` (its words) when it is not a name. A
-  // misspelled instructor's control takes `strict` instead (SPEC "Course platforms": controls
+  // misspelled instructor's control takes `strict` instead (web/README.md "Course platforms": controls
   // hold): `reveal=nevr` hides the answers rather than showing them, and is named.
   const listed = (setting, list, fallback, said = fallback, strict = fallback) => {
     if (!query.has(setting)) return fallback;
@@ -101,7 +101,7 @@ export function decodeCarry(text) {
   }
 }
 
-// The frame's look, for a course site with its own (README "Embedding in a course site"):
+// The frame's look, for a course site with its own (web/README.md "Embedding in a course site"):
 // theme=light|dark over the browser's setting, and a few colours, #rgb or #rrggbb only (a value
 // becomes a CSS variable: nothing else may reach a stylesheet). app/theme.js applies them and
 // refuses a colour that would make text unreadable.

@@ -1,4 +1,4 @@
-// The authoring view, `index.html?view=author` (SPEC "Exercise documents are untrusted input"):
+// The authoring view, `index.html?view=author` (exercises/README.md "Exercise documents are untrusted input"):
 // an instructor writes an exercise as one JSON document and sees what the engine makes of it
 // as they type, with no build. The text goes to the engine (in its worker) as text: lint
 // (`exercise.lint`, every problem with its JSON path), then `exercise.load` for this session,

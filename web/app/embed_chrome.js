@@ -41,7 +41,7 @@ function buildEmbedChrome(page) {
 }
 
 // "Open in the full lab" keeps the instructor's controls, the variant and what was typed
-// (SPEC "Course platforms"): the options go in the address, the shown variant's record as
+// (web/README.md "Course platforms"): the options go in the address, the shown variant's record as
 // `carry` (app/address.js), which the full lab takes like a restore and then drops from its
 // address. Computed when the link is followed, so it holds what was typed last.
 export function fullLabHref(page) {

@@ -1,4 +1,4 @@
-// The page inside a course site's frame (SPEC "Embedding in a course site"): the messages to the
+// The page inside a course site's frame (web/README.md "Embedding in a course site"): the messages to the
 // host (ready, height, checked, solved, state), the few it obeys (restore, set-lang, reset: from
 // the parent window only, checked field by field, anything else ignored). The URL options are
 // app/address.js's.

@@ -83,7 +83,7 @@ export function documentProblems(page, installed) {
 
 // The address's settings that cannot be used: those of app/address.js at once, later ones (a
 // view's settings, an exercise the page does not have) added to them. Said to the instructor's
-// console too, with what is allowed (README "Course platforms").
+// console too, with what is allowed (web/README.md "Course platforms").
 export function linkProblems(page, first) {
   const list = [...first];
   for (const p of first) console.error(`commlab: ${strings('en').linkProblem(p)}`);

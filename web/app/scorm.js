@@ -1,4 +1,4 @@
-// The page as a SCORM 1.2 SCO (SPEC "Course platforms", README "SCORM packages"): with scorm=1
+// The page as a SCORM 1.2 SCO (web/README.md "Course platforms", web/README.md "Course platforms"): with scorm=1
 // (or scorm=student) in its address it finds the LMS's API object, starts the session, keeps the
 // progress in cmi.suspend_data (app/suspend.js: at most 4,096 characters), reports
 // cmi.core.lesson_status and cmi.core.score.raw as the student works, commits each change (a
@@ -117,7 +117,7 @@ class ScormSession {
         if (id && id.length <= STUDENT_CHARS && !/[\u0000-\u001f\u007f]/.test(id)) this.student = id;
         else this.note('student', (t) => t.noStudent);
       }
-      // Launched: incomplete until every answer is found (SPEC "Course platforms").
+      // Launched: incomplete until every answer is found (web/README.md "Course platforms").
       if (!status || status === 'not attempted' || status === 'browsed') this.set('cmi.core.lesson_status', 'incomplete');
       this.set('cmi.core.score.min', '0');
       this.set('cmi.core.score.max', '100');

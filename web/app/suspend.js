@@ -1,5 +1,4 @@
-// A SCORM package's progress in cmi.suspend_data (SPEC "Course platforms", README "SCORM
-// packages"): a compact text of the store's records for the package's exercises, at most
+// A SCORM package's progress in cmi.suspend_data (web/README.md "Course platforms", web/HOOKS.md "SCORM"): a compact text of the store's records for the package's exercises, at most
 // 4,096 characters (SCORM 1.2's CMIString4096), what is dropped first when it would not fit, and
 // the score and status the LMS is told. Pure: no DOM, no engine; app/scorm.js talks to the LMS.
 //

@@ -1,4 +1,4 @@
-// The frame's look for a course site (README "Embedding in a course site"): theme=light|dark as
+// The frame's look for a course site (web/README.md "Embedding in a course site"): theme=light|dark as
 // html[data-theme] (styles.css keeps both palettes), and the colours app/address.js checked
 // (#rgb or #rrggbb) as CSS variables on :root. A colour is refused (named in the page's
 // link-problems box, the theme's own colour shown instead) when some text the page draws would

@@ -1,4 +1,4 @@
-// Worksheets (README "Answer keys and worksheets"): a printout of the page is a worksheet (the
+// Worksheets (web/README.md "Answer keys and worksheets"): a printout of the page is a worksheet (the
 // `@media print` block of styles.css), and `?print=1` shows that layout on screen as well, so an
 // instructor sees what will print. The rules are written once: on screen they are switched on by
 // widening that block's media to all. `@media only print` (problem boxes) stays print-only.

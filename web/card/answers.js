@@ -185,7 +185,7 @@ export const answersMixin = {
     this.summary.textContent = allCorrect ? t.allCorrect : '';
     this.renderStatus();
     this.updateCalculator();
-    // What an embedding host hears (SPEC "Embedding in a course site").
+    // What an embedding host hears (web/README.md "Embedding in a course site").
     this.onEvent('checked', { variant: this.variant, verdicts, all_correct: allCorrect, attempts: rec.attempts });
     if (allCorrect && !wasSolved) this.onEvent('solved', { variant: this.variant, attempts: rec.attempts, revealed: !!rec.revealed });
   },

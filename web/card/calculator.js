@@ -141,7 +141,7 @@ export const calculatorMixin = {
       num.addEventListener('input', () => {
         const problem = inputProblem(this.t(), p, num.value, label_text, unit);
         if (problem) {
-          // Nothing is asked of the engine; the stale results go (SPEC: bad input names the field).
+          // Nothing is asked of the engine; the stale results go (web/README.md "The exercise card": bad input names the field).
           this.bad.set(p.id, problem);
           num.setAttribute('aria-invalid', 'true');
           this.showInputProblems();

@@ -28,7 +28,7 @@ const NOTHING = Object.freeze({
 export class Card {
   /**
    * `confirmLeave({unchecked, fromLecture})` resolves true when the student agrees to leave.
-   * Options an embedding host sets (SPEC "Embedding in a course site"): `fixed` {key, params,
+   * Options an embedding host sets (web/README.md "Embedding in a course site"): `fixed` {key, params,
    * seed} shows that variant only (a class's seed, said on a worksheet); `calculator` false
    * hides the calculator; `hints` false hides the hints; `reveal` 'never' | 'after-attempt' |
    * 'after-solve'. `onEvent(type, detail)` hears 'checked' and 'solved'.
@@ -53,7 +53,7 @@ export class Card {
       class: 'card', id: `ex${this.id}`, 'aria-labelledby': `ex${this.id}-title`,
       dataset: { exercise: String(this.id) },
     });
-    // The lecture section it illustrates (SPEC "Views"), for a built-in exercise.
+    // The lecture section it illustrates (web/README.md "Views"), for a built-in exercise.
     this.lecture = EXERCISE_LECTURE[this.id] ?? null;
     if (this.lecture) this.root.dataset.lecture = this.lecture;
   }

@@ -35,7 +35,7 @@ export function variantKey(doc, params) {
 }
 
 /**
- * The seed of a student's own variant of exercise `exercise` (SPEC "Course platforms"): a hash of
+ * The seed of a student's own variant of exercise `exercise` (web/README.md "Course platforms"): a hash of
  * the student's key from the host (embed.js's data-student, SCORM's cmi.core.student_id), the
  * exercise and the class's `salt` (a `seed` given beside the key, else 0), so each student keeps
  * one variant across reloads and frames, and a new salt gives a class new variants.

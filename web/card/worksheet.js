@@ -1,4 +1,4 @@
-// What a card adds for a worksheet (README "Answer keys and worksheets"): the exercise's
+// What a card adds for a worksheet (web/README.md "Answer keys and worksheets"): the exercise's
 // parameters as the engine writes them (exercise.solve's params_display) and, for a class's
 // fixed variant, its seed, which names the row of `commlab exercise key`. Shown only on a
 // printout and with ?print=1 (styles.css); on screen the card's calculator holds the parameters.

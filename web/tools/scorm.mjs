@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// SCORM 1.2 packages of the built page, for a course platform's gradebook (SPEC "Course
-// platforms", README "SCORM packages"): DIST/scorm/commlab-exercise-N.zip for each exercise the
+// SCORM 1.2 packages of the built page, for a course platform's gradebook (web/README.md "Course
+// platforms", web/README.md "Course platforms"): DIST/scorm/commlab-exercise-N.zip for each exercise the
 // site serves and DIST/scorm/commlab-all.zip (the eight in one SCO). Each zip holds
 // imsmanifest.xml at its root (SCORM 1.2 CAM: one organization, one item, one SCO resource whose
 // href launches the page with scorm=1 and the options) and the page's files as `./lab assemble`

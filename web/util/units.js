@@ -1,7 +1,7 @@
 // Display units of the page: how many base units (s, bytes, bytes/s, fraction, count) one
 // display unit holds. Presentation only: the engine computes every figure in base units and the
 // page converts at its edges (calculator inputs in, statement and input values out).
-// SPEC "Model conventions": decimal SI, binary units only where the lecture uses them.
+// core/README.md "Model conventions": decimal SI, binary units only where the lecture uses them.
 
 const FACTORS = {
   // time, base s

@@ -225,7 +225,7 @@ export function chartShell(view, title, caption, lecture) {
 function bandsOf(winners, colorOf) {
   return winners.map((w) => ({ from: w.from_bytes, to: w.to_bytes, name: w.name, color: faint(colorOf(w.name)) }));
 }
-/** The boundaries as the hook carries them (SPEC "Views"): [{bytes, from, to}]. */
+/** The boundaries as the hook carries them (web/README.md "Views"): [{bytes, from, to}]. */
 const boundaryHook = (bs) => JSON.stringify(bs.map((b) => ({ bytes: b.bytes, from: b.from, to: b.to })));
 
 export const ALLREDUCE = ['ring', 'recursive_doubling', 'rabenseifner', 'binary_tree', 'double_binary_tree'];

@@ -1,6 +1,6 @@
 // Explore (`?view=explore`): the schedule player and the crossover chart with every control:
 // collective, algorithm, devices (2 - 1,024), bytes, a catalogue link or custom alpha (µs) and
-// beta (GB/s), topology, and on two levels GPUs per node and the intra-node link. The settings live in the address (SPEC "Views"), so a link reproduces the view.
+// beta (GB/s), topology, and on two levels GPUs per node and the intra-node link. The settings live in the address (web/README.md "Views"), so a link reproduces the view.
 
 import { h } from '../util/dom.js';
 import { table } from '../util/own.js';

@@ -1,4 +1,4 @@
-// Measured against the model (`?view=measured`, SPEC "Measured against the model"): an
+// Measured against the model (`?view=measured`, core/README.md "Measured against the model"): an
 // nccl-tests log (pasted, dropped, chosen, or one of the bundled synthetic samples) is fitted by
 // the engine's `fit` op in its worker, out-of-place and in-place; each table is drawn as bus
 // bandwidth against size with the fitted line and the catalogue link's, its collapses shaded,
@@ -124,7 +124,7 @@ export function createMeasured({ lang, links, storage, search = '' }) {
     line('alpha', t.latency(collective, f.latency_s != null ? formatTime(f.latency_s) : null, f.steps, formatTime(f.alpha_s),
       f.link ? { label: f.link.label, alpha: formatTime(f.link.alpha_s) } : null), { alphaS: String(f.alpha_s), value: formatTime(f.alpha_s) });
     if (f.n_half_bytes != null) line('n-half', t.nHalf(formatBytes(f.n_half_bytes)), { nHalfBytes: String(f.n_half_bytes), value: formatBytes(f.n_half_bytes) });
-    // "Within a few percent" (README "Measured against the model"): 5% or less reads as a fit.
+    // "Within a few percent" (core/README.md "Measured against the model"): 5% or less reads as a fit.
     if (f.rel_rms != null) line('rel-rms', t.relRms(formatPercent(f.rel_rms), f.sizes, f.rel_rms <= 0.05), { relRms: String(f.rel_rms), value: formatPercent(f.rel_rms) });
     return out;
   }

@@ -4,7 +4,7 @@
 // devices with their size, and each device's buffer is a row of cells showing whose data it holds,
 // found by replaying the engine's traced messages block by block. A device is complete once it
 // holds its final result for the collective shown. Step times, phases, levels, sizes and the
-// closed form are the engine's. Hooks: SPEC "Views".
+// closed form are the engine's. Hooks: web/README.md "Views".
 
 // The replay (which step, what each device holds, playing or not) is views/player_model.js,
 // where things go is views/player_layout.js; this module draws them and takes the controls.

@@ -3,7 +3,7 @@
 // protocols of §5.6 (views/nccl.js), `moe` the experts' all-to-alls of §6.4 (views/moe.js), `decode` the small messages of §5.7 (views/decode.js), `split` tensor and sequence parallelism of §6.2 (views/split.js), `rdma` GPUDirect RDMA of §2.4 (views/rdma.js), `bound` the lower bound of §4.2 (views/bound.js), `memory` why several GPUs of §1 and §6.1 (views/memory.js), `compare` the comparison table of §6.6 (views/compare.js), `node` a node and a network of nodes of §2.2-§2.3 (views/node.js), `ring` ring attention of §6.5 (views/ring.js). Each is {root, ready}: `ready` resolves once it has
 // drawn from the engine's answers (the page then says it is ready).
 
-// Each view's module is fetched when it is first opened, not with the page (SPEC "Views": the
+// Each view's module is fetched when it is first opened, not with the page (web/README.md "Views": the
 // cold load stays the exercises'); the names alone come with the page (views/section_names.js).
 
 /**

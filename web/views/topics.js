@@ -1,6 +1,6 @@
 // Topics (`?view=topics`): the lecture's sections in its order (§0-§11 with their subsections),
 // each a `[data-section="2.2"]` holding its heading and links to the views and exercises that
-// draw it (SPEC "Lecture coverage"). A section without a view says so, with no link. The headings
+// draw it (web/README.md "Topics"). A section without a view says so, with no link. The headings
 // are the lecture's own (P5, Chinese with English titles; the subsections' English is ours).
 // Every link opens a page whose view carries `data-lecture` with that section.
 
