@@ -1,9 +1,9 @@
 // Shared by the browser tests: a static server for dist/ on 127.0.0.1 (random port) and Debian's
 // Chromium driven by playwright-core.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:http';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
@@ -65,10 +65,25 @@ export const CHROMIUM_OPTIONS = {
  * (COMMLAB_BROWSER_WS), or one of its own when the file runs alone. Closing a shared one only
  * disconnects this file, and its contexts go with it.
  */
-export function launch() {
+export async function launch() {
   const shared = process.env.COMMLAB_BROWSER_WS;
-  return shared ? chromium.connect(shared) : chromium.launch(CHROMIUM_OPTIONS);
+  const browser = await (shared ? chromium.connect(shared) : chromium.launch(CHROMIUM_OPTIONS));
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => countLoads(await newContext(...args));
+  return browser;
 }
+
+// Page loads are what the browser suite's time goes to (1-2 s each here): each file counts its
+// own (the load events of its pages' main frames) and tests/browser/run.mjs prints them.
+let pageLoads = 0;
+function countLoads(context) {
+  context.on('page', (page) => page.on('load', () => { pageLoads += 1; }));
+  return context;
+}
+process.on('exit', () => {
+  if (!process.env.COMMLAB_LOADS_FILE || !process.argv[1]) return;
+  appendFileSync(process.env.COMMLAB_LOADS_FILE, `${relative(ROOT, process.argv[1])}\t${pageLoads}\n`);
+});
 
 let downloads = 0;
 /**
@@ -212,29 +227,33 @@ export async function axeViolations(page) {
 
 /**
  * The layout checks every section view gets, at 1280 and 390 px in English and Chinese (one page
- * a width, going on from one language to the other): `ready(page, lang)` waits until the view is
+ * a language, resized from one width to the other): `ready(page, lang)` waits until the view is
  * drawn and may set it up; its data tables open; nothing is wider than the viewport; axe-core
- * finds nothing (English); `more(page, lang, viewport)` checks the rest; a screenshot under
- * ./lab screenshots. `errors` collects the console's errors.
+ * finds nothing (English, both widths); a screenshot under ./lab screenshots; then, width by
+ * width, `more(page, lang, viewport)` checks the rest (it may change the view's settings).
+ * `errors` collects the console's errors.
  */
 export async function checkViewLayout(lab, view, { ready, errors, tables = true, more }) {
   const dir = screenshotDir();
-  for (const viewport of [DESKTOP, PHONE]) {
-    const ctx = await lab.fresh(viewport);
-    let page = null;
-    for (const lang of ['en', 'zh']) {
-      const url = `${lab.server.url}?view=${view}&lang=${lang}`;
-      if (page) {
-        await page.goto(url);
-        await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
-      } else {
-        page = await openPage(ctx, url, errors);
-      }
-      await ready(page, lang);
-      if (tables) {
-        for (const summary of await page.locator('details.chart-table summary').all()) await summary.click();
-        await page.waitForTimeout(100);
-      }
+  const ctx = await lab.fresh(DESKTOP);
+  let page = null;
+  for (const lang of ['en', 'zh']) {
+    const url = `${lab.server.url}?view=${view}&lang=${lang}`;
+    if (page) {
+      await page.setViewportSize(DESKTOP);
+      await page.goto(url);
+      await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+    } else {
+      page = await openPage(ctx, url, errors);
+    }
+    await ready(page, lang);
+    if (tables) {
+      for (const summary of await page.locator('details.chart-table summary').all()) await summary.click();
+      await page.waitForTimeout(100);
+    }
+    for (const viewport of [DESKTOP, PHONE]) {
+      await page.setViewportSize(viewport);
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       if (width > viewport.width) throw new Error(`${view} ${lang}: ${width}px wide in ${viewport.width}px`);
       if (lang === 'en') {
@@ -242,8 +261,13 @@ export async function checkViewLayout(lab, view, { ready, errors, tables = true,
         if (violations.length) throw new Error(`${view} at ${viewport.width} px: ${violations.join('; ')}`);
       }
       await shot(page, { path: join(dir, `${view}-${lang}-${viewport.width}.png`), fullPage: true });
-      if (more) await more(page, lang, viewport);
     }
-    await ctx.close();
+    if (more) {
+      for (const viewport of [DESKTOP, PHONE]) {
+        await page.setViewportSize(viewport);
+        await more(page, lang, viewport);
+      }
+    }
   }
+  await ctx.close();
 }
