@@ -12,7 +12,7 @@ import { serve } from '../../web/tools/serve.mjs';
 
 const files = process.argv.slice(2);
 // Each file appends its page loads here (helpers.mjs); printed at the end, the most first.
-const loadsFile = join(fileURLToPath(new URL('../../build-wasm/', import.meta.url)), 'page-loads.tsv');
+const loadsFile = join(fileURLToPath(new URL('../../build-wasm/', import.meta.url)), `page-loads-${process.pid}.tsv`);
 mkdirSync(join(loadsFile, '..'), { recursive: true });
 rmSync(loadsFile, { force: true });
 const browser = await chromium.launchServer(CHROMIUM_OPTIONS);
@@ -34,6 +34,7 @@ if (existsSync(loadsFile)) {
   const rows = readFileSync(loadsFile, 'utf8').trim().split('\n').map((line) => line.split('\t')).sort((a, b) => b[1] - a[1]);
   const total = rows.reduce((sum, [, n]) => sum + Number(n), 0);
   console.log(`# page loads: ${total} in ${rows.length} files (${rows.slice(0, 8).map(([f, n]) => `${f.replace('tests/browser/', '')} ${n}`).join(', ')}, ...)`);
+  rmSync(loadsFile);
 }
 for (const s of servers) await s.close();
 await browser.close();
