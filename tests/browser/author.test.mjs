@@ -3,14 +3,15 @@
 // error with its line and column, the preview card checking answers against the engine and the
 // variants table, the draft kept across a reload (and said when it cannot be), a lecture
 // exercise copied under a free id, a hostile document shown as text, both languages,
-// accessibility, screenshots at 1280 and 390 px.
+// accessibility, screenshots at 1280 and 390 px. The tests share one page, each working on
+// the text the previous one left (page loads cost most of the time here); only the draft's
+// reload, the storage that refuses it and the single-file build load a page again.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { answer, DESKTOP, DIST, downloadPath, engineEval, openPage, PHONE, ROOT, screenshotDir, settled, shot, useLab, verdicts } from './helpers.mjs';
+import { answer, axeViolations, DESKTOP, DIST, downloadPath, engineEval, openPage, PHONE, ROOT, screenshotDir, settled, shot, useLab, verdicts } from './helpers.mjs';
 
 // The example as ./lab build ships it (dist/author/example.json): its "$schema" pointed at the
 // site's own exercises/schema.json.
@@ -59,12 +60,34 @@ async function linted(page) {
   await settled(page);
 }
 
-/** Opens the view with nothing saved: the example is in the editor, linted and previewed. */
-async function openAuthor(ctx, query = '') {
-  const page = await openPage(ctx, `${lab.server.url}?view=author${query}`, errors);
+/** Opens the view in `page`; with nothing saved the example is in the editor, linted and previewed. */
+async function openAuthor(page) {
+  await page.goto(`${lab.server.url}?view=author`);
+  await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
   await page.waitForFunction(() => document.querySelector('textarea[data-role="document"]')?.value.trim(), null, { timeout: 15000 });
   await linted(page);
-  return page;
+}
+
+/** Switches the page's language with its header button; resolves once the page speaks `lang`. */
+async function switchLanguage(page, lang) {
+  await page.locator('[data-action="language"]').click();
+  await page.waitForFunction((l) => document.documentElement.lang === l, lang === 'zh' ? 'zh-CN' : 'en');
+  await linted(page);
+}
+
+// A tab whose sessionStorage holds this flag gets a localStorage that refuses the draft (full).
+const REFUSE_DRAFT = 'test-refuse-draft';
+function refuseDraftScript() {
+  try {
+    if (!sessionStorage.getItem('test-refuse-draft')) return;
+  } catch {
+    return;
+  }
+  const set = Storage.prototype.setItem;
+  Storage.prototype.setItem = function (k, v) {
+    if (k === 'commlab.author.v1.draft') throw new DOMException('full', 'QuotaExceededError');
+    return set.call(this, k, v);
+  };
 }
 
 /** The problems shown: [{kind, path, line, column, text}]. */
@@ -80,9 +103,18 @@ const selected = (page) => textarea(page).evaluate((el) => el.value.slice(el.sel
 const lab = useLab();
 
 describe('the authoring view', () => {
+  // One page for the whole describe, opened on the lecture page (the first test follows the
+  // header's link from there); each test starts from the text the previous one left.
+  let ctx;
+  let page;
+  before(async () => {
+    ctx = await fresh();
+    await ctx.addInitScript(refuseDraftScript);
+    page = await openPage(ctx, lab.server.url, errors);
+  });
+  after(() => ctx?.close());
+
   test('reachable from the page header in both languages; the view names itself', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, lab.server.url, errors);
     const link = page.locator('#author-link');
     assert.equal(await link.textContent(), 'Write an exercise');
     await page.locator('[data-action="language"]').click();
@@ -97,12 +129,11 @@ describe('the authoring view', () => {
     assert.equal(await textarea(page).inputValue(), FIXTURE);
     assert.equal(await page.locator('[data-role="lint-status"]').getAttribute('data-state'), 'clean');
     assert.equal(await page.locator('[data-problem]').count(), 0);
-    await ctx.close();
+    // The tests below read the view in English.
+    await switchLanguage(page, 'en');
   });
 
   test('two mistakes show two problems with their paths; a click selects the place; fixed, the preview card checks answers and shows variants', async () => {
-    const ctx = await fresh();
-    const page = await openAuthor(ctx);
     await textarea(page).fill(MISTAKES);
     await linted(page);
     const found = await problems(page);
@@ -180,12 +211,12 @@ describe('the authoring view', () => {
     assert.match(await card.locator('h2').textContent(), /练习 9 ring 还是递归加倍？/);
     assert.match(await view(page).locator('[data-role="variants"] thead').textContent(), /种子/);
     assert.equal(await page.locator('[data-preview-lang="zh"]').getAttribute('aria-pressed'), 'true');
-    await ctx.close();
+    // The preview back in English for the tests below.
+    await page.locator('[data-preview-lang="en"]').click();
+    await settled(page);
   });
 
   test('a JSON syntax error shows its line and column and selects the place', async () => {
-    const ctx = await fresh();
-    const page = await openAuthor(ctx);
     // A missing comma after the Chinese title (line 6): the engine stops at the next string.
     const broken = FIXTURE.replace('"zh": "ring 还是递归加倍？"', '"zh": "ring 还是递归加倍？" "x"');
     await textarea(page).fill(broken);
@@ -210,54 +241,9 @@ describe('the authoring view', () => {
     // The last version that loaded stays in the preview, marked as such.
     assert.equal(await page.locator('[data-role="preview"]').getAttribute('data-state'), 'stale');
     assert.match(await page.locator('[data-role="preview-status"]').textContent(), /did not load this version/);
-    await ctx.close();
-  });
-
-  test('the draft survives a reload; storage that refuses it is said, with Download', async () => {
-    const ctx = await fresh();
-    const page = await openAuthor(ctx);
-    const edited = FIXTURE.replace('"Ring or recursive doubling?"', '"Ring or recursive doubling, again?"');
-    await textarea(page).fill(edited);
-    await linted(page);
-    assert.equal(await page.locator('[data-role="draft-status"]').getAttribute('data-state'), 'saved');
-    assert.equal(await page.evaluate((k) => localStorage.getItem(k), DRAFT_KEY), edited);
-    await page.reload();
-    await page.waitForSelector('html[data-ready="true"]');
-    await page.waitForFunction(() => document.querySelector('textarea[data-role="document"]')?.value.trim());
-    await linted(page);
-    assert.equal(await textarea(page).inputValue(), edited);
-    assert.match(await view(page).locator('[data-exercise="9"] h2').textContent(), /Ring or recursive doubling, again\?/);
-    // Typed and left at once (before the save's pause): kept on the way out.
-    await textarea(page).fill(`${edited} `);
-    await page.reload();
-    await page.waitForFunction(() => document.querySelector('textarea[data-role="document"]')?.value.trim());
-    assert.equal(await textarea(page).inputValue(), `${edited} `);
-    await ctx.close();
-
-    // A storage that is full: the draft is not saved, the view says so and offers Download.
-    const full = await fresh();
-    await full.addInitScript(() => {
-      const set = Storage.prototype.setItem;
-      Storage.prototype.setItem = function (k, v) {
-        if (k === 'commlab.author.v1.draft') throw new DOMException('full', 'QuotaExceededError');
-        return set.call(this, k, v);
-      };
-    });
-    const page2 = await openAuthor(full);
-    const status = page2.locator('[data-role="draft-status"]');
-    assert.equal(await status.getAttribute('data-state'), 'not-saved');
-    assert.match(await status.textContent(), /cannot be saved .*full or blocked.*download it/);
-    await textarea(page2).fill(edited);
-    await linted(page2);
-    const [download] = await Promise.all([page2.waitForEvent('download'), status.locator('[data-action="download"]').click()]);
-    assert.equal(download.suggestedFilename(), '09.json');
-    assert.equal(readFileSync(await downloadPath(download), 'utf8'), edited);
-    await full.close();
   });
 
   test('start from a lecture exercise: a copy under a free id, asked first when it replaces a draft', async () => {
-    const ctx = await fresh();
-    const page = await openAuthor(ctx);
     const before = await textarea(page).inputValue();
     await page.locator('[data-role="start"]').selectOption('3');
     await page.locator('[data-action="start"]').click();
@@ -300,12 +286,9 @@ describe('the authoring view', () => {
     await linted(page);
     assert.equal(await textarea(page).inputValue(), dropped);
     assert.match(await view(page).locator('[data-exercise="9"] h2').textContent(), /Dropped in/);
-    await ctx.close();
   });
 
   test('the engine checks in its worker: no long task on the page while a slow document is linted and typed into', async () => {
-    const ctx = await fresh();
-    const page = await openAuthor(ctx);
     await page.evaluate(() => {
       globalThis.__long = [];
       new PerformanceObserver((list) => { for (const e of list.getEntries()) globalThis.__long.push({ start: e.startTime, ms: e.duration }); })
@@ -326,12 +309,9 @@ describe('the authoring view', () => {
     await linted(page);
     assert.equal(await page.locator('[data-role="lint-status"]').getAttribute('data-state'), 'clean');
     assert.ok((await textarea(page).inputValue()).endsWith('}\n\n'));
-    await ctx.close();
   });
 
   test('a hostile document (markup in every text) is shown as text, never run', async () => {
-    const ctx = await fresh();
-    const page = await openAuthor(ctx);
     // An unknown field named with markup: the problem says it as text.
     const withKey = hostile();
     withKey.params[0][XSS] = 1;
@@ -359,34 +339,29 @@ describe('the authoring view', () => {
       assert.ok((await view(page).locator('[data-role="variants"] thead').textContent()).includes('<img src=x onerror="window.__xss=1">'));
     }
     assert.equal(await page.evaluate(() => globalThis.__xss), undefined);
-    await ctx.close();
   });
 
   test('no accessibility violations found by axe-core, at 1280 and 390 px', async () => {
-    const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
     for (const viewport of [DESKTOP, PHONE]) {
-      const ctx = await fresh(viewport);
-      const page = await openAuthor(ctx);
+      await page.setViewportSize(viewport);
       await textarea(page).fill(MISTAKES.replace(UNIT_BAD, UNIT_OK));
       await linted(page);
-      await page.evaluate(axeSource);
-      const result = await page.evaluate(() => globalThis.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'best-practice'] }));
-      const found = result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-      assert.deepEqual(found, [], `with a problem, at ${viewport.width}px`);
+      assert.deepEqual(await axeViolations(page), [], `with a problem, at ${viewport.width}px`);
       await textarea(page).fill(FIXTURE);
       await linted(page);
-      const clean = await page.evaluate(() => globalThis.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'best-practice'] }));
-      assert.deepEqual(clean.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`), [], `with the preview, at ${viewport.width}px`);
-      await ctx.close();
+      assert.deepEqual(await axeViolations(page), [], `with the preview, at ${viewport.width}px`);
     }
   });
 
   test('screenshots at 1280 and 390 px in both languages; nothing wider than a phone', async () => {
     const dir = screenshotDir();
-    for (const [width, viewport] of [[1280, DESKTOP], [390, PHONE]]) {
-      for (const lang of ['en', 'zh']) {
-        const ctx = await fresh(viewport, { locale: lang === 'zh' ? 'zh-CN' : 'en-US' });
-        const page = await openAuthor(ctx);
+    for (const lang of ['en', 'zh']) {
+      if (lang === 'zh') await switchLanguage(page, 'zh');
+      for (const [width, viewport] of [[1280, DESKTOP], [390, PHONE]]) {
+        await page.setViewportSize(viewport);
+        // The example in the editor, as the view starts.
+        await textarea(page).fill(FIXTURE);
+        await linted(page);
         assert.equal(await page.evaluate(() => document.documentElement.lang), lang === 'zh' ? 'zh-CN' : 'en');
         await answer(page, 9, { ring: '100 us', recursive_doubling: '90 us' });
         const wide = await page.evaluate(() => document.documentElement.scrollWidth);
@@ -398,9 +373,43 @@ describe('the authoring view', () => {
         await linted(page);
         assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= viewport.width);
         await shot(view(page).locator('.author-editor'), { path: join(dir, `author-problems-${width}-${lang}.png`) });
-        await ctx.close();
       }
     }
+    await switchLanguage(page, 'en');
+    await page.setViewportSize(DESKTOP);
+  });
+
+  test('the draft survives a reload, also when typed and left at once; storage that refuses it is said, with Download', async () => {
+    const edited = FIXTURE.replace('"Ring or recursive doubling?"', '"Ring or recursive doubling, again?"');
+    await textarea(page).fill(edited);
+    await linted(page);
+    assert.equal(await page.locator('[data-role="draft-status"]').getAttribute('data-state'), 'saved');
+    assert.equal(await page.evaluate((k) => localStorage.getItem(k), DRAFT_KEY), edited);
+    // Typed and left at once (before the save's pause): kept on the way out, and the draft
+    // comes back after the reload, in the editor and in the preview.
+    await textarea(page).fill(`${edited} `);
+    await page.reload();
+    await page.waitForSelector('html[data-ready="true"]');
+    await page.waitForFunction(() => document.querySelector('textarea[data-role="document"]')?.value.trim());
+    await linted(page);
+    assert.equal(await textarea(page).inputValue(), `${edited} `);
+    assert.match(await view(page).locator('[data-exercise="9"] h2').textContent(), /Ring or recursive doubling, again\?/);
+
+    // A storage that is full: the draft is not saved, the view says so and offers Download.
+    await page.evaluate(([flag, key]) => {
+      sessionStorage.setItem(flag, '1');
+      localStorage.removeItem(key);
+    }, [REFUSE_DRAFT, DRAFT_KEY]);
+    await openAuthor(page);
+    const status = page.locator('[data-role="draft-status"]');
+    assert.equal(await status.getAttribute('data-state'), 'not-saved');
+    assert.match(await status.textContent(), /cannot be saved .*full or blocked.*download it/);
+    await textarea(page).fill(edited);
+    await linted(page);
+    const [download] = await Promise.all([page.waitForEvent('download'), status.locator('[data-action="download"]').click()]);
+    assert.equal(download.suggestedFilename(), '09.json');
+    assert.equal(readFileSync(await downloadPath(download), 'utf8'), edited);
+    await page.evaluate((flag) => sessionStorage.removeItem(flag), REFUSE_DRAFT);
   });
 
   test('from file:// (the single-file build): the blank template, linted and previewed, nothing fetched', async (t) => {
@@ -409,16 +418,16 @@ describe('the authoring view', () => {
       t.skip('dist/commlab-single.html not built');
       return;
     }
-    const ctx = await fresh();
-    const page = await openPage(ctx, `${pathToFileURL(single).href}?view=author`, errors);
-    await page.waitForFunction(() => document.querySelector('textarea[data-role="document"]')?.value.trim(), null, { timeout: 15000 });
-    await linted(page);
-    assert.equal(JSON.parse(await textarea(page).inputValue()).title.en, 'A new exercise');
-    assert.deepEqual(await page.locator('[data-role="start"] option').evaluateAll((els) => els.map((e) => e.value)), ['blank']);
-    assert.equal(await page.locator('[data-role="lint-status"]').getAttribute('data-state'), 'clean');
-    await answer(page, 9, { time: '30 us' });
-    assert.deepEqual(await verdicts(page, 9), { time: 'correct' });
-    await ctx.close();
+    // A page of its own: the one above holds a draft it could not save, so it asks before leaving.
+    const filePage = await openPage(ctx, `${pathToFileURL(single).href}?view=author`, errors);
+    await filePage.waitForFunction(() => document.querySelector('textarea[data-role="document"]')?.value.trim(), null, { timeout: 15000 });
+    await linted(filePage);
+    assert.equal(JSON.parse(await textarea(filePage).inputValue()).title.en, 'A new exercise');
+    assert.deepEqual(await filePage.locator('[data-role="start"] option').evaluateAll((els) => els.map((e) => e.value)), ['blank']);
+    assert.equal(await filePage.locator('[data-role="lint-status"]').getAttribute('data-state'), 'clean');
+    await answer(filePage, 9, { time: '30 us' });
+    assert.deepEqual(await verdicts(filePage, 9), { time: 'correct' });
+    await filePage.close();
   });
 
   test('no console errors on any page above', () => {

@@ -1,14 +1,15 @@
-// The charts in headless Chromium (one browser): exercise 3's crossover boundaries against a
-// bisection run here on the engine's closed forms, its "fastest" against the calculator's best,
-// Explore's player and chart on the same devices, topology and time, every chart's
-// data-lecture, and screenshots of the charts (English and Chinese, 1280 and 390 px).
+// The charts in headless Chromium, on one page of the file (the eight cards, then Explore, in
+// English, then both in Chinese; 1280 and 390 px by resizing it): exercise 3's crossover
+// boundaries against a bisection run here on the engine's closed forms, its "fastest" against the
+// calculator's best, Explore's player and chart on the same devices, topology and time (Explore's
+// settings given through its controls), every chart's data-lecture, and the charts' widths and
+// screenshots (English and Chinese, 1280 and 390 px).
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { DESKTOP, engineEval, openPage, PHONE, screenshotDir, shot, useLab } from './helpers.mjs';
 
 const errors = [];
-const fresh = (viewport = DESKTOP, locale = 'en-US') => lab.browser.newContext({ viewport, locale });
 
 const lab = useLab();
 after(() => assert.deepEqual(errors, []));
@@ -76,10 +77,123 @@ async function setEx3(page, { devices, kb, us, gbps }) {
   }, [ex3Chart, devices, kb * 1000], { timeout: 20000 });
 }
 
+/** Loads `query` in the file's page and waits until it is ready. */
+async function go(page, query) {
+  await page.goto(`${lab.server.url}${query}`);
+  await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+}
+
+/** Scrolls to the live card `n` of the cards page (its prerendered twin replaced). */
+function toCard(page, n) {
+  return page.locator(`section.card[data-exercise="${n}"]:not([data-prerendered])`).scrollIntoViewIfNeeded();
+}
+
+/**
+ * Gives Explore the settings of `query` (a ?view=explore address) through its controls, as a
+ * person would, instead of loading the address (a load costs 1-2 s here): the settings are the
+ * page's own readSettings of the address, and the address the page writes back is theirs.
+ * Resolves once the views have drawn them (none aria-busy).
+ */
+async function exploreSet(page, query) {
+  const search = await page.evaluate(async (q) => {
+    const { readSettings, settingsQuery } = await import('./views/explore.js');
+    const s = readSettings(q).settings;
+    const set = (name, value, type) => {
+      const el = document.querySelector(`[data-view="explore"] [data-setting="${name}"]`);
+      el.value = String(value);
+      el.dispatchEvent(new Event(type, { bubbles: true }));
+    };
+    // In this order: a collective resets the algorithm, a topology may, an algorithm may set the topology.
+    set('collective', s.collective, 'change');
+    set('topology', s.topology, 'change');
+    set('algorithm', s.algorithm, 'change');
+    set('gpus_per_node', s.gpus_per_node, 'input');
+    set('devices', s.devices, 'input');
+    set('bytes', s.bytes, 'input');
+    set('link', s.link ?? '', 'change');
+    if (!s.link) {
+      set('alpha_s', Number((s.alpha_s * 1e6).toPrecision(12)), 'input');
+      set('beta_Bps', Number((s.beta_Bps / 1e9).toPrecision(12)), 'input');
+    }
+    set('intra_link', s.intra_link, 'change');
+    // The view draws in the next frame, its callback before this one.
+    await new Promise((r) => requestAnimationFrame(r));
+    return settingsQuery(s);
+  }, query);
+  await page.waitForFunction((want) => location.search === want && !document.querySelector('[data-view="explore"] [aria-busy]'),
+    search, { timeout: 20000 });
+}
+
+const CARD_SHOTS = [
+  ['ex1', 1, async (p) => { await p.locator('[data-exercise="1"] [data-param="bytes"]').fill('128'); await p.waitForSelector('[data-view="bandwidth"][data-fraction] canvas'); }],
+  ['ex3', 3, async (p) => setEx3(p, { devices: 10, kb: 1000 })],
+  ['ex7', 7, async (p) => { await p.locator('[data-exercise="7"] [data-param="devices"]').fill('16'); await p.waitForSelector('[data-view="ring-attention"] canvas'); }],
+];
+const EXPLORE_SHOTS = [
+  ['explore', '?view=explore&devices=8&bytes=1000000', async (p) => { await p.waitForSelector('[data-view="nccl"][data-boundaries] canvas'); await p.waitForSelector('[data-view="crossover"][data-boundaries] canvas'); }],
+  ['explore-ring', '?view=explore&devices=8&bytes=1000000&topology=ring', async (p) => { await p.waitForSelector('[data-view="crossover"][data-source="simulate"] canvas'); }],
+  ['explore-two-level', '?view=explore&algorithm=hierarchical&devices=16&gpus_per_node=8&topology=two_level&bytes=1000000&link=ib_ndr&intra_link=nvlink4', async (p) => { await p.waitForSelector('[data-view="crossover"][data-source="simulate"] canvas'); }],
+  ['explore-not-allowed', '?view=explore&devices=10&gpus_per_node=8&topology=two_level', async (p) => { await p.waitForSelector('[data-role="settings-error"]:not([hidden])'); }],
+];
+
+/**
+ * At 1280 and then 390 px (the page resized), after `setup`: the page no wider than the viewport
+ * and no chart wider than its box (a clipped canvas); screenshots of `target` and of each of its
+ * charts under ./lab screenshots. Leaves the page at 1280 px.
+ */
+async function checkWidths(page, { name, lang, target, setup }) {
+  const dir = screenshotDir();
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await setup(page);
+    await page.waitForTimeout(300);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= viewport.width, `${name} ${lang}: page is ${width}px wide in a ${viewport.width}px viewport`);
+    const over = await page.locator('.chart .chart-box').evaluateAll((els) => els.filter((e) => !e.closest('[hidden]') && e.scrollWidth > e.clientWidth + 1).length);
+    assert.equal(over, 0, `${name} ${lang} ${viewport.width}: a chart overflows its box`);
+    await shot(page.locator(target), { path: join(dir, `chart-${name}-${lang}-${viewport.width}.png`) });
+    // Each chart on its own too, to be read at phone size.
+    const charts = page.locator(`${target} .chart:not([hidden])`);
+    for (let i = 0; i < await charts.count(); ++i) {
+      const view = await charts.nth(i).getAttribute('data-view');
+      await shot(charts.nth(i), { path: join(dir, `chart-${name}-${view}-${lang}-${viewport.width}.png`) });
+    }
+  }
+  await page.setViewportSize(DESKTOP);
+}
+
+/** The exercises' charts (on the cards page), then Explore's (loaded in `lang`), through checkWidths. */
+async function checkCardWidths(page, lang) {
+  for (const [name, n, setup] of CARD_SHOTS) {
+    await checkWidths(page, { name, lang, target: `[data-exercise="${n}"] [data-role="visuals"]`, setup: async (p) => { await toCard(p, n); await setup(p); } });
+  }
+}
+async function checkExploreWidths(page, lang) {
+  for (const [name, query, setup] of EXPLORE_SHOTS) {
+    await checkWidths(page, { name, lang, target: '[data-view="explore"]', setup: async (p) => { await exploreSet(p, query); await setup(p); } });
+  }
+}
+
+// The visible charts' [view, data-lecture] under `scope`.
+const lecturesOf = (page, scope) => page.locator(`${scope} .chart[data-view]`).evaluateAll((els) =>
+  els.filter((e) => !e.closest('[hidden]')).map((e) => [e.dataset.view, e.dataset.lecture]));
+const LECTURES = { bandwidth: '3', crossover: '5.3', nccl: '5.6', 'ring-attention': '6.5' };
+let lecturesChecked = 0;
+
 describe('charts', () => {
+  // One page for the file: English cards, English Explore, then Chinese (made in the describe's
+  // before: a root-level one runs before useLab's has a browser).
+  let ctx;
+  let page;
+  before(async () => {
+    ctx = await lab.fresh(DESKTOP);
+    page = await openPage(ctx, `${lab.server.url}?lang=en`, errors);
+  });
+  after(() => ctx?.close());
+
   test('exercise 3: data-boundaries are within 0.1% of a bisection on the closed forms, among the four algorithms', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, `${lab.server.url}?exercise=3`, errors);
+    await toCard(page, 3);
     const settings = [
       { devices: 16, kb: 1000, us: 5, gbps: 40 }, // the exercise's link: the issue's 376.5 KB
       { devices: 10, kb: 1000, us: 5, gbps: 40 },
@@ -111,12 +225,10 @@ describe('charts', () => {
     assert.equal(ref.length, 1);
     assert.ok(Math.abs(ref[0].bytes - 376.5e3) < 100, `${ref[0].bytes}`);
     assert.match(await page.locator(`${ex3Chart} .chart-note`).textContent(), /376\.5 KB/);
-    await ctx.close();
   });
 
   test('exercise 3: the chart\'s fastest is the calculator\'s best', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, `${lab.server.url}?exercise=3`, errors);
+    await toCard(page, 3);
     const variants = [
       { devices: 10, kb: 1000, us: 5, gbps: 40 }, // the issue's case: Rabenseifner, not the double binary tree
       { devices: 16, kb: 64, us: 5, gbps: 40 },
@@ -141,11 +253,86 @@ describe('charts', () => {
       seen.add(fastest);
     }
     assert.ok(seen.size >= 2, `the variants reach more than one winner: ${[...seen]}`);
-    await ctx.close();
+  });
+
+  test('exercises 1, 3 and 7: each chart names its lecture section, exercise 1 marks the asked size in ten colours; English at 1280 and 390 px: nothing wider than the viewport or its box (screenshots)', async () => {
+    const setups = {
+      1: async (p) => { await p.locator('[data-exercise="1"] [data-param="bytes"]').fill('128'); await p.waitForSelector('[data-view="bandwidth"][data-fraction]'); },
+      3: async (p) => setEx3(p, { devices: 12, kb: 256 }),
+      7: async (p) => { await p.locator('[data-exercise="7"] [data-param="devices"]').fill('16'); await p.waitForSelector('[data-view="ring-attention"] canvas'); },
+    };
+    for (const [n, setup] of Object.entries(setups)) {
+      await toCard(page, n);
+      await setup(page);
+      // The card's charts (the page of the card alone shows those and no other).
+      const views = await lecturesOf(page, `[data-exercise="${n}"]`);
+      assert.ok(views.length >= 1, `exercise ${n}`);
+      for (const [view, lecture] of views) {
+        assert.equal(lecture, LECTURES[view], `exercise ${n}: ${view}`);
+        lecturesChecked += 1;
+      }
+    }
+    // Exercise 1: one colour a series, the exercise's link in its own; the asked size marked. (The
+    // chart is drawn a frame after its answer: wait for its legend.)
+    const legend = '[data-exercise="1"] [data-view="bandwidth"] .u-legend .u-series:not(:first-child) .u-marker';
+    await page.waitForFunction((sel) => document.querySelectorAll(sel).length === 10, legend, { timeout: 15000 });
+    const colours = await page.locator(legend).evaluateAll((els) => els.map((e) => getComputedStyle(e).borderColor || getComputedStyle(e).backgroundColor));
+    assert.equal(colours.length, 10);
+    assert.equal(new Set(colours).size, 10, colours.join(' '));
+    const res = await engineEval(page, { op: 'transfer', link: { alpha_s: 2e-6, beta_Bps: 3.6e11 }, bytes: 128e3 });
+    const root = page.locator('[data-exercise="1"] [data-view="bandwidth"]');
+    assert.equal(await root.getAttribute('data-bytes'), '128000');
+    assert.ok(res.error || Number(await root.getAttribute('data-fraction')) > 0);
+    await checkCardWidths(page, 'en');
+  });
+
+  test('Explore: settings the engine cannot draw say so, naming the control and the range', async () => {
+    for (const [query, pattern] of [
+      ['?view=explore&devices=10&gpus_per_node=8&topology=two_level&algorithm=ring', /Devices: 10 is not a multiple of GPUs per node \(8\)/],
+      ['?view=explore&devices=1', /Devices: 1 is not allowed; enter a whole number from 2 to 1,024/],
+    ]) {
+      await go(page, query);
+      const problem = page.locator('[data-role="settings-error"]');
+      await problem.waitFor();
+      assert.match(await problem.textContent(), pattern);
+      assert.equal(await page.locator('[data-view="schedule"]').isHidden(), true);
+      assert.equal(await page.locator('[data-view="crossover"]').isHidden(), true);
+      // The control keeps what was asked; fixing it brings the pictures back.
+      assert.equal(await page.locator('[data-setting="devices"]').inputValue(), new URLSearchParams(query).get('devices'));
+      await page.locator('[data-setting="devices"]').fill('16');
+      await page.waitForFunction(() => document.querySelector('[data-view="schedule"]')?.dataset.devices === '16', null, { timeout: 20000 });
+      assert.equal(await problem.isHidden(), true);
+    }
+    // Off the switch beyond 64 devices the chart is not drawn, and says why; the player runs.
+    await exploreSet(page, '?view=explore&devices=128&topology=ring&algorithm=ring');
+    await page.waitForFunction(() => document.querySelector('[data-view="schedule"]')?.dataset.devices === '128', null, { timeout: 20000 });
+    const chart = page.locator('[data-view="crossover"]');
+    await page.waitForFunction(() => document.querySelector('[data-view="crossover"]')?.dataset.source === 'none');
+    assert.equal(await chart.getAttribute('data-devices'), '128');
+    assert.equal(await chart.locator('.chart-box').isHidden(), true);
+    assert.match(await chart.locator('.chart-note').textContent(), /up to 64 devices \(here 128\)/);
+    // The slider's arrow keys step one device at a time, and say the count.
+    await page.locator('[data-slider="devices"]').focus();
+    await page.keyboard.press('ArrowLeft');
+    assert.equal(await page.locator('[data-setting="devices"]').inputValue(), '127');
+    assert.equal(await page.locator('[data-slider="devices"]').getAttribute('aria-valuetext'), '127 devices');
+    // Two levels: both links labelled and the intra-node one selectable; custom α in µs, β in GB/s.
+    await exploreSet(page, '?view=explore&algorithm=hierarchical&devices=16&gpus_per_node=8&topology=two_level&link=ib_ndr');
+    assert.equal(await page.locator('label[for="x-intra-link"]').textContent(), 'Intra-node link');
+    assert.equal(await page.locator('label[for="x-link"]').textContent(), 'Inter-node link');
+    await page.locator('[data-setting="intra_link"]').selectOption('pcie5');
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('intra_link') === 'pcie5');
+    await page.locator('[data-setting="link"]').selectOption('');
+    await page.locator('[data-setting="alpha_s"]').fill('5');
+    await page.locator('[data-setting="beta_Bps"]').fill('40');
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('beta_Bps') === '40000000000');
+    const q = new URL(page.url()).searchParams;
+    assert.equal(q.get('alpha_s'), '0.000005');
+    const run = await engineEval(page, { op: 'simulate', algorithm: 'hierarchical', topology: 'two_level', nodes: 2, gpus_per_node: 8, bytes: 1e6, intra_link: 'pcie5', inter_link: { alpha_s: 5e-6, beta_Bps: 4e10 }, mode: 'accounting' });
+    await page.waitForFunction((t) => Number(document.querySelector('[data-view="crossover"]')?.dataset.timeS) === t, run.time_s, { timeout: 20000 });
   });
 
   test('Explore: the player and the chart show the same devices, topology and time', async () => {
-    const ctx = await fresh();
     const cases = [
       ['?view=explore&algorithm=ring&devices=8&bytes=1000000&topology=ring&link=nvlink4', 'simulate'],
       ['?view=explore&algorithm=recursive_doubling&devices=12&bytes=65536&topology=ring&link=ib_ndr', 'simulate'],
@@ -155,7 +342,7 @@ describe('charts', () => {
       ['?view=explore&algorithm=double_binary_tree&devices=10&bytes=4000000&topology=switch&link=nvlink4', 'closed_form'],
     ];
     for (const [query, source] of cases) {
-      const page = await openPage(ctx, `${lab.server.url}${query}`, errors);
+      await exploreSet(page, query);
       const q = new URLSearchParams(query);
       const two = q.get('topology') === 'two_level';
       const k = Number(q.get('devices'));
@@ -182,140 +369,27 @@ describe('charts', () => {
       assert.ok((await player.locator('.player-status').textContent()).includes(`/ ${shown}`), `${query}: ${shown}`);
       if (source === 'simulate') assert.equal(await chart.getAttribute('data-boundaries'), null);
       else assert.ok(JSON.parse(await chart.getAttribute('data-boundaries')).length >= 1);
-      await page.close();
     }
-    await ctx.close();
   });
 
-  test('Explore: settings the engine cannot draw say so, naming the control and the range', async () => {
-    const ctx = await fresh();
-    for (const [query, pattern] of [
-      ['?view=explore&devices=1', /Devices: 1 is not allowed; enter a whole number from 2 to 1,024/],
-      ['?view=explore&devices=10&gpus_per_node=8&topology=two_level&algorithm=ring', /Devices: 10 is not a multiple of GPUs per node \(8\)/],
-    ]) {
-      const page = await openPage(ctx, `${lab.server.url}${query}`, errors);
-      const problem = page.locator('[data-role="settings-error"]');
-      await problem.waitFor();
-      assert.match(await problem.textContent(), pattern);
-      assert.equal(await page.locator('[data-view="schedule"]').isHidden(), true);
-      assert.equal(await page.locator('[data-view="crossover"]').isHidden(), true);
-      // The control keeps what was asked; fixing it brings the pictures back.
-      assert.equal(await page.locator('[data-setting="devices"]').inputValue(), new URLSearchParams(query).get('devices'));
-      await page.locator('[data-setting="devices"]').fill('16');
-      await page.waitForFunction(() => document.querySelector('[data-view="schedule"]')?.dataset.devices === '16', null, { timeout: 20000 });
-      assert.equal(await problem.isHidden(), true);
-      await page.close();
+  test('Explore: its charts name their lecture sections; English at 1280 and 390 px: nothing wider than the viewport or its box (screenshots)', async () => {
+    await exploreSet(page, '?view=explore&devices=8');
+    await page.waitForSelector('[data-view="nccl"][data-boundaries]');
+    await page.waitForSelector('[data-view="crossover"][data-boundaries]');
+    const views = await lecturesOf(page, 'main');
+    assert.ok(views.length >= 1, 'Explore');
+    for (const [view, lecture] of views) {
+      assert.equal(lecture, LECTURES[view], `Explore: ${view}`);
+      lecturesChecked += 1;
     }
-    // Off the switch beyond 64 devices the chart is not drawn, and says why; the player runs.
-    {
-      const page = await openPage(ctx, `${lab.server.url}?view=explore&devices=128&topology=ring&algorithm=ring`, errors);
-      await page.waitForFunction(() => document.querySelector('[data-view="schedule"]')?.dataset.devices === '128', null, { timeout: 20000 });
-      const chart = page.locator('[data-view="crossover"]');
-      await page.waitForFunction(() => document.querySelector('[data-view="crossover"]')?.dataset.source === 'none');
-      assert.equal(await chart.getAttribute('data-devices'), '128');
-      assert.equal(await chart.locator('.chart-box').isHidden(), true);
-      assert.match(await chart.locator('.chart-note').textContent(), /up to 64 devices \(here 128\)/);
-      // The slider's arrow keys step one device at a time, and say the count.
-      await page.locator('[data-slider="devices"]').focus();
-      await page.keyboard.press('ArrowLeft');
-      assert.equal(await page.locator('[data-setting="devices"]').inputValue(), '127');
-      assert.equal(await page.locator('[data-slider="devices"]').getAttribute('aria-valuetext'), '127 devices');
-      await page.close();
-    }
-    // Two levels: both links labelled and the intra-node one selectable; custom α in µs, β in GB/s.
-    const page = await openPage(ctx, `${lab.server.url}?view=explore&algorithm=hierarchical&devices=16&gpus_per_node=8&topology=two_level&link=ib_ndr`, errors);
-    assert.equal(await page.locator('label[for="x-intra-link"]').textContent(), 'Intra-node link');
-    assert.equal(await page.locator('label[for="x-link"]').textContent(), 'Inter-node link');
-    await page.locator('[data-setting="intra_link"]').selectOption('pcie5');
-    await page.waitForFunction(() => new URL(location.href).searchParams.get('intra_link') === 'pcie5');
-    await page.locator('[data-setting="link"]').selectOption('');
-    await page.locator('[data-setting="alpha_s"]').fill('5');
-    await page.locator('[data-setting="beta_Bps"]').fill('40');
-    await page.waitForFunction(() => new URL(location.href).searchParams.get('beta_Bps') === '40000000000');
-    const q = new URL(page.url()).searchParams;
-    assert.equal(q.get('alpha_s'), '0.000005');
-    const run = await engineEval(page, { op: 'simulate', algorithm: 'hierarchical', topology: 'two_level', nodes: 2, gpus_per_node: 8, bytes: 1e6, intra_link: 'pcie5', inter_link: { alpha_s: 5e-6, beta_Bps: 4e10 }, mode: 'accounting' });
-    await page.waitForFunction((t) => Number(document.querySelector('[data-view="crossover"]')?.dataset.timeS) === t, run.time_s, { timeout: 20000 });
-    await ctx.close();
+    assert.ok(lecturesChecked >= 5, `${lecturesChecked} chart views name their section`);
+    await checkExploreWidths(page, 'en');
   });
 
-  test('every chart view names its lecture section; exercise 1 marks the asked size in ten colours', async () => {
-    const ctx = await fresh();
-    const expect = { bandwidth: '3', crossover: '5.3', nccl: '5.6', 'ring-attention': '6.5' };
-    const pages = [
-      ['?exercise=1', async (p) => { await p.locator('[data-exercise="1"] [data-param="bytes"]').fill('128'); await p.waitForSelector('[data-view="bandwidth"][data-fraction]'); }],
-      ['?exercise=3', async (p) => setEx3(p, { devices: 12, kb: 256 })],
-      ['?exercise=7', async (p) => { await p.locator('[data-exercise="7"] [data-param="devices"]').fill('16'); await p.waitForSelector('[data-view="ring-attention"] canvas'); }],
-      ['?view=explore&devices=8', async (p) => { await p.waitForSelector('[data-view="nccl"][data-boundaries]'); await p.waitForSelector('[data-view="crossover"][data-boundaries]'); }],
-    ];
-    let checked = 0;
-    for (const [query, setup] of pages) {
-      const page = await openPage(ctx, `${lab.server.url}${query}`, errors);
-      await setup(page);
-      const views = await page.locator('.chart[data-view]').evaluateAll((els) => els.filter((e) => !e.closest('[hidden]')).map((e) => [e.dataset.view, e.dataset.lecture]));
-      assert.ok(views.length >= 1, query);
-      for (const [view, lecture] of views) {
-        assert.equal(lecture, expect[view], `${query}: ${view}`);
-        checked += 1;
-      }
-      if (query === '?exercise=1') {
-        // One colour a series, the exercise's link in its own; the asked size marked. (The chart
-        // is drawn a frame after its answer: wait for its legend.)
-        await page.waitForFunction(() => document.querySelectorAll('[data-view="bandwidth"] .u-legend .u-series:not(:first-child) .u-marker').length === 10, null, { timeout: 15000 });
-        const colours = await page.locator('[data-view="bandwidth"] .u-legend .u-series:not(:first-child) .u-marker').evaluateAll((els) => els.map((e) => getComputedStyle(e).borderColor || getComputedStyle(e).backgroundColor));
-        assert.equal(colours.length, 10);
-        assert.equal(new Set(colours).size, 10, colours.join(' '));
-        const res = await engineEval(page, { op: 'transfer', link: { alpha_s: 2e-6, beta_Bps: 3.6e11 }, bytes: 128e3 });
-        const root = page.locator('[data-view="bandwidth"]');
-        assert.equal(await root.getAttribute('data-bytes'), '128000');
-        assert.ok(res.error || Number(await root.getAttribute('data-fraction')) > 0);
-      }
-      await page.close();
-    }
-    assert.ok(checked >= 5);
-    await ctx.close();
-  });
-
-  test('screenshots of exercise 1, 3, 7 and Explore charts, English and Chinese, 1280 and 390 px; nothing wider than the viewport', async () => {
-    const dir = screenshotDir();
-    const shots = [
-      ['ex1', '?exercise=1', '[data-exercise="1"] [data-role="visuals"]', async (p) => { await p.locator('[data-exercise="1"] [data-param="bytes"]').fill('128'); await p.waitForSelector('[data-view="bandwidth"][data-fraction] canvas'); }],
-      ['ex3', '?exercise=3', '[data-exercise="3"] [data-role="visuals"]', async (p) => setEx3(p, { devices: 10, kb: 1000 })],
-      ['ex7', '?exercise=7', '[data-exercise="7"] [data-role="visuals"]', async (p) => { await p.locator('[data-exercise="7"] [data-param="devices"]').fill('16'); await p.waitForSelector('[data-view="ring-attention"] canvas'); }],
-      ['explore', '?view=explore&devices=8&bytes=1000000', '[data-view="explore"]', async (p) => { await p.waitForSelector('[data-view="nccl"][data-boundaries] canvas'); await p.waitForSelector('[data-view="crossover"][data-boundaries] canvas'); }],
-      ['explore-ring', '?view=explore&devices=8&bytes=1000000&topology=ring', '[data-view="explore"]', async (p) => { await p.waitForSelector('[data-view="crossover"][data-source="simulate"] canvas'); }],
-      ['explore-two-level', '?view=explore&algorithm=hierarchical&devices=16&gpus_per_node=8&topology=two_level&bytes=1000000&link=ib_ndr&intra_link=nvlink4', '[data-view="explore"]', async (p) => { await p.waitForSelector('[data-view="crossover"][data-source="simulate"] canvas'); }],
-      ['explore-not-allowed', '?view=explore&devices=10&gpus_per_node=8&topology=two_level', '[data-view="explore"]', async (p) => { await p.waitForSelector('[data-role="settings-error"]:not([hidden])'); }],
-    ];
-    for (const lang of ['en', 'zh']) {
-      for (const viewport of [DESKTOP, PHONE]) {
-        const ctx = await fresh(viewport, lang === 'zh' ? 'zh-CN' : 'en-US');
-        // The exercises' charts on one page of all eight (a load costs 2-3 s here).
-        let cards = null;
-        for (const [name, query, target, setup] of shots) {
-          const onCards = query.startsWith('?exercise=');
-          if (onCards) cards ??= await openPage(ctx, `${lab.server.url}?lang=${lang}`, errors);
-          const page = onCards ? cards : await openPage(ctx, `${lab.server.url}${query}&lang=${lang}`, errors);
-          if (onCards) await page.locator(`section.card[data-exercise="${query.slice('?exercise='.length)}"]:not([data-prerendered])`).scrollIntoViewIfNeeded();
-          await setup(page);
-          await page.waitForTimeout(300);
-          const width = await page.evaluate(() => document.documentElement.scrollWidth);
-          assert.ok(width <= viewport.width, `${name} ${lang}: page is ${width}px wide in a ${viewport.width}px viewport`);
-          // No chart wider than its box (a clipped canvas).
-          const over = await page.locator('.chart .chart-box').evaluateAll((els) => els.filter((e) => !e.closest('[hidden]') && e.scrollWidth > e.clientWidth + 1).length);
-          assert.equal(over, 0, `${name} ${lang} ${viewport.width}: a chart overflows its box`);
-          await shot(page.locator(target), { path: join(dir, `chart-${name}-${lang}-${viewport.width}.png`) });
-          // Each chart on its own too, to be read at phone size.
-          const charts = page.locator(`${target} .chart:not([hidden])`);
-          for (let i = 0; i < await charts.count(); ++i) {
-            const view = await charts.nth(i).getAttribute('data-view');
-            await shot(charts.nth(i), { path: join(dir, `chart-${name}-${view}-${lang}-${viewport.width}.png`) });
-          }
-          if (!onCards) await page.close();
-        }
-        await cards?.close();
-        await ctx.close();
-      }
-    }
+  test('Chinese: the exercises\' and Explore\'s charts at 1280 and 390 px: nothing wider than the viewport or its box (screenshots)', async () => {
+    await go(page, '?lang=zh');
+    await checkCardWidths(page, 'zh');
+    await go(page, '?view=explore&lang=zh');
+    await checkExploreWidths(page, 'zh');
   });
 });

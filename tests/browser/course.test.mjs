@@ -2,34 +2,35 @@
 // frame ("Open in the full lab" keeps seed, reveal, hints, calculator, the variant and the typed
 // answers), a misspelled control is shown and takes its strictest value, a plain cross-site
 // iframe (no embed.js, storage blocked) exports and imports and asks for storage on a click,
-// and a dialog of a tall frame opens in view. The course page is on another site than the lab.
+// and a dialog of a tall frame opens in view. The course page is on another site than the lab;
+// one course page holds the three frames (embed.js's two and a pasted plain one) for every test.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { answerIn, courseSite, downloadPath, launch, screenshotDir, serve, shot } from './helpers.mjs';
 import { join } from 'node:path';
 
 const WRONG6 = { microbatches: '4', token_interval: '1.1 ms' };
+// What the misspelled frame says, on purpose, in the console (embed.js and the frame itself).
+const MISSPELLED = /data-(reveal|hints)="(nevr|of)"|commlab: (reveal|hints): "(nevr|of)"/;
 
 let lab;
 let host;
 let browser;
 
-function coursePage(divs, { tall = false } = {}) {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Course</title><link rel="icon" href="data:,">
-</head><body><h1>Week 5</h1>${tall ? '<div style="height:1500px">Reading first.</div>' : ''}
-${divs}<p>After the exercise.</p>
-<script src="${lab.url}embed.js" defer></script></body></html>`;
-}
-
 before(async () => {
   lab = await serve(undefined, { frameAncestors: "'self' http://localhost:*" });
   host = await courseSite({
-    '/controls': coursePage('<div data-commlab-exercise="6" data-seed="2024" data-reveal="never" data-hints="off" data-calculator="off"></div>'),
-    '/misspelled': coursePage('<div data-commlab-exercise="3" data-reveal="nevr" data-hints="of"></div>'),
-    '/tall': coursePage('<div data-commlab-exercise="6"></div>', { tall: true }),
-    // A course page that strips scripts: the instructor pastes a plain frame.
-    '/plain': `<!doctype html><meta charset="utf-8"><title>Plain</title><link rel="icon" href="data:,">
-<iframe src="${lab.url}index.html?exercise=6" title="commlab exercise 6" style="width:100%;height:1400px;border:0"></iframe>`,
+    // The plain frame is one an instructor pasted (a course page that strips scripts would keep
+    // only it): embed.js does not know it and keeps nothing for it. The misspelled frame comes
+    // after a long reading, as the tall frame whose dialog must open in view.
+    '/week': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Course</title><link rel="icon" href="data:,">
+</head><body><h1>Week 5</h1>
+<div id="controls" data-commlab-exercise="6" data-seed="2024" data-reveal="never" data-hints="off" data-calculator="off"></div>
+<iframe id="plain" src="${lab.url}index.html?exercise=6" title="commlab exercise 6" style="width:100%;height:1400px;border:0"></iframe>
+<div style="height:1500px">Reading first.</div>
+<div id="misspelled" data-commlab-exercise="3" data-reveal="nevr" data-hints="of"></div>
+<p>After the exercise.</p>
+<script src="${lab.url}embed.js" defer></script></body></html>`,
   });
   browser = await launch();
 });
@@ -40,28 +41,49 @@ after(async () => {
   await lab?.close();
 });
 
-const frameOf = (page, n) => page.frames().find((f) => f.url().includes(`exercise=${n}`));
-
-async function openCourse(ctx, path, errors) {
-  const page = await ctx.newPage();
-  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
-  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
-  await page.goto(`${host.url}${path}`);
-  await page.waitForFunction(() => document.querySelector('iframe'));
-  let frame;
-  for (let i = 0; i < 100 && !frame; i++) {
-    frame = page.frames().find((f) => f.url().includes('exercise='));
-    if (!frame) await page.waitForTimeout(100);
-  }
-  await frame.waitForSelector('html[data-ready="true"]', { timeout: 20000 });
-  return { page, frame };
-}
-
 describe('course platforms: controls that hold, plain frames', () => {
+  let ctx;
+  let page;
+  const seen = []; // every console error and page error of the course page and its frames
+  let taken = 0;
+  /** The errors since the last call, but the misspelled frame's own. */
+  const newErrors = () => seen.slice(taken, (taken = seen.length)).filter((e) => !MISSPELLED.test(e));
+  const frameOf = async (selector) => (await page.locator(selector).elementHandle()).contentFrame();
+
+  before(async () => {
+    ctx = await browser.newContext({ viewport: { width: 1000, height: 900 }, acceptDownloads: true });
+    // Chromium here refuses a granted handle's storage to a cross-site frame without a prompt, so
+    // the Storage Access API is the browser's part and is stood in for: it gives a handle whose
+    // localStorage is a working Storage, as a browser does once the student agrees. (Only the
+    // plain frame ever asks: a frame of embed.js has its progress from the course page.)
+    await ctx.addInitScript(() => {
+      if (!location.search.includes('exercise=')) return;
+      const items = new Map();
+      window.grantedStorage = {
+        get length() { return items.size; },
+        key: (i) => [...items.keys()][i] ?? null,
+        getItem: (k) => (items.has(k) ? items.get(k) : null),
+        setItem: (k, v) => { items.set(String(k), String(v)); },
+        removeItem: (k) => { items.delete(k); },
+      };
+      window.storageAsked = 0;
+      document.requestStorageAccess = async () => {
+        window.storageAsked++;
+        if (!navigator.userActivation.isActive) throw new DOMException('requestStorageAccess not allowed', 'NotAllowedError');
+        return { localStorage: window.grantedStorage };
+      };
+    });
+    page = await ctx.newPage();
+    page.on('pageerror', (err) => seen.push(`pageerror: ${err.message}`));
+    page.on('console', (msg) => { if (msg.type() === 'error') seen.push(msg.text()); });
+    await page.goto(`${host.url}/week`);
+    await page.waitForFunction(() => document.querySelectorAll('iframe').length === 3);
+    for (const selector of ['#controls iframe', '#plain', '#misspelled iframe']) await (await frameOf(selector)).waitForSelector('html[data-ready="true"]', { timeout: 20000 });
+  });
+  after(() => ctx?.close());
+
   test('"Open in the full lab" keeps seed, reveal, hints, calculator, the variant and the typed answers', async () => {
-    const errors = [];
-    const ctx = await browser.newContext({ viewport: { width: 1000, height: 900 } });
-    const { frame } = await openCourse(ctx, '/controls', errors);
+    const frame = await frameOf('#controls iframe');
     const card = frame.locator('[data-exercise="6"]');
     const variant = await card.getAttribute('data-variant');
     assert.notEqual(variant, 'lecture', 'seed 2024 draws a variant of its own');
@@ -69,7 +91,7 @@ describe('course platforms: controls that hold, plain frames', () => {
     await card.locator('[data-answer="microbatches"]').fill('5');
     await card.locator('[data-answer="token_interval"]').fill('1.2 ms');
     const [full] = await Promise.all([ctx.waitForEvent('page'), frame.locator('[data-action="open-full"]').click()]);
-    full.on('console', (msg) => { if (msg.type() === 'error') errors.push(`full: ${msg.text()}`); });
+    full.on('console', (msg) => { if (msg.type() === 'error') seen.push(`full: ${msg.text()}`); });
     await full.waitForSelector('html[data-ready="true"]', { timeout: 20000 });
     const url = new URL(full.url());
     assert.equal(url.origin, new URL(lab.url).origin);
@@ -90,14 +112,12 @@ describe('course platforms: controls that hold, plain frames', () => {
     await full.reload();
     await full.waitForSelector('html[data-ready="true"]');
     assert.equal(await full.locator('[data-exercise="6"] [data-answer="microbatches"]').inputValue(), '5');
-    assert.deepEqual(errors, []);
-    await ctx.close();
+    await full.close();
+    assert.deepEqual(newErrors(), []);
   });
 
   test('a misspelled control is shown in the frame and the console, and takes its strictest value', async () => {
-    const errors = [];
-    const ctx = await browser.newContext({ viewport: { width: 1000, height: 900 } });
-    const { frame } = await openCourse(ctx, '/misspelled', errors);
+    const frame = await frameOf('#misspelled iframe');
     const box = frame.locator('#link-problems');
     assert.equal(await box.isVisible(), true);
     assert.match(await box.locator('[data-setting="reveal"]').textContent(), /"nevr".*never, after-attempt, after-solve.*Shown instead: never/);
@@ -105,14 +125,11 @@ describe('course platforms: controls that hold, plain frames', () => {
     const card = frame.locator('[data-exercise="3"]');
     assert.equal(await card.locator('[data-action="solution"]').isVisible(), false);
     assert.equal(await card.locator('[data-action="hint"]').isVisible(), false);
-    assert.ok(errors.some((e) => /commlab: reveal: "nevr" is not allowed; allowed: never, after-attempt, after-solve/.test(e)), errors.join('\n'));
-    await ctx.close();
+    assert.ok(seen.some((e) => /commlab: reveal: "nevr" is not allowed; allowed: never, after-attempt, after-solve/.test(e)), seen.join('\n'));
   });
 
   test('a plain cross-site iframe: Import beside Export, the notice under the card, work carried by a file', async () => {
-    const errors = [];
-    const ctx = await browser.newContext({ viewport: { width: 1000, height: 900 }, acceptDownloads: true });
-    let { page, frame } = await openCourse(ctx, '/plain', errors);
+    const frame = await frameOf('#plain');
     const blocked = await frame.evaluate(() => { try { return localStorage.length < 0; } catch { return true; } });
     assert.equal(blocked, true, 'Chromium blocks a cross-site frame\'s storage here');
     const foot = frame.locator('.embed-foot');
@@ -129,9 +146,8 @@ describe('course platforms: controls that hold, plain frames', () => {
     await shot(frame.locator('#notice'), { path: join(screenshotDir(), 'plain-frame-notice.png') });
     const [download] = await Promise.all([page.waitForEvent('download'), frame.locator('[data-action="export"]').click()]);
     const path = await downloadPath(download);
-    // A reload forgets everything (nothing can be saved) ...
-    await page.reload();
-    frame = frameOf(page, 6);
+    // The frame reloaded forgets everything (nothing can be saved) ...
+    await frame.goto(frame.url());
     await frame.waitForSelector('html[data-ready="true"]');
     assert.equal(await frame.locator('[data-answer="microbatches"]').inputValue(), '');
     // ... and the file brings it back.
@@ -141,34 +157,13 @@ describe('course platforms: controls that hold, plain frames', () => {
     assert.equal(await frame.locator('[data-answer="microbatches"]').inputValue(), '4');
     assert.equal(await frame.locator('[data-answer="token_interval"]').inputValue(), '1.1 ms');
     assert.match(await frame.locator('[data-role="status"]').textContent(), /1/);
-    assert.deepEqual(errors, []);
-    await ctx.close();
+    assert.deepEqual(newErrors(), []);
   });
 
   test('a plain frame without storage asks for it on a click (Storage Access API), then saves', async () => {
-    const errors = [];
-    const ctx = await browser.newContext({ viewport: { width: 1000, height: 900 } });
-    // Chromium here refuses a granted handle's storage to a cross-site frame without a prompt, so
-    // the API is the browser's part and is stood in for: it gives a handle whose localStorage
-    // is a working Storage, as a browser does once the student agrees.
-    await ctx.addInitScript(() => {
-      if (!location.search.includes('exercise=')) return;
-      const items = new Map();
-      window.grantedStorage = {
-        get length() { return items.size; },
-        key: (i) => [...items.keys()][i] ?? null,
-        getItem: (k) => (items.has(k) ? items.get(k) : null),
-        setItem: (k, v) => { items.set(String(k), String(v)); },
-        removeItem: (k) => { items.delete(k); },
-      };
-      window.storageAsked = 0;
-      document.requestStorageAccess = async () => {
-        window.storageAsked++;
-        if (!navigator.userActivation.isActive) throw new DOMException('requestStorageAccess not allowed', 'NotAllowedError');
-        return { localStorage: window.grantedStorage };
-      };
-    });
-    const { frame } = await openCourse(ctx, '/plain', errors);
+    const frame = await frameOf('#plain');
+    await frame.goto(frame.url()); // a fresh frame: nothing typed, nothing imported
+    await frame.waitForSelector('html[data-ready="true"]');
     await frame.locator('[data-answer="microbatches"]').fill('7');
     const ask = frame.locator('#notice [data-action="storage-access"]');
     await ask.waitFor({ timeout: 5000 });
@@ -180,16 +175,14 @@ describe('course platforms: controls that hold, plain frames', () => {
     // What is typed next is saved there too.
     await frame.locator('[data-answer="token_interval"]').fill('2 ms');
     assert.equal(await frame.evaluate(() => JSON.parse(window.grantedStorage.getItem('commlab.v2.progress.6.lecture')).answers.token_interval), '2 ms');
-    assert.deepEqual(errors, []);
-    await ctx.close();
+    assert.deepEqual(newErrors(), []);
   });
 
   test('a tall frame\'s dialog opens in the part of the course page in view', async () => {
-    const errors = [];
-    const ctx = await browser.newContext({ viewport: { width: 1000, height: 400 } });
-    const { page, frame } = await openCourse(ctx, '/tall', errors);
+    await page.setViewportSize({ width: 1000, height: 400 });
+    const frame = await frameOf('#misspelled iframe');
     // The frame grows to its content, well past the window.
-    await page.waitForFunction(() => document.querySelector('iframe').getBoundingClientRect().height > 2 * window.innerHeight);
+    await page.waitForFunction(() => document.querySelector('#misspelled iframe').getBoundingClientRect().height > 2 * window.innerHeight);
     const reset = frame.locator('[data-action="reset"]');
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     const dialog = frame.locator('#reset-dialog');
@@ -202,12 +195,12 @@ describe('course platforms: controls that hold, plain frames', () => {
     }
     await dialog.waitFor();
     const inView = await page.evaluate(() => window.innerHeight);
-    const frameTop = await page.locator('iframe').evaluate((f) => f.getBoundingClientRect().top);
+    const frameTop = await page.locator('#misspelled iframe').evaluate((f) => f.getBoundingClientRect().top);
     const box = await dialog.evaluate((d) => { const r = d.getBoundingClientRect(); return { top: r.top, bottom: r.bottom }; });
     assert.ok(frameTop + box.top >= 0 && frameTop + box.bottom <= inView, `frame top ${frameTop}, dialog ${JSON.stringify(box)} at ${frameTop + box.top}..${frameTop + box.bottom}, view 0..${inView}`);
     await shot(page, { path: join(screenshotDir(), 'tall-frame-dialog.png') });
     await frame.locator('[data-action="reset-cancel"]').click();
-    assert.deepEqual(errors, []);
-    await ctx.close();
+    await page.setViewportSize({ width: 1000, height: 900 });
+    assert.deepEqual(newErrors(), []);
   });
 });

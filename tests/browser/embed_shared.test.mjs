@@ -3,7 +3,8 @@
 // and there every frame keeps its own worker: embed_frames.test.mjs), the frames of one course
 // page share one SharedWorker, and every check is answered by it. A shared engine that hangs is
 // left by each frame for a worker of its own (door.js's timeouts and restart, unchanged), and the
-// checks are answered again.
+// checks are answered again. One course page (reloaded) for the first two tests; the hung engine
+// has one of its own.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -29,8 +30,9 @@ before(async () => {
 ${divs}
 <script src="${lab.url}embed.js" defer></script>`;
   const pages = {
-    '/': page('<div id="e2" data-commlab-exercise="2"></div><div id="e3" data-commlab-exercise="3"></div><div id="e6" data-commlab-exercise="6"></div>'),
-    '/twins': page('<div id="a" data-commlab-exercise="3"></div><div id="b" data-commlab-exercise="3" data-seed="7"></div>'),
+    // e3 at the lecture's values and b at seed 7: two frames of one exercise.
+    '/': page('<div id="e2" data-commlab-exercise="2"></div><div id="e3" data-commlab-exercise="3"></div><div id="e6" data-commlab-exercise="6"></div><div id="b" data-commlab-exercise="3" data-seed="7"></div>'),
+    '/three': page('<div id="e2" data-commlab-exercise="2"></div><div id="e3" data-commlab-exercise="3"></div><div id="e6" data-commlab-exercise="6"></div>'),
   };
   const server = createServer((req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pages[new URL(req.url, 'http://x').pathname] ?? ''));
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
@@ -49,7 +51,7 @@ after(async () => {
   await lab?.close();
 });
 
-async function openCourse(ctx, path = '', frames = 3) {
+async function openCourse(ctx, path = '', frames = 4) {
   const page = await ctx.newPage();
   page.on('pageerror', (err) => errors.push(err.message));
   page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
@@ -96,44 +98,48 @@ async function sharedWorkers() {
 }
 
 describe('one engine for the frames of a course page', () => {
-  test('three frames share one SharedWorker; each is answered by it', async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-    const page = await openCourse(ctx);
-    assert.deepEqual(await sharedWorkers(), ['/engine/worker.js']);
-    for (const id of ['e2', 'e3', 'e6']) assert.deepEqual(await engineOf(await frameOf(page, id)), { runs: 'worker', shared: true }, id);
-    const f3 = await frameOf(page, 'e3');
-    await answerIn(f3, LECTURE3);
-    assert.equal(await f3.locator('[data-answer="best"]').getAttribute('data-verdict'), 'correct');
-    const f2 = await frameOf(page, 'e2');
-    await answerIn(f2, { steps: '6' });
-    assert.equal(await f2.locator('[data-answer="steps"]').getAttribute('data-verdict'), 'correct');
-    // The frames' own storage works in this browser: their progress is theirs and the host's.
-    assert.equal(await f2.evaluate(() => JSON.parse(localStorage.getItem('commlab.v2.progress.2.lecture')).answers.steps), '6');
-    assert.deepEqual(errors, []);
-    await ctx.close();
-  });
+  describe('one course page, reloaded', () => {
+    let ctx;
+    let page; // the course page of the first two tests
+    before(async () => {
+      ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+      page = await openCourse(ctx);
+    });
+    after(() => ctx?.close());
 
-  test('with the frames\' own storage too, a frame fixed to seed 7 leaves the other frame of its exercise at the lecture\'s values', async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-    const page = await openCourse(ctx, 'twins', 2);
-    await answerIn(await frameOf(page, 'b'), { ring: '1 us' });
-    await answerIn(await frameOf(page, 'a'), LECTURE3);
-    await page.waitForTimeout(600); // past the state's pause
-    for (let i = 0; i < 2; i++) {
-      await page.reload();
-      await page.waitForFunction(() => window.ready >= 2, null, { timeout: 30000 });
-      const a = await frameOf(page, 'a');
-      const b = await frameOf(page, 'b');
-      await a.waitForFunction(() => document.querySelector('[data-answer="ring"]')?.dataset.verdict === 'correct', null, { timeout: 10000, polling: 100 });
-      assert.equal(await a.locator('[data-exercise="3"]').getAttribute('data-variant'), 'lecture');
-      await b.waitForFunction(() => document.querySelector('[data-answer="ring"]')?.value === '1 us', null, { timeout: 10000, polling: 100 });
-      assert.notEqual(await b.locator('[data-exercise="3"]').getAttribute('data-variant'), 'lecture');
-      assert.equal(await b.locator('.variant-picker').isVisible(), false);
-      // The fixed frame wrote no shown variant into the storage the two share.
-      assert.equal(await a.evaluate(() => localStorage.getItem('commlab.v2.current.3')), null);
-    }
-    assert.deepEqual(errors, []);
-    await ctx.close();
+    test('four frames share one SharedWorker; each is answered by it', async () => {
+      assert.deepEqual(await sharedWorkers(), ['/engine/worker.js']);
+      for (const id of ['e2', 'e3', 'e6', 'b']) assert.deepEqual(await engineOf(await frameOf(page, id)), { runs: 'worker', shared: true }, id);
+      const f3 = await frameOf(page, 'e3');
+      await answerIn(f3, LECTURE3);
+      assert.equal(await f3.locator('[data-answer="best"]').getAttribute('data-verdict'), 'correct');
+      const f2 = await frameOf(page, 'e2');
+      await answerIn(f2, { steps: '6' });
+      assert.equal(await f2.locator('[data-answer="steps"]').getAttribute('data-verdict'), 'correct');
+      // The frames' own storage works in this browser: their progress is theirs and the host's.
+      assert.equal(await f2.evaluate(() => JSON.parse(localStorage.getItem('commlab.v2.progress.2.lecture')).answers.steps), '6');
+      assert.deepEqual(errors, []);
+    });
+
+    test('with the frames\' own storage too, a frame fixed to seed 7 leaves the other frame of its exercise at the lecture\'s values', async () => {
+      await answerIn(await frameOf(page, 'b'), { ring: '1 us' });
+      await answerIn(await frameOf(page, 'e3'), LECTURE3);
+      await page.waitForTimeout(600); // past the state's pause
+      for (let i = 0; i < 2; i++) {
+        await page.reload();
+        await page.waitForFunction(() => window.ready >= 4, null, { timeout: 30000 });
+        const a = await frameOf(page, 'e3');
+        const b = await frameOf(page, 'b');
+        await a.waitForFunction(() => document.querySelector('[data-answer="ring"]')?.dataset.verdict === 'correct', null, { timeout: 10000, polling: 100 });
+        assert.equal(await a.locator('[data-exercise="3"]').getAttribute('data-variant'), 'lecture');
+        await b.waitForFunction(() => document.querySelector('[data-answer="ring"]')?.value === '1 us', null, { timeout: 10000, polling: 100 });
+        assert.notEqual(await b.locator('[data-exercise="3"]').getAttribute('data-variant'), 'lecture');
+        assert.equal(await b.locator('.variant-picker').isVisible(), false);
+        // The fixed frame wrote no shown variant into the storage the two share.
+        assert.equal(await a.evaluate(() => localStorage.getItem('commlab.v2.current.3')), null);
+      }
+      assert.deepEqual(errors, []);
+    });
   });
 
   test('a shared engine that hangs: each frame takes a worker of its own, its check says so, the next is answered', async () => {
@@ -151,7 +157,7 @@ describe('one engine for the frames of a course page', () => {
 ${real}` : real;
       return route.fulfill({ status: 200, contentType: 'text/javascript', body });
     });
-    const page = await openCourse(ctx);
+    const page = await openCourse(ctx, 'three', 3);
     assert.equal(served, 1, 'one shared engine');
     const f2 = await frameOf(page, 'e2');
     const f3 = await frameOf(page, 'e3');

@@ -3,12 +3,13 @@
 // numbers opens its view with the defaults and a message naming each bad setting, its value and
 // what is allowed, in the page's language; a parent's messages with prototype keys or wrong
 // types are ignored without an error; a flood of 2,000 resets (or language switches, or
-// restores) from the parent costs well under 2 s and leaves the right state.
+// restores) from the parent costs well under 2 s and leaves the right state. Pages are reused
+// (goto, resizes, one course page for all the messages): a load is what costs here.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { answerIn, launch, openPage, screenshotDir, serve, shot } from './helpers.mjs';
+import { answerIn, DESKTOP, launch, PHONE, screenshotDir, serve, shot } from './helpers.mjs';
 
 const LECTURE3 = { ring: '162 us', recursive_doubling: '45.6 us', rabenseifner: '52 us', binary_tree: '91.2 us', best: 'recursive_doubling' };
 const WRONG6 = { microbatches: '4', token_interval: '1.1 ms' };
@@ -19,7 +20,10 @@ let host;
 let browser;
 const errors = [];
 
-before(async () => {
+// Started once, awaited by each describe's before (a root-level before runs at once in Node 20).
+let started = null;
+const up = () => (started ??= setUp());
+async function setUp() {
   lab = await serve(undefined, { frameAncestors: "'self' http://localhost:*" });
   // The course page of tests/browser/embed.test.mjs: another site (localhost) framing the lab.
   const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">
@@ -40,7 +44,7 @@ before(async () => {
     close: () => new Promise((r) => server.close(r)),
   })));
   browser = await launch();
-});
+}
 
 after(async () => {
   await browser?.close();
@@ -52,26 +56,86 @@ after(async () => {
 const linkProblems = (page) => page.locator('#link-problems li').evaluateAll((lis) =>
   Object.fromEntries(lis.map((li) => [li.dataset.setting, li.textContent])));
 
+/** A page of `ctx` whose console errors and uncaught exceptions go to `errors`, with its address. */
+async function watched(ctx) {
+  const page = await ctx.newPage();
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(`${page.url()}: console: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => errors.push(`${page.url()}: pageerror: ${err.message}`));
+  return page;
+}
+async function visit(page, query) {
+  await page.goto(`${lab.url}${query}`);
+  await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+}
+
+const drawn = (page) => page.waitForSelector('[data-view="schedule"]:not([data-steps="0"])', { timeout: 20000 });
+
+// The page reads its address once per load, so an address carries several bad settings at once
+// (each named on a line of its own); a setting with several bad values takes several addresses.
 describe('hostile links', () => {
-  test('Explore links with prototype keys and non-numbers open Explore with the defaults and name each bad setting', async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  let ctx = null;
+  let page = null;
+  before(async () => {
+    await up();
+    ctx = await browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
+    page = await watched(ctx);
+  });
+  after(() => ctx?.close());
+
+  test('Explore links with prototype keys and non-numbers open Explore with the defaults and name each bad setting; screenshots of one in English and Chinese at 1280 and 390 px', async () => {
+    const dir = screenshotDir();
     const cases = [
-      ['collective=constructor', { collective: `collective: "constructor" is not allowed; allowed: ${COLLECTIVES}. Shown instead: allreduce.` }],
-      ['collective=__proto__', { collective: /"__proto__" is not allowed; allowed: allreduce/ }],
-      ['collective=hasOwnProperty&algorithm=valueOf', { collective: /"hasOwnProperty"/, algorithm: /algorithm: "valueOf" is not allowed; allowed: ring, recursive_doubling, .*Shown instead: ring\./ }],
-      ['algorithm=toString', { algorithm: /algorithm: "toString" is not allowed; allowed: ring, .*hierarchical\. Shown instead: ring\./ }],
+      [
+        'collective=constructor&algorithm=toString&devices=abc&gpus_per_node=__proto__&bytes=0&topology=constructor&link=__proto__&intra_link=toString&alpha_s=1e-6',
+        {
+          collective: `collective: "constructor" is not allowed; allowed: ${COLLECTIVES}. Shown instead: allreduce.`,
+          algorithm: /algorithm: "toString" is not allowed; allowed: ring, .*hierarchical\. Shown instead: ring\./,
+          devices: 'devices: "abc" is not allowed; allowed: a whole number from 2 to 1,024. Shown instead: 8.',
+          gpus_per_node: /a whole number from 1 to 64/,
+          bytes: /"0" is not allowed; allowed: a number of bytes from 1 to 1,000,000,000\. Shown instead: 1000000\./,
+          topology: /allowed: switch, ring, two_level/,
+          link: /link: "__proto__" is not allowed; allowed: .*nvlink4.*Shown instead: nvlink4\./,
+          intra_link: /"toString"/,
+          beta_Bps: /beta_Bps is missing; allowed: a number of bytes per second above 0, given with alpha_s/,
+        },
+      ],
+      [
+        'collective=hasOwnProperty&algorithm=valueOf&devices=Infinity&bytes=5e9&alpha_s=-1&beta_Bps=constructor',
+        {
+          collective: /"hasOwnProperty"/,
+          algorithm: /algorithm: "valueOf" is not allowed; allowed: ring, recursive_doubling, .*Shown instead: ring\./,
+          devices: /"Infinity"/,
+          bytes: /"5e9"/,
+          alpha_s: /"-1" is not allowed; allowed: a number of seconds, 0 or more/,
+          beta_Bps: /"constructor"/,
+        },
+      ],
       ['collective=broadcast&algorithm=ring', { algorithm: /"ring" is not allowed; allowed: binomial_tree, scatter_allgather\. Shown instead: binomial_tree\./ }],
-      ['devices=abc', { devices: 'devices: "abc" is not allowed; allowed: a whole number from 2 to 1,024. Shown instead: 8.' }],
-      ['devices=Infinity&gpus_per_node=__proto__', { devices: /"Infinity"/, gpus_per_node: /a whole number from 1 to 64/ }],
-      ['bytes=0&topology=constructor', { bytes: /"0" is not allowed; allowed: a number of bytes from 1 to 1,000,000,000\. Shown instead: 1000000\./, topology: /allowed: switch, ring, two_level/ }],
-      ['bytes=5e9', { bytes: /"5e9"/ }],
-      ['link=__proto__&intra_link=toString', { link: /link: "__proto__" is not allowed; allowed: .*nvlink4.*Shown instead: nvlink4\./, intra_link: /"toString"/ }],
-      ['alpha_s=1e-6', { beta_Bps: /beta_Bps is missing; allowed: a number of bytes per second above 0, given with alpha_s/ }],
-      ['alpha_s=-1&beta_Bps=constructor', { alpha_s: /"-1" is not allowed; allowed: a number of seconds, 0 or more/, beta_Bps: /"constructor"/ }],
+      // Opened in Chinese (the screenshots); its words checked after the switch to English.
+      ['collective=__proto__', { collective: /"__proto__" is not allowed; allowed: allreduce/ }],
     ];
     for (const [query, expected] of cases) {
-      const page = await openPage(ctx, `${lab.url}?view=explore&${query}`, errors);
+      const chinese = query === 'collective=__proto__';
+      await visit(page, `?view=explore&${chinese ? 'lang=zh&' : ''}${query}`);
       await page.waitForSelector('[data-view="explore"]');
+      // The defaults are drawn: the player runs (the settings themselves are allowed).
+      await drawn(page);
+      if (query.startsWith('collective=constructor') || chinese) {
+        const lang = chinese ? 'zh' : 'en';
+        for (const viewport of [DESKTOP, PHONE]) {
+          await page.setViewportSize(viewport);
+          await drawn(page);
+          await shot(page, { path: join(dir, `hostile-explore-${lang}-${viewport.width}.png`) });
+        }
+        await page.setViewportSize(DESKTOP);
+      }
+      if (chinese) {
+        await page.locator('[data-action="language"]').click();
+        await page.waitForFunction(() => document.documentElement.lang === 'en');
+        await drawn(page);
+      }
       const said = await linkProblems(page);
       assert.deepEqual(Object.keys(said).sort(), Object.keys(expected).sort(), query);
       for (const [k, want] of Object.entries(expected)) {
@@ -80,39 +144,51 @@ describe('hostile links', () => {
       }
       assert.equal(await page.locator('#link-problems').isVisible(), true);
       assert.match(await page.locator('#link-problems > p').textContent(), /cannot be used/);
-      // The defaults are drawn: the player runs (the settings themselves are allowed).
-      await page.waitForSelector('[data-view="schedule"]:not([data-steps="0"])', { timeout: 20000 });
       assert.equal(await page.locator('[data-role="settings-error"]').isHidden(), true, query);
-      await page.close();
     }
-    // A device count that is a number but out of range stays as typed and is said beside the
-    // controls (as before), nothing drawn meanwhile.
-    const page = await openPage(ctx, `${lab.url}?view=explore&devices=1`, errors);
-    await page.locator('[data-role="settings-error"]').waitFor();
-    assert.match(await page.locator('[data-role="settings-error"]').textContent(), /Devices: 1 is not allowed; enter a whole number from 2 to 1,024/);
-    assert.deepEqual(await linkProblems(page), {});
-    await page.close();
     assert.deepEqual(errors, []);
-    await ctx.close();
   });
 
-  test('the page\'s own settings: view, exercise, lang, seed, reveal, calculator, hints, embed', async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  test('an Explore link in Chinese: a value that would be markup stays text, said again in English after the switch; a device count out of range stays as typed, said beside the controls and not as a bad setting', async () => {
+    await visit(page, `?view=explore&lang=zh&devices=1&collective=${encodeURIComponent('<img src=x onerror=alert(1)>')}`);
+    const said = await linkProblems(page);
+    assert.match(said.collective, /^collective：不能取 "<img src=x onerror=alert\(1\)>"；可取：allreduce、reduce_scatter、.*。已改用：allreduce。$/);
+    assert.equal(await page.locator('#link-problems > p').textContent(), '此页面地址中有 1 项设置无法使用：');
+    assert.equal(await page.locator('#link-problems img').count(), 0);
+    await page.locator('[data-role="settings-error"]').waitFor();
+    // Switching the language says it again in English.
+    await page.locator('[data-action="language"]').click();
+    assert.match((await linkProblems(page)).collective, /is not allowed; allowed: allreduce, /);
+    // A device count that is a number but out of range stays as typed and is said beside the
+    // controls (as before), nothing drawn meanwhile.
+    await page.locator('[data-role="settings-error"]').waitFor();
+    assert.match(await page.locator('[data-role="settings-error"]').textContent(), /Devices: 1 is not allowed; enter a whole number from 2 to 1,024/);
+    assert.deepEqual(Object.keys(await linkProblems(page)), ['collective'], 'devices is not a bad setting of the link');
+    assert.deepEqual(errors, []);
+  });
+});
+
+describe('the page\'s own settings in its address', () => {
+  let ctx = null;
+  let page = null;
+  before(async () => {
+    await up();
+    ctx = await browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
+    page = await watched(ctx);
+  });
+  after(() => ctx?.close());
+
+  test('view, exercise, lang, seed, reveal, calculator, hints, embed: each bad one named with what is allowed, and said in the console', async () => {
     const open = async (query) => {
-      const page = await openPage(ctx, `${lab.url}${query}`, errors);
-      return { page, said: await linkProblems(page) };
+      await visit(page, query);
+      return await linkProblems(page);
     };
     {
       // A view that is none falls back to the exercises, all eight of them.
-      const { page, said } = await open('?view=__proto__');
-      assert.deepEqual(said, { view: 'view: "__proto__" is not allowed; allowed: explore, author, measured, topics, ladder, nccl, moe, decode, split, rdma, bound, memory, compare, node, ring. Shown instead: the exercises.' });
-      assert.equal(await page.locator('section.card[data-exercise]').count(), 8);
-      assert.equal(await page.locator('[data-view="explore"]').count(), 0);
-      await page.close();
-    }
-    {
-      const { page, said } = await open('?view=toString&lang=constructor&seed=abc&reveal=__proto__&calculator=valueOf&hints=1&embed=yes');
+      const said = await open('?view=__proto__&lang=constructor&seed=abc&reveal=__proto__&calculator=valueOf&hints=1&embed=yes');
       assert.deepEqual(Object.keys(said).sort(), ['calculator', 'embed', 'hints', 'lang', 'reveal', 'seed', 'view']);
+      assert.equal(said.view, 'view: "__proto__" is not allowed; allowed: explore, author, measured, topics, ladder, nccl, moe, decode, split, rdma, bound, memory, compare, node, ring. Shown instead: the exercises.');
+      assert.equal(await page.locator('[data-view="explore"]').count(), 0);
       assert.match(said.lang, /lang: "constructor" is not allowed; allowed: en, zh\. Shown instead: the saved or the browser’s language\./);
       assert.match(said.seed, /seed: "abc" is not allowed; allowed: a whole number from 0 to 9,007,199,254,740,991/);
       // An instructor's misspelled control takes its strictest value (web/README.md "Course platforms").
@@ -122,46 +198,21 @@ describe('hostile links', () => {
       assert.equal(await page.locator('[data-action="solution"]:visible').count(), 0);
       assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
       assert.equal(await page.locator('section.card[data-exercise]').count(), 8);
-      await page.close();
     }
     for (const value of ['constructor', '__proto__', '99', '3.5', '-1']) {
-      const { page, said } = await open(`?exercise=${encodeURIComponent(value)}`);
+      // An exercise wins over the view: another view that is none rides along, named too.
+      const other = value === '99' ? '&view=toString' : '';
+      const said = await open(`?exercise=${encodeURIComponent(value)}${other}`);
       assert.equal(said.exercise, `exercise: "${value}" is not allowed; allowed: 1, 2, 3, 4, 5, 6, 7, 8.`, value);
+      if (other) assert.deepEqual(Object.keys(said).sort(), ['exercise', 'view']);
       assert.equal(await page.locator('section.card[data-exercise]').count(), 0);
-      await page.close();
-    }
-    {
-      // In Chinese, and a value that would be markup stays text.
-      const { page, said } = await open(`?view=explore&lang=zh&collective=${encodeURIComponent('<img src=x onerror=alert(1)>')}`);
-      assert.match(said.collective, /^collective：不能取 "<img src=x onerror=alert\(1\)>"；可取：allreduce、reduce_scatter、.*。已改用：allreduce。$/);
-      assert.equal(await page.locator('#link-problems > p').textContent(), '此页面地址中有 1 项设置无法使用：');
-      assert.equal(await page.locator('#link-problems img').count(), 0);
-      // Switching the language says it again in English.
-      await page.locator('[data-action="language"]').click();
-      assert.match((await linkProblems(page)).collective, /is not allowed; allowed: allreduce, /);
-      await page.close();
     }
     // Each bad setting of the page's own is said in the console too, in English, with what is
     // allowed (for the instructor who wrote the link); nothing else is.
     const told = errors.filter((e) => / console: commlab: [a-z]+: /.test(e));
-    assert.ok(told.some((e) => /\?view=__proto__: console: commlab: view: "__proto__" is not allowed; allowed: explore, author, measured, topics, ladder, nccl, moe, decode, split, rdma, bound, memory, compare, node, ring\./.test(e)), told.join('\n'));
+    assert.ok(told.some((e) => /\?view=__proto__&[^ ]*: console: commlab: view: "__proto__" is not allowed; allowed: explore, author, measured, topics, ladder, nccl, moe, decode, split, rdma, bound, memory, compare, node, ring\./.test(e)), told.join('\n'));
     assert.ok(told.some((e) => /console: commlab: reveal: "__proto__" is not allowed; allowed: never, after-attempt, after-solve\. Shown instead: never\./.test(e)), told.join('\n'));
     errors.splice(0, errors.length, ...errors.filter((e) => !told.includes(e)));
-    assert.deepEqual(errors, []);
-    await ctx.close();
-  });
-
-  test('screenshots of a bad Explore link: 1280 and 390 px, English and Chinese', async () => {
-    const dir = screenshotDir();
-    for (const [name, viewport] of [['1280', { width: 1280, height: 900 }], ['390', { width: 390, height: 844 }]]) {
-      for (const lang of ['en', 'zh']) {
-        const ctx = await browser.newContext({ viewport, locale: 'en-US' });
-        const page = await openPage(ctx, `${lab.url}?view=explore&lang=${lang}&collective=constructor&devices=abc`, errors);
-        await page.waitForSelector('[data-view="schedule"]:not([data-steps="0"])', { timeout: 20000 });
-        await shot(page, { path: join(dir, `hostile-explore-${lang}-${name}.png`) });
-        await ctx.close();
-      }
-    }
     assert.deepEqual(errors, []);
   });
 });
@@ -192,9 +243,17 @@ describe('hostile messages from the parent', () => {
     for (let i = 0; i < times; i++) for (const m of parsed) w.postMessage(m, '*');
   }, { n, messages, times });
 
+  // One course page for both tests: the first leaves exercise 3 reset and exercise 6 untouched.
+  let ctx = null;
+  let page = null;
+  before(async () => {
+    await up();
+    ctx = await browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
+    page = await openCourse(ctx);
+  });
+  after(() => ctx?.close());
+
   test('prototype keys and wrong types are ignored, with no error; a good message still works', async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-    const page = await openCourse(ctx);
     const f3 = frameOf(page, 3);
     await answerIn(f3, LECTURE3);
     await f3.waitForFunction(() => document.querySelector('[data-answer="ring"]')?.dataset.verdict === 'correct', null, { polling: 100 });
@@ -228,12 +287,9 @@ describe('hostile messages from the parent', () => {
     await post(page, 3, ['{"type": "commlab:reset", "exercise": 3}']);
     await f3.waitForFunction(() => !document.querySelector('[data-answer="ring"]').dataset.verdict, null, { polling: 100 });
     assert.deepEqual(errors, []);
-    await ctx.close();
   });
 
   test('2,000 resets from the parent cost well under 2 s; exercise 3 is reset, exercise 6 keeps its record', async (t) => {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-    const page = await openCourse(ctx);
     const f3 = frameOf(page, 3);
     const f6 = frameOf(page, 6);
     await answerIn(f3, LECTURE3);
@@ -283,6 +339,5 @@ describe('hostile messages from the parent', () => {
     await post(page, 3, [`{"type": "commlab:restore", "exercise": 3, "state": ${copy}}`, '{"type": "commlab:reset", "exercise": 3}'], 500);
     await until(f3, () => !document.querySelector('[data-answer="ring"]').dataset.verdict);
     assert.deepEqual(errors, []);
-    await ctx.close();
   });
 });

@@ -5,11 +5,13 @@
 // sample's exceeds note; garbage gives the engine's error and the page goes on; "Use in Explore"
 // carries the fit; the shared link restores the figures; a reload keeps the log; blocked storage
 // and a log too big to keep are said; axe-core; no sideways scroll at 390 px; screenshots.
+// One page carries the view from check to check (a reload, resizes, the language switch): a
+// load is what costs here. Blocked storage has a context of its own (its pages break setItem).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { axeViolations, DESKTOP, engineEval, openPage, PHONE, ROOT, screenshotDir, settled, shot, useLab } from './helpers.mjs';
+import { axeViolations, DESKTOP, engineEval, launch, PHONE, ROOT, screenshotDir, serve, settled, shot } from './helpers.mjs';
 import { formatBytes, formatTime } from '../../web/util/units.js';
 import { busBandwidth, formatPercent, formatRate } from '../../web/views/measured.js';
 
@@ -17,8 +19,6 @@ const FIXTURES = join(ROOT, 'tests/fixtures/nccl');
 const fixture = (name) => readFileSync(join(FIXTURES, name), 'utf8');
 const CURRENT = fixture('synthetic_allreduce_current.txt');
 const errors = [];
-
-const fresh = (viewport = DESKTOP, locale = 'en-US') => lab.browser.newContext({ viewport, locale });
 const done = (page) => page.waitForSelector('[data-role="fit-status"][data-state="done"], [data-role="fit-status"][data-state="error"]', { timeout: 20000 });
 
 async function paste(page, text) {
@@ -35,22 +35,78 @@ async function pickSample(page, file) {
   await settled(page);
 }
 
-const lab = useLab();
-after(() => assert.deepEqual(errors, []));
+// The server and browser, started once (run.mjs shares its own); awaited by the describe's before.
+const lab = {};
+let started = null;
+const up = () => (started ??= (async () => {
+  lab.server = await serve();
+  lab.browser = await launch();
+})());
+after(async () => {
+  await lab.browser?.close();
+  await lab.server?.close();
+  assert.deepEqual(errors, []);
+});
+
+/** A page of `ctx` whose console errors and uncaught exceptions go to `errors`, with its address. */
+async function watched(ctx) {
+  const page = await ctx.newPage();
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(`${page.url()}: console: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => errors.push(`${page.url()}: pageerror: ${err.message}`));
+  return page;
+}
+async function visit(page, path) {
+  await page.goto(`${lab.server.url}${path}`);
+  await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+}
+
+/**
+ * The view with the collapse sample drawn, its data table open, at 1280 and then 390 px: axe-core
+ * finds nothing (English), the Chinese title, no sideways scroll; a screenshot each; back to 1280.
+ */
+async function layout(page, lang) {
+  const dir = screenshotDir();
+  await page.locator('[data-view="measured-chart"] canvas').waitFor();
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    await page.locator('[data-role="data-table"] summary').click();
+    await page.locator('[data-role="data-table"] tbody tr').first().waitFor({ state: 'attached' });
+    if (lang === 'en') {
+      assert.deepEqual(await axeViolations(page), [], `at ${viewport.width}px`);
+    } else {
+      assert.equal(await page.locator('#measured-title').textContent(), '实测与模型对比：nccl-tests 日志');
+    }
+    await page.waitForTimeout(200);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= viewport.width, `${lang}: the page is ${width}px wide in a ${viewport.width}px viewport`);
+    await page.locator('[data-role="data-table"] summary').click();
+    await shot(page, { path: join(dir, `measured-${lang}-${viewport.width}.png`), fullPage: true });
+  }
+  await page.setViewportSize(DESKTOP);
+}
 
 describe('measured view', () => {
+  let ctx = null;
+  let page = null;
   let shareHref = null;
   let exploreHref = null;
   let answerOut = null;
 
-  test('a pasted log: the engine\'s alpha, beta and relative RMS, in-place points, the lines as the engine\'s times; a reload keeps it', async () => {
-    const ctx = await fresh();
-    const start = await openPage(ctx, `${lab.server.url}`, errors);
+  before(async () => {
+    await up();
+    ctx = await lab.browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
+    page = await watched(ctx);
+  });
+  after(() => ctx?.close());
+
+  test('the header link opens the view; a pasted log: the engine\'s alpha, beta and relative RMS, in-place points, the lines as the engine\'s times; a reload keeps it', async () => {
+    await visit(page, '');
     // The header links to the view; from it, back to the exercises.
-    assert.equal(await start.locator('#measured-link').getAttribute('href'), '?view=measured');
-    await start.locator('#measured-link').click();
-    await start.waitForSelector('html[data-ready="true"] [data-view="measured"][data-lecture="0.5"]');
-    const page = start;
+    assert.equal(await page.locator('#measured-link').getAttribute('href'), '?view=measured');
+    await page.locator('#measured-link').click();
+    await page.waitForSelector('html[data-ready="true"] [data-view="measured"][data-lecture="0.5"]');
     assert.equal(await page.locator('#measured-link').getAttribute('href'), '?');
     assert.match(await page.locator('#measured-link').textContent(), /Back to the exercises/);
     await paste(page, CURRENT);
@@ -116,62 +172,16 @@ describe('measured view', () => {
     await sec.locator('[data-action="copy-link"]').click();
     await page.waitForFunction(() => document.querySelector('[data-role="copy-status"]')?.textContent.trim());
     assert.match(await page.locator('[data-role="kept"]').textContent(), /kept in this browser/);
-
     // A reload keeps the log (localStorage) and fits it again.
     await page.reload();
     await page.waitForSelector('html[data-ready="true"]');
     await done(page);
     assert.equal(await page.locator('#m-log').inputValue(), CURRENT);
     assert.equal(Number(await page.locator('[data-role="figures"]').getAttribute('data-alpha-s')), tbl.fit.alpha_s);
-    await ctx.close();
   });
 
-  test('"Use in Explore" opens Explore with the fitted alpha and beta as its custom link', async () => {
-    assert.ok(exploreHref, 'the first test found the link');
-    const tbl = answerOut.tables[0];
-    const ctx = await fresh();
-    const page = await openPage(ctx, `${lab.server.url}${exploreHref}`, errors);
-    assert.equal(await page.locator('#x-collective').inputValue(), 'allreduce');
-    assert.equal(await page.locator('#x-algorithm').inputValue(), 'ring');
-    assert.equal(await page.locator('#x-devices').inputValue(), String(tbl.ranks));
-    assert.equal(await page.locator('#x-link').inputValue(), '', 'a custom link');
-    const alphaUs = Number(await page.locator('#x-alpha').inputValue());
-    const betaGBps = Number(await page.locator('#x-beta').inputValue());
-    assert.equal(alphaUs, Number((tbl.fit.alpha_s * 1e6).toPrecision(12)));
-    assert.equal(betaGBps, Number((tbl.fit.beta_Bps / 1e9).toPrecision(12)));
-    assert.ok(alphaUs > 1.9 && alphaUs < 2.1, `alpha ${alphaUs} us`);
-    assert.equal(await page.locator('#link-problems').isHidden(), true);
-    await ctx.close();
-  });
-
-  test('the copied link restores the figures, says the log stayed where it was pasted; a bad figure in it is named', async () => {
-    const tbl = answerOut.tables[0];
-    const ctx = await fresh();
-    const page = await openPage(ctx, `${lab.server.url}${shareHref}`, errors);
-    const shared = page.locator('[data-role="shared"]');
-    await shared.waitFor();
-    const figs = shared.locator('[data-role="figures"]');
-    assert.equal(Number(await figs.getAttribute('data-alpha-s')), tbl.fit.alpha_s);
-    assert.equal(Number(await figs.getAttribute('data-beta-bps')), tbl.fit.beta_Bps);
-    assert.equal(Number(await figs.getAttribute('data-rel-rms')), tbl.fit.rel_rms);
-    assert.ok((await figs.locator('[data-role="beta"]').textContent()).includes(formatRate(tbl.fit.beta_Bps)));
-    assert.ok((await figs.locator('[data-role="beta"]').textContent()).includes(tbl.nearest_link.label));
-    assert.ok((await figs.locator('[data-role="rel-rms"]').textContent()).includes(formatPercent(tbl.fit.rel_rms)));
-    assert.match(await shared.locator('[data-role="shared-note"]').textContent(), /stays on the machine it was pasted on/);
-    assert.equal(await page.locator('#m-log').inputValue(), '', 'no log came with the link');
-    assert.ok(await shared.locator('[data-role="use-in-explore"]').count());
-    // A figure that is not a number: named, the others shown.
-    const bad = shareHref.replace(/rel_rms=[^&]*/, 'rel_rms=lots');
-    const again = await openPage(ctx, `${lab.server.url}${bad}`, errors);
-    await again.locator('[data-role="shared"]').waitFor();
-    assert.match(await again.locator('#link-problems').textContent(), /rel_rms: "lots" is not allowed; allowed: a fraction/);
-    assert.equal(await again.locator('[data-role="shared"] [data-role="rel-rms"]').count(), 0);
-    await ctx.close();
-  });
-
-  test('the collapse sample: a band and a sentence at 64-128 MiB; the NVLS sample exceeds its link; garbage is the engine\'s error and the page goes on', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, `${lab.server.url}?view=measured`, errors);
+  // The reloaded page goes on: samples, the layout checks in English, a log too big to keep.
+  test('the collapse sample: a band and a sentence at 64-128 MiB, axe-core finds nothing and no sideways scroll at 1280 and 390 px; the NVLS sample exceeds its link; garbage is the engine\'s error and the page goes on', async () => {
     await pickSample(page, 'synthetic_collapse.txt');
     assert.match(await page.locator('[data-role="sample-note"]').textContent(), /not a measurement.*Synthetic, not a measurement: made by/);
     const collapse = page.locator('[data-role="collapse"]');
@@ -184,6 +194,8 @@ describe('measured view', () => {
     assert.ok(words.includes('64 MiB') && words.includes('128 MiB') && words.includes(formatPercent(c.worst_ratio, 2)), words);
     assert.match(words, /protocol or algorithm/);
     assert.deepEqual(JSON.parse(await page.locator('[data-view="measured-chart"]').getAttribute('data-collapses')), [{ from_bytes: c.from_bytes, to_bytes: c.to_bytes }]);
+
+    await layout(page, 'en');
 
     await pickSample(page, 'synthetic_nvls.txt');
     const nv = await engineEval(page, { op: 'fit', log: fixture('synthetic_nvls.txt') });
@@ -229,56 +241,18 @@ describe('measured view', () => {
     await pickSample(page, 'synthetic_allreduce_current.txt');
     assert.equal(await page.locator('[data-role="fit-error"]').isHidden(), true);
     assert.equal(await page.locator('[data-role="table"]').count(), 1);
-    await ctx.close();
   });
 
-  test('storage refused, and a log too big to keep: said, and the fit still shows', async () => {
-    const ctx = await fresh();
-    await ctx.addInitScript(() => {
-      Storage.prototype.setItem = function () { throw new DOMException('full', 'QuotaExceededError'); };
-    });
-    const page = await openPage(ctx, `${lab.server.url}?view=measured`, errors);
-    await paste(page, CURRENT);
-    assert.equal(await page.locator('[data-role="table"]').count(), 1);
-    assert.equal(await page.locator('[data-role="kept"]').getAttribute('data-kept'), 'refused');
-    await ctx.close();
+  test('a log too big to keep: fitted, said, not kept', async () => {
     // Over a million characters (a long comment line the reader skips): fitted, not kept.
-    const ctx2 = await fresh();
-    const page2 = await openPage(ctx2, `${lab.server.url}?view=measured`, errors);
-    await paste(page2, `${CURRENT}# ${'x'.repeat(1_100_000)}\n`);
-    assert.equal(await page2.locator('[data-role="table"]').count(), 1);
-    assert.equal(await page2.locator('[data-role="kept"]').getAttribute('data-kept'), 'too_big');
-    assert.match(await page2.locator('[data-role="kept"]').textContent(), /too big to keep/);
-    assert.equal(await page2.evaluate(() => localStorage.getItem('commlab.v2.measured')), null);
-    await ctx2.close();
+    await paste(page, `${CURRENT}# ${'x'.repeat(1_100_000)}\n`);
+    assert.equal(await page.locator('[data-role="table"]').count(), 1);
+    assert.equal(await page.locator('[data-role="kept"]').getAttribute('data-kept'), 'too_big');
+    assert.match(await page.locator('[data-role="kept"]').textContent(), /too big to keep/);
+    assert.equal(await page.evaluate(() => localStorage.getItem('commlab.v2.measured')), null);
   });
 
-  test('axe-core finds nothing; no sideways scroll at 390 px; screenshots in English and Chinese', async () => {
-    const dir = screenshotDir();
-    for (const viewport of [DESKTOP, PHONE]) {
-      for (const lang of ['en', 'zh']) {
-        const ctx = await fresh(viewport);
-        const page = await openPage(ctx, `${lab.server.url}?view=measured&lang=${lang}`, errors);
-        await pickSample(page, 'synthetic_collapse.txt');
-        await page.locator('[data-view="measured-chart"] canvas').waitFor();
-        await page.locator('[data-role="data-table"] summary').click();
-        await page.locator('[data-role="data-table"] tbody tr').first().waitFor({ state: 'attached' });
-        if (lang === 'en') {
-          assert.deepEqual(await axeViolations(page), [], `at ${viewport.width}px`);
-        } else {
-          assert.equal(await page.locator('#measured-title').textContent(), '实测与模型对比：nccl-tests 日志');
-        }
-        await page.waitForTimeout(200);
-        const width = await page.evaluate(() => document.documentElement.scrollWidth);
-        assert.ok(width <= viewport.width, `${lang}: the page is ${width}px wide in a ${viewport.width}px viewport`);
-        await page.locator('[data-role="data-table"] summary').click();
-        await shot(page, { path: join(dir, `measured-${lang}-${viewport.width}.png`), fullPage: true });
-        await ctx.close();
-      }
-    }
-    // The language switch keeps the log and the figures.
-    const ctx = await fresh();
-    const page = await openPage(ctx, `${lab.server.url}?view=measured`, errors);
+  test('the language switch keeps the log and the figures; in Chinese too nothing scrolls sideways at 1280 and 390 px', async () => {
     await paste(page, CURRENT);
     const alpha = await page.locator('[data-role="figures"]').getAttribute('data-alpha-s');
     await page.locator('[data-action="language"]').click();
@@ -286,9 +260,62 @@ describe('measured view', () => {
     assert.equal(await page.locator('[data-role="figures"]').getAttribute('data-alpha-s'), alpha);
     assert.match(await page.locator('[data-role="beta"]').textContent(), /有效总线带宽/);
     assert.equal(await page.locator('#m-log').inputValue(), CURRENT);
-    // An embedded exercise has no link to the view.
-    const framed = await openPage(ctx, `${lab.server.url}?exercise=1&embed=1`, errors);
-    assert.equal(await framed.locator('#measured-link').count(), 0);
-    await ctx.close();
+    await pickSample(page, 'synthetic_collapse.txt');
+    await layout(page, 'zh');
+    // Back to English (the choice is remembered) for the pages that follow.
+    await page.locator('[data-action="language"]').click();
+    await page.waitForFunction(() => document.querySelector('#measured-title')?.textContent.startsWith('Measured'));
+  });
+
+  test('"Use in Explore" opens Explore with the fitted alpha and beta as its custom link; an embedded exercise has no link to the view', async () => {
+    assert.ok(exploreHref, 'the first test found the link');
+    const tbl = answerOut.tables[0];
+    await visit(page, exploreHref);
+    assert.equal(await page.locator('#x-collective').inputValue(), 'allreduce');
+    assert.equal(await page.locator('#x-algorithm').inputValue(), 'ring');
+    assert.equal(await page.locator('#x-devices').inputValue(), String(tbl.ranks));
+    assert.equal(await page.locator('#x-link').inputValue(), '', 'a custom link');
+    const alphaUs = Number(await page.locator('#x-alpha').inputValue());
+    const betaGBps = Number(await page.locator('#x-beta').inputValue());
+    assert.equal(alphaUs, Number((tbl.fit.alpha_s * 1e6).toPrecision(12)));
+    assert.equal(betaGBps, Number((tbl.fit.beta_Bps / 1e9).toPrecision(12)));
+    assert.ok(alphaUs > 1.9 && alphaUs < 2.1, `alpha ${alphaUs} us`);
+    assert.equal(await page.locator('#link-problems').isHidden(), true);
+    await visit(page, '?exercise=1&embed=1');
+    assert.equal(await page.locator('#measured-link').count(), 0);
+  });
+
+  test('the copied link restores the figures, says the log stayed where it was pasted; a bad figure in it is named; storage refused: said, and the fit still shows', async () => {
+    const tbl = answerOut.tables[0];
+    // Storage that refuses every write, from the first script on.
+    const refusing = await lab.browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
+    await refusing.addInitScript(() => {
+      Storage.prototype.setItem = function () { throw new DOMException('full', 'QuotaExceededError'); };
+    });
+    const page = await watched(refusing);
+    await visit(page, shareHref);
+    const shared = page.locator('[data-role="shared"]');
+    await shared.waitFor();
+    const figs = shared.locator('[data-role="figures"]');
+    assert.equal(Number(await figs.getAttribute('data-alpha-s')), tbl.fit.alpha_s);
+    assert.equal(Number(await figs.getAttribute('data-beta-bps')), tbl.fit.beta_Bps);
+    assert.equal(Number(await figs.getAttribute('data-rel-rms')), tbl.fit.rel_rms);
+    assert.ok((await figs.locator('[data-role="beta"]').textContent()).includes(formatRate(tbl.fit.beta_Bps)));
+    assert.ok((await figs.locator('[data-role="beta"]').textContent()).includes(tbl.nearest_link.label));
+    assert.ok((await figs.locator('[data-role="rel-rms"]').textContent()).includes(formatPercent(tbl.fit.rel_rms)));
+    assert.match(await shared.locator('[data-role="shared-note"]').textContent(), /stays on the machine it was pasted on/);
+    assert.equal(await page.locator('#m-log').inputValue(), '', 'no log came with the link');
+    assert.ok(await shared.locator('[data-role="use-in-explore"]').count());
+    // A figure that is not a number: named, the others shown.
+    const bad = shareHref.replace(/rel_rms=[^&]*/, 'rel_rms=lots');
+    await visit(page, bad);
+    await page.locator('[data-role="shared"]').waitFor();
+    assert.match(await page.locator('#link-problems').textContent(), /rel_rms: "lots" is not allowed; allowed: a fraction/);
+    assert.equal(await page.locator('[data-role="shared"] [data-role="rel-rms"]').count(), 0);
+    // A log pasted there is fitted; the page says it could not be kept.
+    await paste(page, CURRENT);
+    assert.equal(await page.locator('[data-role="table"]').count(), 1);
+    assert.equal(await page.locator('[data-role="kept"]').getAttribute('data-kept'), 'refused');
+    await refusing.close();
   });
 });

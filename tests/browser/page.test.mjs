@@ -1,15 +1,15 @@
 // The lab page (dist/, built by ./lab build) in headless Chromium: every exercise's right answers
 // pass and wrong ones fail, units, format errors, saved progress, variants, the single-exercise
 // view, errors kept inside a card, no console errors; screenshots at desktop and phone widths (the
-// time to a usable page is ./lab bench's: tests/bench/page_load.mjs).
+// time to a usable page is ./lab bench's: tests/bench/page_load.mjs). Page loads are what these
+// tests cost: the checks of the cards share one English page, each test starting from the page's
+// own reset, and the Chinese checks one page and its reload.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, before, beforeEach, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { answer, DESKTOP, DIST, downloadPath, engineEval, nextFrame, openPage, PHONE, screenshotDir, shot, useLab, variantParams, verdicts } from './helpers.mjs';
-import { serve as serveWithAncestors } from '../../web/tools/serve.mjs';
+import { answer, axeViolations, DESKTOP, DIST, downloadPath, engineEval, FRAMED_BY_LOCALHOST, nextFrame, openPage, PHONE, screenshotDir, serve, settled, shot, useLab, variantParams, verdicts } from './helpers.mjs';
 
 // The lecture's own answers (P5 §11), as a student would type them.
 const LECTURE = {
@@ -42,332 +42,326 @@ async function fresh(viewport = DESKTOP, options = {}) {
 
 const allOf = (n, verdict) => Object.fromEntries(Object.keys(LECTURE[n]).map((k) => [k, verdict]));
 
+/**
+ * No saved progress, as on a new page: the page's own reset (Reset progress, then yes), which
+ * draws every card again from the emptied store: answers, verdicts, attempts, hints, variant and
+ * calculator inputs. At 1280 px.
+ */
+async function clean(page) {
+  await page.setViewportSize(DESKTOP);
+  await page.locator('[data-action="reset"]').click();
+  await page.locator('[data-action="reset-confirm"]').click();
+  await page.waitForFunction(() => /\b0 of 8\b/.test(document.querySelector('#progress').textContent));
+  await settled(page);
+}
+
 const lab = useLab();
 
 describe('the lab page', () => {
-  test('eight exercise cards in lecture order, every answer field labelled', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, lab.server.url, errors);
-    const ids = await page.locator('[data-exercise]').evaluateAll((els) => els.map((e) => e.dataset.exercise));
-    assert.deepEqual(ids, ['1', '2', '3', '4', '5', '6', '7', '8']);
-    const unlabelled = await page.locator('[data-answer], [data-param], [data-slider]').evaluateAll((els) =>
-      els.filter((el) => !(el.labels?.length || el.getAttribute('aria-label'))).map((el) => el.outerHTML));
-    assert.deepEqual(unlabelled, []);
-    assert.equal(await page.locator('math').count() > 0, true, 'statements carry MathML');
-    // The footer points instructors to how to put the lab in a course: a page of the build.
-    const course = page.locator('footer.page-foot a#course-link');
-    assert.equal(await course.isVisible(), true);
-    assert.equal(await course.getAttribute('href'), 'course.html');
-    const served = await page.request.get(new URL('course.html', lab.server.url).href);
-    assert.equal(served.status(), 200);
-    assert.match(await served.text(), /<h1[^>]*>[^<]*course/i);
-    await ctx.close();
-  });
-
-  // The eight cards are independent: one page serves the eight tests.
-  describe('each exercise, on one page', () => {
+  // One English page serves every test of the cards; each starts from clean().
+  describe('on one page of the eight cards', () => {
     let ctx;
     let page;
     before(async () => {
       ctx = await fresh();
-      page = await openPage(ctx, lab.server.url, errors);
+      page = await openPage(ctx, `${lab.server.url}#ex5`, errors);
     });
     after(() => ctx?.close());
-    for (const n of Object.keys(LECTURE)) {
-      test(`exercise ${n}: the lecture's answers pass, wrong ones fail`, async () => {
-        await answer(page, n, WRONG[n]);
-        assert.deepEqual(await verdicts(page, n), allOf(n, 'incorrect'));
-        await answer(page, n, LECTURE[n]);
-        assert.deepEqual(await verdicts(page, n), allOf(n, 'correct'));
-        assert.match(await page.locator(`[data-exercise="${n}"] [data-role="status"]`).innerText(), /Solved/);
-      });
-    }
-  });
 
-  test('units: a typed unit is read, a bare number is in the unit shown', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, lab.server.url, errors);
-    await answer(page, 2, { time: '0.429 ms', bytes_sent: '0.15 GB', steps: '6' });
-    assert.deepEqual(await verdicts(page, 2), { bytes_sent: 'correct', steps: 'correct', time: 'correct' });
-    await answer(page, 1, { n_half: '720', time: '2180 ns', fraction: '0.0816' });
-    const v = await verdicts(page, 1);
-    assert.equal(v.n_half, 'correct');
-    assert.equal(v.time, 'correct');
-    assert.equal(v.fraction, 'incorrect', 'a bare 0.0816 is read in % (0.08%)');
-    await answer(page, 2, { time: '429 µs' });
-    assert.equal((await verdicts(page, 2)).time, 'correct');
-    await ctx.close();
-  });
+    test('#ex5 scrolls to exercise 5; eight exercise cards in lecture order, every answer field labelled', async () => {
+      // First, before anything else scrolls the page.
+      const top = await page.locator('#ex5').evaluate((el) => el.getBoundingClientRect().top);
+      assert.ok(top >= 0 && top < 200, `exercise 5 at ${top}px from the top`);
+      const ids = await page.locator('[data-exercise]').evaluateAll((els) => els.map((e) => e.dataset.exercise));
+      assert.deepEqual(ids, ['1', '2', '3', '4', '5', '6', '7', '8']);
+      const unlabelled = await page.locator('[data-answer], [data-param], [data-slider]').evaluateAll((els) =>
+        els.filter((el) => !(el.labels?.length || el.getAttribute('aria-label'))).map((el) => el.outerHTML));
+      assert.deepEqual(unlabelled, []);
+      assert.equal(await page.locator('math').count() > 0, true, 'statements carry MathML');
+      // The footer points instructors to how to put the lab in a course: a page of the build.
+      const course = page.locator('footer.page-foot a#course-link');
+      assert.equal(await course.isVisible(), true);
+      assert.equal(await course.getAttribute('href'), 'course.html');
+      const served = await page.request.get(new URL('course.html', lab.server.url).href);
+      assert.equal(served.status(), 200);
+      assert.match(await served.text(), /<h1[^>]*>[^<]*course/i);
+    });
 
-  test('format errors say what was expected and cost no attempt', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, lab.server.url, errors);
-    const card = await answer(page, 1, { n_half: 'about half', time: '2.18 us', fraction: '' });
-    assert.equal((await verdicts(page, 1)).n_half, 'format-error');
-    assert.match(await card.locator('#ex1-a-n_half-verdict').innerText(), /Expected a number in KB/);
-    assert.match(await card.locator('[data-role="status"]').innerText(), /1 attempt/);
-    await card.locator('[data-answer="time"]').fill('');
-    await answer(page, 1, { n_half: '720 ms' });
-    assert.equal((await verdicts(page, 1)).n_half, 'format-error', 'a time is not a size');
-    assert.match(await card.locator('[data-role="status"]').innerText(), /1 attempt/, 'format errors cost nothing');
-    await ctx.close();
-  });
-
-  test('progress survives a reload', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, lab.server.url, errors);
-    await answer(page, 2, LECTURE[2]);
-    await answer(page, 4, { hierarchical: '9.61 ms', flat: '30 ms' });
-    await page.reload();
-    await page.waitForSelector('html[data-ready="true"]');
-    assert.deepEqual(await verdicts(page, 2), allOf(2, 'correct'));
-    assert.equal(await page.locator('[data-exercise="2"] [data-answer="time"]').inputValue(), '429 us');
-    assert.deepEqual(await verdicts(page, 4), { hierarchical: 'correct', flat: 'incorrect', speedup: null, speedup_doubled: null });
-    assert.match(await page.locator('#progress').innerText(), /1 of 8 solved/);
-    await ctx.close();
-  });
-
-  test('a new variant changes the parameters and its right answers pass', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, lab.server.url, errors);
-    for (const n of [3, 7]) {
-      const card = page.locator(`[data-exercise="${n}"]`);
-      const before = await card.locator('[data-role="statement"]').innerText();
-      let params = null;
-      for (let i = 0; i < 5 && !params; i++) {
-        await card.locator('[data-action="variant"]').click();
-        const text = await card.locator('[data-role="statement"]').innerText();
-        if (text !== before) {
-          params = await variantParams(page, n);
-        }
+    // The eight cards are independent: no reset between them.
+    describe('each exercise', () => {
+      before(() => clean(page));
+      for (const n of Object.keys(LECTURE)) {
+        test(`exercise ${n}: the lecture's answers pass, wrong ones fail`, async () => {
+          await answer(page, n, WRONG[n]);
+          assert.deepEqual(await verdicts(page, n), allOf(n, 'incorrect'));
+          await answer(page, n, LECTURE[n]);
+          assert.deepEqual(await verdicts(page, n), allOf(n, 'correct'));
+          assert.match(await page.locator(`[data-exercise="${n}"] [data-role="status"]`).innerText(), /Solved/);
+        });
       }
-      assert.ok(params, `exercise ${n}: five variants all kept the lecture's statement`);
-      const solved = await engineEval(page, { op: 'exercise.solve', id: n, params });
-      assert.ok(!solved.error, JSON.stringify(solved.error));
-      await answer(page, n, solved.display);
-      assert.deepEqual(await verdicts(page, n), Object.fromEntries(Object.keys(solved.display).map((k) => [k, 'correct'])));
-      // The lecture's answers are (almost always) wrong for the variant; back to the lecture's values.
-      await card.locator('[data-action="default"]').click();
-      assert.equal(await card.locator('[data-role="statement"]').innerText(), before);
-    }
-    await ctx.close();
-  });
+    });
 
-  test('hints one at a time; the solution opens after an attempt', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, lab.server.url, errors);
-    const card = page.locator('[data-exercise="3"]');
-    await card.locator('[data-action="hint"]').click();
-    assert.equal(await card.locator('[data-role="hints"] li').count(), 1);
-    const solution = card.locator('[data-action="solution"]');
-    assert.equal(await solution.isDisabled(), true);
-    await answer(page, 3, { ring: '100 us' });
-    assert.equal(await solution.isDisabled(), false);
-    await solution.click();
-    const text = await card.locator('[data-role="solution"]').innerText();
-    assert.match(text, /30 steps/);
-    assert.match(text, /162 µs|162 us/);
-    await ctx.close();
-  });
+    describe('from no saved progress', () => {
+      beforeEach(() => clean(page));
 
-  test('the live calculator follows its inputs; an engine error stays in its card', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, lab.server.url, errors);
-    const card = page.locator('[data-exercise="3"]');
-    await card.locator('[data-param="devices"]').fill('64');
-    await card.locator('[data-param="bytes"]').fill('1000');
-    await nextFrame(page);
-    // P5 §5.3: 64 devices on IB, 1 MB: ring pays 126 alphas, recursive doubling is faster.
-    const ring = await card.locator('[data-result="ring"]').innerText();
-    assert.match(ring, /^6\d\d(\.\d+)? µs$/);
-    assert.equal(await card.locator('.bars li').count(), 4);
-    await card.locator('[data-param="devices"]').fill('1');
-    await nextFrame(page);
-    assert.equal(await card.locator('.calc .card-error').isVisible(), true);
-    assert.match(await card.locator('.calc .card-error').innerText(), /^GPUs k: 1 is outside the allowed range, 2 to 1024\.$/);
-    // The rest of the page keeps working.
-    await answer(page, 1, LECTURE[1]);
-    assert.deepEqual(await verdicts(page, 1), allOf(1, 'correct'));
-    // A slider drives the same calculator.
-    const slider = card.locator('[data-slider="devices"]');
-    await slider.focus();
-    await page.keyboard.press('End');
-    assert.equal(await card.locator('[data-param="devices"]').inputValue(), '1024');
-    await nextFrame(page);
-    assert.equal(await card.locator('.calc .card-error').isVisible(), false);
-    await ctx.close();
-  });
+      test('units: a typed unit is read, a bare number is in the unit shown', async () => {
+        await answer(page, 2, { time: '0.429 ms', bytes_sent: '0.15 GB', steps: '6' });
+        assert.deepEqual(await verdicts(page, 2), { bytes_sent: 'correct', steps: 'correct', time: 'correct' });
+        await answer(page, 1, { n_half: '720', time: '2180 ns', fraction: '0.0816' });
+        const v = await verdicts(page, 1);
+        assert.equal(v.n_half, 'correct');
+        assert.equal(v.time, 'correct');
+        assert.equal(v.fraction, 'incorrect', 'a bare 0.0816 is read in % (0.08%)');
+        await answer(page, 2, { time: '429 µs' });
+        assert.equal((await verdicts(page, 2)).time, 'correct');
+      });
 
-  test('embedded in an iframe, the page tells its host its height', async () => {
-    const ctx = await fresh();
-    const host = await openPage(ctx, lab.server.url, errors);
-    const message = await host.evaluate(
-      (src) =>
-        new Promise((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error('no height message')), 15000);
-          window.addEventListener('message', (e) => {
-            if (e.data?.type !== 'commlab:height') return;
-            clearTimeout(timer);
-            resolve(e.data);
-          });
-          const frame = document.createElement('iframe');
-          frame.src = src;
-          frame.width = '600';
-          document.body.append(frame);
-        }),
-      `${lab.server.url}?exercise=3`,
-    );
-    assert.equal(message.exercise, 3);
-    assert.ok(message.height > 300, `height ${message.height}`);
-    // No link takes the frame away from its course page.
-    const frame = host.frames().find((f) => f.url().includes('?exercise=3'));
-    assert.equal(await frame.locator('#course-link').isVisible(), false);
-    await ctx.close();
+      test('format errors say what was expected and cost no attempt', async () => {
+        const card = await answer(page, 1, { n_half: 'about half', time: '2.18 us', fraction: '' });
+        assert.equal((await verdicts(page, 1)).n_half, 'format-error');
+        assert.match(await card.locator('#ex1-a-n_half-verdict').innerText(), /Expected a number in KB/);
+        assert.match(await card.locator('[data-role="status"]').innerText(), /1 attempt/);
+        await card.locator('[data-answer="time"]').fill('');
+        await answer(page, 1, { n_half: '720 ms' });
+        assert.equal((await verdicts(page, 1)).n_half, 'format-error', 'a time is not a size');
+        assert.match(await card.locator('[data-role="status"]').innerText(), /1 attempt/, 'format errors cost nothing');
+      });
+
+      test('a new variant changes the parameters and its right answers pass', async () => {
+        for (const n of [3, 7]) {
+          const card = page.locator(`[data-exercise="${n}"]`);
+          const before = await card.locator('[data-role="statement"]').innerText();
+          let params = null;
+          for (let i = 0; i < 5 && !params; i++) {
+            await card.locator('[data-action="variant"]').click();
+            const text = await card.locator('[data-role="statement"]').innerText();
+            if (text !== before) {
+              params = await variantParams(page, n);
+            }
+          }
+          assert.ok(params, `exercise ${n}: five variants all kept the lecture's statement`);
+          const solved = await engineEval(page, { op: 'exercise.solve', id: n, params });
+          assert.ok(!solved.error, JSON.stringify(solved.error));
+          await answer(page, n, solved.display);
+          assert.deepEqual(await verdicts(page, n), Object.fromEntries(Object.keys(solved.display).map((k) => [k, 'correct'])));
+          // The lecture's answers are (almost always) wrong for the variant; back to the lecture's values.
+          await card.locator('[data-action="default"]').click();
+          assert.equal(await card.locator('[data-role="statement"]').innerText(), before);
+        }
+      });
+
+      test('hints one at a time; the solution opens after an attempt', async () => {
+        const card = page.locator('[data-exercise="3"]');
+        await card.locator('[data-action="hint"]').click();
+        assert.equal(await card.locator('[data-role="hints"] li').count(), 1);
+        const solution = card.locator('[data-action="solution"]');
+        assert.equal(await solution.isDisabled(), true);
+        await answer(page, 3, { ring: '100 us' });
+        assert.equal(await solution.isDisabled(), false);
+        await solution.click();
+        const text = await card.locator('[data-role="solution"]').innerText();
+        assert.match(text, /30 steps/);
+        assert.match(text, /162 µs|162 us/);
+      });
+
+      test('the live calculator follows its inputs; an engine error stays in its card', async () => {
+        const card = page.locator('[data-exercise="3"]');
+        await card.locator('[data-param="devices"]').fill('64');
+        await card.locator('[data-param="bytes"]').fill('1000');
+        await nextFrame(page);
+        // P5 §5.3: 64 devices on IB, 1 MB: ring pays 126 alphas, recursive doubling is faster.
+        const ring = await card.locator('[data-result="ring"]').innerText();
+        assert.match(ring, /^6\d\d(\.\d+)? µs$/);
+        assert.equal(await card.locator('.bars li').count(), 4);
+        await card.locator('[data-param="devices"]').fill('1');
+        await nextFrame(page);
+        assert.equal(await card.locator('.calc .card-error').isVisible(), true);
+        assert.match(await card.locator('.calc .card-error').innerText(), /^GPUs k: 1 is outside the allowed range, 2 to 1024\.$/);
+        // The rest of the page keeps working.
+        await answer(page, 1, LECTURE[1]);
+        assert.deepEqual(await verdicts(page, 1), allOf(1, 'correct'));
+        // A slider drives the same calculator.
+        const slider = card.locator('[data-slider="devices"]');
+        await slider.focus();
+        await page.keyboard.press('End');
+        assert.equal(await card.locator('[data-param="devices"]').inputValue(), '1024');
+        await nextFrame(page);
+        assert.equal(await card.locator('.calc .card-error').isVisible(), false);
+      });
+
+      test('usable by keyboard: Enter in an answer field checks', async () => {
+        await page.locator('[data-exercise="6"] [data-answer="microbatches"]').focus();
+        await page.keyboard.type('8');
+        await page.keyboard.press('Enter');
+        assert.equal((await verdicts(page, 6)).microbatches, 'correct');
+      });
+
+      test('no accessibility violations found by axe-core (WCAG 2 A/AA, best practices)', async () => {
+        for (const viewport of [DESKTOP, PHONE]) {
+          if (viewport !== DESKTOP) await clean(page);
+          await page.setViewportSize(viewport);
+          await answer(page, 1, { n_half: 'abc', time: '3' });
+          await page.locator('#ex1 [data-action="solution"]').click();
+          await page.locator('#ex3 [data-action="hint"]').click();
+          await page.locator('#ex3 [data-param="devices"]').fill('32');
+          await nextFrame(page);
+          assert.deepEqual(await axeViolations(page), [], `at ${viewport.width}px`);
+        }
+      });
+
+      test('screenshots at desktop and phone widths; nothing wider than a phone', async () => {
+        const dir = screenshotDir();
+        for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+          if (viewport !== DESKTOP) await clean(page);
+          await page.setViewportSize(viewport);
+          await answer(page, 1, LECTURE[1]);
+          await answer(page, 2, { bytes_sent: '150 MB', steps: 'six', time: '300 us' });
+          await page.locator('[data-exercise="3"] [data-param="bytes"]').fill('1000');
+          await page.locator('[data-exercise="3"] [data-action="hint"]').click();
+          await nextFrame(page);
+          const width = await page.evaluate(() => document.documentElement.scrollWidth);
+          assert.ok(width <= viewport.width, `${name}: page is ${width}px wide in a ${viewport.width}px viewport`);
+          await page.evaluate(() => window.scrollTo(0, 0));
+          await shot(page, { path: join(dir, `${name}.png`), fullPage: true });
+          await shot(page.locator('#ex3'), { path: join(dir, `${name}-ex3.png`) });
+        }
+      });
+
+      test('embedded in an iframe, the page tells its host its height', async () => {
+        const message = await page.evaluate(
+          (src) =>
+            new Promise((resolve, reject) => {
+              const timer = setTimeout(() => reject(new Error('no height message')), 15000);
+              window.addEventListener('message', (e) => {
+                if (e.data?.type !== 'commlab:height') return;
+                clearTimeout(timer);
+                resolve(e.data);
+              });
+              const frame = document.createElement('iframe');
+              frame.src = src;
+              frame.width = '600';
+              frame.id = 'test-frame';
+              document.body.append(frame);
+            }),
+          `${lab.server.url}?exercise=3`,
+        );
+        assert.equal(message.exercise, 3);
+        assert.ok(message.height > 300, `height ${message.height}`);
+        // No link takes the frame away from its course page.
+        const frame = page.frames().find((f) => f.url().includes('?exercise=3'));
+        assert.equal(await frame.locator('#course-link').isVisible(), false);
+        await page.evaluate(() => document.querySelector('#test-frame').remove()); // the host page is the next test's
+      });
+
+      // After the others: its notice of a refused file stays on the page.
+      test('progress exports, resets and imports', async () => {
+        await answer(page, 2, LECTURE[2]);
+        const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-action="export"]').click()]);
+        const file = await downloadPath(download);
+        const saved = JSON.parse(readFileSync(file, 'utf8'));
+        assert.equal(saved.format, 'commlab-progress');
+        assert.equal(saved.exercises['2'].variants.lecture.solved, true);
+        await page.locator('[data-action="reset"]').click();
+        await page.locator('[data-action="reset-confirm"]').click();
+        assert.match(await page.locator('#progress').innerText(), /0 of 8/);
+        assert.deepEqual(await verdicts(page, 2), { bytes_sent: null, steps: null, time: null });
+        await page.locator('#import-file').setInputFiles(file);
+        await page.waitForFunction(() => /1 of 8/.test(document.querySelector('#progress').textContent));
+        assert.deepEqual(await verdicts(page, 2), allOf(2, 'correct'));
+        await page.locator('#import-file').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('[1,2]') });
+        await page.waitForFunction(() => /not a commlab progress file/.test(document.querySelector('#notice').textContent));
+        assert.deepEqual(await verdicts(page, 2), allOf(2, 'correct'), 'a bad file changes nothing');
+      });
+    });
+
+    // A second page of the same browser (its own load: the address decides the view).
+    test('?exercise=3 shows that exercise alone and its answers pass; screenshots of it at desktop and phone widths', async () => {
+      const single = await openPage(ctx, `${lab.server.url}?exercise=3`, errors);
+      assert.deepEqual(await single.locator('[data-exercise]').evaluateAll((els) => els.map((e) => e.dataset.exercise)), ['3']);
+      await answer(single, 3, LECTURE[3]);
+      assert.deepEqual(await verdicts(single, 3), allOf(3, 'correct'));
+      for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+        await single.setViewportSize(viewport);
+        await shot(single, { path: join(screenshotDir(), `${name}-single.png`), fullPage: true });
+      }
+      await single.close();
+    });
   });
 
   // frame-ancestors: another site frames the page only when the server lists it (README
-  // "Security headers for hosts"). localhost and 127.0.0.1 are different origins.
+  // "Security headers for hosts"). localhost and 127.0.0.1 are different origins. One host page
+  // frames the page from both servers at once.
   test('another site may frame the page only when listed in frame-ancestors', async () => {
-    const heightFrom = async (frameServer) => {
-      const ctx = await fresh();
+    const open = await serve(DIST, { frameAncestors: FRAMED_BY_LOCALHOST });
+    const ctx = await fresh();
+    try {
       const host = await ctx.newPage(); // not openPage: the refused frame logs a console error
       const hostUrl = lab.server.url.replace('127.0.0.1', 'localhost');
       await host.goto(hostUrl + 'missing-page-for-a-blank-host');
-      const got = await host.evaluate(
-        (src) =>
+      const [refused, listed] = await host.evaluate(
+        (srcs) =>
           new Promise((resolve) => {
-            setTimeout(() => resolve(null), 6000);
+            const frames = srcs.map((src) => Object.assign(document.createElement('iframe'), { src }));
+            const heights = [null, null];
+            // The refused frame gets at least 6 s, and as long as the listed one took (15 s at most).
+            let waited = false;
+            const done = () => { if (waited && heights[1] !== null) resolve(heights); };
+            setTimeout(() => { waited = true; done(); }, 6000);
+            setTimeout(() => resolve(heights), 15000);
             window.addEventListener('message', (e) => {
-              if (e.data?.type === 'commlab:height') resolve(e.data.height);
+              if (e.data?.type !== 'commlab:height') return;
+              const i = frames.findIndex((f) => f.contentWindow === e.source);
+              if (i >= 0 && heights[i] === null) heights[i] = e.data.height;
+              done();
             });
-            const frame = document.createElement('iframe');
-            frame.src = src;
-            document.body.append(frame);
+            document.body.append(...frames);
           }),
-        `${frameServer.url}?exercise=2`,
+        [`${lab.server.url}?exercise=2`, `${open.url}?exercise=2`],
       );
-      await ctx.close();
-      return got;
-    };
-    assert.equal(await heightFrom(lab.server), null, 'framed by another origin under the default policy');
-    const open = await serveWithAncestors(DIST, 0, { frameAncestors: "'self' http://localhost:*" });
-    try {
-      assert.ok((await heightFrom(open)) > 100, 'a listed site frames the page');
+      assert.equal(refused, null, 'framed by another origin under the default policy');
+      assert.ok(listed > 100, 'a listed site frames the page');
     } finally {
+      await ctx.close();
       await open.close();
     }
   });
 
-  test('usable by keyboard: Enter in an answer field checks', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, lab.server.url, errors);
-    await page.locator('[data-exercise="6"] [data-answer="microbatches"]').focus();
-    await page.keyboard.type('8');
-    await page.keyboard.press('Enter');
-    assert.equal((await verdicts(page, 6)).microbatches, 'correct');
-    await ctx.close();
-  });
+  // The Chinese page and its reload: the tests run in order.
+  describe('in Chinese, the browser\'s language', () => {
+    let ctx;
+    let page;
+    before(async () => {
+      ctx = await fresh(DESKTOP, { locale: 'zh-CN' });
+      page = await openPage(ctx, lab.server.url, errors);
+    });
+    after(() => ctx?.close());
 
-  test('?exercise=3 shows that exercise alone; #ex5 scrolls to exercise 5', async () => {
-    const ctx = await fresh();
-    const single = await openPage(ctx, `${lab.server.url}?exercise=3`, errors);
-    assert.deepEqual(await single.locator('[data-exercise]').evaluateAll((els) => els.map((e) => e.dataset.exercise)), ['3']);
-    await answer(single, 3, LECTURE[3]);
-    assert.deepEqual(await verdicts(single, 3), allOf(3, 'correct'));
-    const hashed = await openPage(ctx, `${lab.server.url}#ex5`, errors);
-    const top = await hashed.locator('#ex5').evaluate((el) => el.getBoundingClientRect().top);
-    assert.ok(top >= 0 && top < 200, `exercise 5 at ${top}px from the top`);
-    await ctx.close();
-  });
+    test('Chinese and English: the browser language by default, the language button switches', async () => {
+      assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
+      assert.match(await page.locator('#ex1 h2').innerText(), /练习 1/);
+      await answer(page, 1, { n_half: '不知道' });
+      assert.match(await page.locator('#ex1-a-n_half-verdict').innerText(), /应填一个数/);
+      await page.locator('[data-action="language"]').click();
+      assert.equal(await page.getAttribute('html', 'lang'), 'en');
+      assert.match(await page.locator('#ex1 h2').innerText(), /Exercise 1/);
+    });
 
-  test('Chinese and English: the browser language by default, the choice remembered', async () => {
-    const ctx = await fresh(DESKTOP, { locale: 'zh-CN' });
-    const page = await openPage(ctx, lab.server.url, errors);
-    assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
-    assert.match(await page.locator('#ex1 h2').innerText(), /练习 1/);
-    await answer(page, 1, { n_half: '不知道' });
-    assert.match(await page.locator('#ex1-a-n_half-verdict').innerText(), /应填一个数/);
-    await page.locator('[data-action="language"]').click();
-    assert.equal(await page.getAttribute('html', 'lang'), 'en');
-    assert.match(await page.locator('#ex1 h2').innerText(), /Exercise 1/);
-    await page.reload();
-    await page.waitForSelector('html[data-ready="true"]');
-    assert.equal(await page.getAttribute('html', 'lang'), 'en');
-    await ctx.close();
-  });
-
-  test('a corrupt saved state is set aside, not a blank page', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, lab.server.url, errors);
-    await page.evaluate(() => localStorage.setItem('commlab.progress.v1', '{"format":"commlab-progress",'));
-    await page.reload();
-    await page.waitForSelector('html[data-ready="true"]');
-    assert.equal(await page.locator('[data-exercise]').count(), 8);
-    assert.match(await page.locator('#notice').innerText(), /set aside/);
-    const kept = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('.corrupt.')));
-    assert.equal(kept.length, 1);
-    await ctx.close();
-  });
-
-  test('progress exports, resets and imports', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, lab.server.url, errors);
-    await answer(page, 2, LECTURE[2]);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-action="export"]').click()]);
-    const file = await downloadPath(download);
-    const saved = JSON.parse(readFileSync(file, 'utf8'));
-    assert.equal(saved.format, 'commlab-progress');
-    assert.equal(saved.exercises['2'].variants.lecture.solved, true);
-    await page.locator('[data-action="reset"]').click();
-    await page.locator('[data-action="reset-confirm"]').click();
-    assert.match(await page.locator('#progress').innerText(), /0 of 8/);
-    assert.deepEqual(await verdicts(page, 2), { bytes_sent: null, steps: null, time: null });
-    await page.locator('#import-file').setInputFiles(file);
-    await page.waitForFunction(() => /1 of 8/.test(document.querySelector('#progress').textContent));
-    assert.deepEqual(await verdicts(page, 2), allOf(2, 'correct'));
-    await page.locator('#import-file').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('[1,2]') });
-    await page.waitForFunction(() => /not a commlab progress file/.test(document.querySelector('#notice').textContent));
-    assert.deepEqual(await verdicts(page, 2), allOf(2, 'correct'), 'a bad file changes nothing');
-    await ctx.close();
-  });
-
-  test('no accessibility violations found by axe-core (WCAG 2 A/AA, best practices)', async () => {
-    const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-    for (const viewport of [DESKTOP, PHONE]) {
-      const ctx = await fresh(viewport);
-      const page = await openPage(ctx, lab.server.url, errors);
-      await answer(page, 1, { n_half: 'abc', time: '3' });
-      await page.locator('#ex1 [data-action="solution"]').click();
-      await page.locator('#ex3 [data-action="hint"]').click();
-      await page.locator('#ex3 [data-param="devices"]').fill('32');
-      await nextFrame(page);
-      await page.evaluate(axeSource); // DevTools evaluation: not subject to the page's CSP
-      const result = await page.evaluate(() => globalThis.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'best-practice'] }));
-      const found = result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-      assert.deepEqual(found, [], `at ${viewport.width}px`);
-      await ctx.close();
-    }
-  });
-
-  test('screenshots at desktop and phone widths; nothing wider than a phone', async () => {
-    const dir = screenshotDir();
-    for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
-      const ctx = await fresh(viewport);
-      const page = await openPage(ctx, lab.server.url, errors);
-      await answer(page, 1, LECTURE[1]);
-      await answer(page, 2, { bytes_sent: '150 MB', steps: 'six', time: '300 us' });
-      await page.locator('[data-exercise="3"] [data-param="bytes"]').fill('1000');
-      await page.locator('[data-exercise="3"] [data-action="hint"]').click();
-      await nextFrame(page);
-      const width = await page.evaluate(() => document.documentElement.scrollWidth);
-      assert.ok(width <= viewport.width, `${name}: page is ${width}px wide in a ${viewport.width}px viewport`);
-      await page.evaluate(() => window.scrollTo(0, 0));
-      await shot(page, { path: join(dir, `${name}.png`), fullPage: true });
-      await shot(page.locator('#ex3'), { path: join(dir, `${name}-ex3.png`) });
-      const single = await openPage(ctx, `${lab.server.url}?exercise=6`, errors);
-      await shot(single, { path: join(dir, `${name}-single.png`), fullPage: true });
-      await ctx.close();
-    }
+    test('a reload keeps the language chosen and the progress; a corrupt saved state is set aside, not a blank page', async () => {
+      await answer(page, 2, LECTURE[2]);
+      await answer(page, 4, { hierarchical: '9.61 ms', flat: '30 ms' });
+      await page.evaluate(() => localStorage.setItem('commlab.progress.v1', '{"format":"commlab-progress",'));
+      await page.reload();
+      await page.waitForSelector('html[data-ready="true"]');
+      assert.equal(await page.getAttribute('html', 'lang'), 'en');
+      assert.equal(await page.locator('[data-exercise]').count(), 8);
+      assert.deepEqual(await verdicts(page, 2), allOf(2, 'correct'));
+      assert.equal(await page.locator('[data-exercise="2"] [data-answer="time"]').inputValue(), '429 us');
+      assert.deepEqual(await verdicts(page, 4), { hierarchical: 'correct', flat: 'incorrect', speedup: null, speedup_doubled: null });
+      assert.match(await page.locator('#progress').innerText(), /1 of 8 solved/);
+      assert.match(await page.locator('#notice').innerText(), /set aside/);
+      const kept = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('.corrupt.')));
+      assert.equal(kept.length, 1);
+    });
   });
 
   test('the single-file build works from file:// under its CSP', async (t) => {
@@ -380,11 +374,12 @@ describe('the lab page', () => {
     const page = await openPage(ctx, pathToFileURL(single).href, errors);
     await answer(page, 8, LECTURE[8]);
     assert.deepEqual(await verdicts(page, 8), allOf(8, 'correct'));
-    // The views that load when opened are inside the file too (nothing is fetched from file://).
+    // The views that load when opened are inside the file too (nothing is fetched from file://):
+    // the address picks the view when the page starts, so one load each, in the same page.
     for (const view of ['topics', 'ladder', 'nccl', 'moe', 'decode', 'split', 'rdma', 'bound', 'memory', 'compare', 'node', 'ring', 'measured']) {
-      const v = await openPage(ctx, `${pathToFileURL(single).href}?view=${view}`, errors);
-      await v.waitForSelector(`[data-view="${view === 'nccl' ? 'nccl-view' : view}"]`, { state: 'attached' });
-      await v.close();
+      await page.goto(`${pathToFileURL(single).href}?view=${view}`);
+      await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+      await page.waitForSelector(`[data-view="${view === 'nccl' ? 'nccl-view' : view}"]`, { state: 'attached' });
     }
     await ctx.close();
   });

@@ -3,6 +3,8 @@
 // [data-message] set (from, to, bytes, level) equals the engine's trace for that step, no message
 // passes through a device but its two ends, and the collectives that have a result everywhere end
 // with every device data-complete="true". The checks run inside the page (one evaluate per batch).
+// Then Explore's and exercise 4's players, English and Chinese, 1280 and 390 px: one page for the
+// file, resized between widths, Explore's settings given through its controls.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -108,16 +110,60 @@ function runCases(cases) {
   }, cases);
 }
 
+/** Loads `query` in the page and waits until it is ready. */
+async function go(query) {
+  await page.goto(`${lab.server.url}${query}`);
+  await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+}
+
+/**
+ * Gives Explore the settings of `query` (a ?view=explore address) through its controls, as a
+ * person would, instead of loading the address (a load costs 1-2 s here): the settings are the
+ * page's own readSettings of the address, and the address the page writes back is theirs.
+ * Resolves once the views have drawn them (none aria-busy).
+ */
+async function exploreSet(query) {
+  const search = await page.evaluate(async (q) => {
+    const { readSettings, settingsQuery } = await import('./views/explore.js');
+    const s = readSettings(q).settings;
+    const set = (name, value, type) => {
+      const el = document.querySelector(`[data-view="explore"] [data-setting="${name}"]`);
+      el.value = String(value);
+      el.dispatchEvent(new Event(type, { bubbles: true }));
+    };
+    // In this order: a collective resets the algorithm, a topology may, an algorithm may set the topology.
+    set('collective', s.collective, 'change');
+    set('topology', s.topology, 'change');
+    set('algorithm', s.algorithm, 'change');
+    set('gpus_per_node', s.gpus_per_node, 'input');
+    set('devices', s.devices, 'input');
+    set('bytes', s.bytes, 'input');
+    set('link', s.link ?? '', 'change');
+    if (!s.link) {
+      set('alpha_s', Number((s.alpha_s * 1e6).toPrecision(12)), 'input');
+      set('beta_Bps', Number((s.beta_Bps / 1e9).toPrecision(12)), 'input');
+    }
+    set('intra_link', s.intra_link, 'change');
+    // The view draws in the next frame, its callback before this one.
+    await new Promise((r) => requestAnimationFrame(r));
+    return settingsQuery(s);
+  }, query);
+  await page.waitForFunction((want) => location.search === want && !document.querySelector('[data-view="explore"] [aria-busy]'),
+    search, { timeout: 20000 });
+}
+
 const FLAT = [2, 3, 5, 8, 12, 16, 24, 32, 64];
 const TWO = [[2, 2], [2, 4], [4, 4], [4, 8], [3, 8], [2, 16], [8, 2], [16, 4]];
 const ALGOS = ['ring', 'recursive_doubling', 'rabenseifner', 'binary_tree', 'double_binary_tree', 'in_switch'];
 
 describe('schedule player against the engine', () => {
   // In the suite: a root-level before runs at once in Node 20, before useLab's has a browser.
+  let ctx;
   before(async () => {
-    const ctx = await lab.browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
+    ctx = await lab.browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
     page = await openPage(ctx, `${lab.server.url}?view=explore`, errors);
   });
+  after(() => ctx?.close());
 
   test('all-reduce, every algorithm, flat switch at 2-64 devices', async () => {
     const cases = [];
@@ -199,8 +245,8 @@ describe('schedule player against the engine', () => {
   });
 
   test('1,024 devices: axes, and a step marker that follows the step and moves on Play', async () => {
-    const ctx = await lab.browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
-    const p = await openPage(ctx, `${lab.server.url}?view=explore&algorithm=ring&devices=1024&bytes=1000000000&topology=switch&link=nvlink4`, errors);
+    await exploreSet('?view=explore&algorithm=ring&devices=1024&bytes=1000000000&topology=switch&link=nvlink4');
+    const p = page;
     const player = p.locator('[data-view="schedule"]');
     await p.waitForSelector('[data-view="schedule"][data-steps="2046"]', { timeout: 20000 });
     assert.ok(await player.locator('.axis').count() >= 6, 'axis labels');
@@ -216,18 +262,22 @@ describe('schedule player against the engine', () => {
     assert.ok(Number(await marker.getAttribute('x1')) > x1, 'the marker moved right while playing');
     await player.locator('[data-action="last"]').click();
     assert.equal(await player.getAttribute('data-step'), '2046');
-    await ctx.close();
   });
 
-  test('Explore 4x4 and exercise 4 (4x8): two-level picture, phases named, screenshots in both languages', async () => {
+  test('Explore 4x4 and exercise 4 (4x8): two-level picture, phases named, screenshots in both languages at 1280 and 390 px', async () => {
     const shots = screenshotDir();
-    for (const [lang, locale] of [['en', 'en-US'], ['zh', 'zh-CN']]) {
-      for (const [label, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
-        const ctx = await lab.browser.newContext({ viewport, locale });
-        const p = await openPage(ctx, `${lab.server.url}?view=explore&algorithm=hierarchical&devices=16&gpus_per_node=4&topology=two_level&bytes=1000000&link=ib_ndr&lang=${lang}`, errors);
-        const pl = p.locator('[data-view="schedule"]').first();
-        await p.waitForSelector('[data-view="schedule"]:not([data-steps="0"])', { timeout: 20000 });
-        assert.equal(await pl.getAttribute('data-lecture'), '5.5');
+    const explore4x4 = '?view=explore&algorithm=hierarchical&devices=16&gpus_per_node=4&topology=two_level&bytes=1000000&link=ib_ndr';
+    const widths = [['desktop', DESKTOP], ['phone', PHONE]];
+    for (const lang of ['en', 'zh']) {
+      // English: the file's Explore page, set to 4x4; Chinese: loaded so.
+      if (lang === 'en') await exploreSet(explore4x4);
+      else await go(`${explore4x4}&lang=${lang}`);
+      const pl = page.locator('[data-view="schedule"]').first();
+      await page.waitForSelector('[data-view="schedule"]:not([data-steps="0"])', { timeout: 20000 });
+      assert.equal(await pl.getAttribute('data-lecture'), '5.5');
+      for (const [label, viewport] of widths) {
+        await page.setViewportSize(viewport);
+        await pl.locator('[data-action="first"]').click();
         for (let i = 0; i < 4; i++) await pl.locator('[data-action="step-forward"]').click();
         // Step 4 of 4x4 hierarchical: the first inter-node step, among GPUs of one local rank.
         assert.equal(await pl.getAttribute('data-phase'), 'inter-node all-reduce');
@@ -235,11 +285,16 @@ describe('schedule player against the engine', () => {
         assert.ok(levels.length > 0 && levels.every((l) => l === 'inter'));
         await pl.scrollIntoViewIfNeeded();
         await shot(pl, { path: join(shots, `player-explore-4x4-step4-${lang}-${label}.png`) });
-        // Exercise 4 at 4 x 8 (another size, so that the card shows its pictures before it is solved).
-        const e4 = await openPage(ctx, `${lab.server.url}?exercise=4&lang=${lang}`, errors);
-        await e4.locator('[data-exercise="4"] [data-param="bytes"]').fill('2');
-        await e4.waitForSelector('[data-visual-of="4"] [data-view="schedule"][data-devices="32"]:not([data-steps="0"])', { timeout: 20000 });
-        const hier = e4.locator('[data-visual-of="4"] [data-view="schedule"]').first();
+      }
+      await page.setViewportSize(DESKTOP);
+      // Exercise 4 at 4 x 8 (another size, so that the card shows its pictures before it is solved).
+      await go(`?exercise=4&lang=${lang}`);
+      await page.locator('[data-exercise="4"] [data-param="bytes"]').fill('2');
+      await page.waitForSelector('[data-visual-of="4"] [data-view="schedule"][data-devices="32"]:not([data-steps="0"])', { timeout: 20000 });
+      const hier = page.locator('[data-visual-of="4"] [data-view="schedule"]').first();
+      for (const [label, viewport] of widths) {
+        await page.setViewportSize(viewport);
+        await hier.locator('[data-action="first"]').click();
         for (let i = 0; i < 8; i++) await hier.locator('[data-action="step-forward"]').click();
         // Step 8 of 4 x 8: the first step across nodes, 0 -> 8 -> 16 -> 24 among local rank 0.
         assert.equal(await hier.getAttribute('data-phase'), 'inter-node all-reduce');
@@ -247,8 +302,8 @@ describe('schedule player against the engine', () => {
         assert.ok(m.length === 32 && m.every(([a, b, l]) => l === 'inter' && a % 8 === b % 8), JSON.stringify(m.slice(0, 4)));
         await hier.scrollIntoViewIfNeeded();
         await shot(hier, { path: join(shots, `player-ex4-step8-${lang}-${label}.png`) });
-        await ctx.close();
       }
+      await page.setViewportSize(DESKTOP);
     }
   });
 

@@ -1,7 +1,10 @@
 // The prerendered page (./lab build writes the cards into index.html, web/tools/prerender.mjs):
 // readable before the engine, equal to the live cards once it is there, in both languages; a
 // check pressed before the engine is there says so, gives no verdict, and is answered when the
-// engine is ready; what was typed meanwhile is kept. The .wasm is held back by the test.
+// engine is ready; what was typed meanwhile is kept. The .wasm is held back by the test. Once the
+// engine is there, the same pages say where it runs: in the worker, or on the main thread without
+// workers or when the worker cannot load, and the page still checks (a page load each is what
+// these tests cost, so each page serves both).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { settled, useLab } from './helpers.mjs';
@@ -9,14 +12,18 @@ import { settled, useLab } from './helpers.mjs';
 
 const lab = useLab();
 
+const NO_FIRST = (r) => r.fulfill({ contentType: 'application/json', body: '{"requests":[],"responses":[]}' });
+
 /**
  * A fresh page whose .wasm download waits until release() (the worker's fetch included).
  * Without `built`, the build's answers (engine/first.json) are not for this page, so the cards
  * stay prerendered until the engine answers; with it, they come alive from those answers.
+ * `setup(ctx)` readies the context before the page opens; `fetched` lists the paths it requests.
  */
-async function heldBack(locale, path = '', { built = false } = {}) {
+async function heldBack(locale, path = '', { built = false, setup = null } = {}) {
   const ctx = await lab.browser.newContext({ viewport: { width: 1280, height: 900 }, locale });
-  if (!built) await ctx.route('**/engine/first.json', (r) => r.fulfill({ contentType: 'application/json', body: '{"requests":[],"responses":[]}' }));
+  if (!built) await ctx.route('**/engine/first.json', NO_FIRST);
+  if (setup) await setup(ctx);
   let release;
   const gate = new Promise((r) => { release = r; });
   let asked = 0;
@@ -27,10 +34,12 @@ async function heldBack(locale, path = '', { built = false } = {}) {
   });
   const page = await ctx.newPage();
   const errors = [];
+  const fetched = [];
+  page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   await page.goto(`${lab.server.url}${path}`, { waitUntil: 'domcontentloaded' });
-  return { ctx, page, errors, release, asked: () => asked };
+  return { ctx, page, errors, fetched, release, asked: () => asked };
 }
 
 // Every visible card's text, the pictures left out (drawn live only), keyed by exercise.
@@ -48,10 +57,22 @@ function visibleCards(page) {
     })));
 }
 
-describe('the prerendered page', () => {
+/** Types `text` into answer `field` of card `n`, checks, and returns that field's verdict. */
+async function checks(page, n = 2, field = 'steps', text = '6') {
+  const card = page.locator(`section.card[data-exercise="${n}"]`);
+  await card.locator(`[data-answer="${field}"]`).fill(text);
+  await card.locator('[data-action="check"]').click();
+  await settled(page);
+  return card.locator(`[data-answer="${field}"]`).getAttribute('data-verdict');
+}
+
+const runsIn = (page) => page.evaluate(async () => (await import('./engine/door.js')).heavyRunsIn());
+
+describe('the prerendered page, and where the engine runs', () => {
   for (const [locale, lang] of [['en-US', 'en'], ['zh-CN', 'zh-CN']]) {
-    test(`the ${lang} cards are readable before the engine and equal the live ones`, async () => {
-      const { ctx, page, errors, release, asked } = await heldBack(locale);
+    const where = lang === 'en' ? '; the engine runs in the worker, and nothing on the page fetches it itself' : '';
+    test(`the ${lang} cards are readable before the engine and equal the live ones${where}`, async () => {
+      const { ctx, page, errors, fetched, release, asked } = await heldBack(locale);
       const early = await visibleCards(page);
       assert.deepEqual(Object.keys(early), ['1', '2', '3', '4', '5', '6', '7', '8']);
       for (const [id, c] of Object.entries(early)) {
@@ -72,22 +93,32 @@ describe('the prerendered page', () => {
         assert.equal(c.text, early[id].text, `card ${id}: the prerendered text equals the live one`);
       }
       assert.equal(await page.locator('section.card[data-prerendered]').count(), 0);
+      if (lang === 'en') {
+        // After the comparison: a check changes card 2.
+        assert.equal(await checks(page), 'correct');
+        assert.equal(await runsIn(page), 'worker');
+        assert.equal(fetched.filter((p) => p.endsWith('.wasm')).length, 1, 'the .wasm is fetched once');
+      }
       assert.deepEqual(errors, []);
       await ctx.close();
     });
   }
 
-  test('the language saved in this browser decides which prerendered cards show, before the engine', async () => {
-    const ctx = await lab.browser.newContext({ locale: 'en-US' });
-    await ctx.addInitScript(() => localStorage.setItem('commlab.v2.lang', JSON.stringify('zh')));
-    await ctx.route('**/*.wasm', () => new Promise(() => {})); // the engine never comes
-    await ctx.route('**/engine/first.json', (r) => r.fulfill({ contentType: 'application/json', body: '{"requests":[],"responses":[]}' }));
-    const page = await ctx.newPage();
-    await page.goto(lab.server.url, { waitUntil: 'domcontentloaded' });
+  test('the language saved in this browser decides which prerendered cards show, before the engine; when the worker cannot load, the engine runs on the main thread and the page still checks', async () => {
+    const { ctx, page, release } = await heldBack('en-US', '', {
+      setup: async (c) => {
+        await c.addInitScript(() => localStorage.setItem('commlab.v2.lang', JSON.stringify('zh')));
+        await c.route('**/engine/worker.js', (r) => r.fulfill({ status: 404, body: '' }));
+      },
+    });
     const shown = await visibleCards(page);
     assert.deepEqual(Object.keys(shown), ['1', '2', '3', '4', '5', '6', '7', '8']);
     assert.ok(Object.values(shown).every((c) => c.prerendered && c.lang === 'zh-CN'));
     assert.equal(await page.evaluate(() => document.documentElement.dataset.lang), 'zh');
+    release();
+    await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+    assert.equal(await checks(page), 'correct');
+    assert.equal(await runsIn(page), 'main thread');
     await ctx.close();
   });
 
@@ -138,56 +169,22 @@ describe('the prerendered page', () => {
     await ctx.close();
   });
 
-  test('?exercise=N shows that card alone from the first paint, embedded without the page header', async () => {
-    const { ctx, page, release } = await heldBack('en-US', '?exercise=5&embed=1');
+  test('?exercise=N shows that card alone from the first paint, embedded without the page header; without workers the engine runs on the main thread and the card still checks', async () => {
+    const { ctx, page, release } = await heldBack('en-US', '?exercise=5&embed=1', {
+      setup: (c) => c.addInitScript(() => { window.COMMLAB_NO_WORKER = true; }),
+    });
     const early = await visibleCards(page);
     assert.deepEqual(Object.keys(early), ['5']);
     assert.equal(await page.locator('.page-head').isVisible(), false);
     release();
-    await page.waitForSelector('html[data-ready="true"]');
+    await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
     await settled(page);
     const live = await visibleCards(page);
     assert.deepEqual(Object.keys(live), ['5']);
     assert.equal(live['5'].text, early['5'].text);
+    // After the comparison: a check changes the card.
+    assert.equal(await checks(page, 5, 'bytes_per_gpu', '18.8 GB'), 'correct');
+    assert.equal(await runsIn(page), 'main thread');
     await ctx.close();
   });
-});
-
-describe('where the engine runs', () => {
-  async function checks(page) {
-    const card = page.locator('section.card[data-exercise="2"]');
-    await card.locator('[data-answer="steps"]').fill('6');
-    await card.locator('[data-action="check"]').click();
-    await settled(page);
-    return card.locator('[data-answer="steps"]').getAttribute('data-verdict');
-  }
-
-  test('in the worker, and nothing on the page fetches the engine itself', async () => {
-    const ctx = await lab.browser.newContext({ locale: 'en-US' });
-    const page = await ctx.newPage();
-    const fetched = [];
-    page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
-    await page.goto(lab.server.url);
-    await page.waitForSelector('html[data-ready="true"]');
-    assert.equal(await checks(page), 'correct');
-    assert.equal(await page.evaluate(async () => (await import('./engine/door.js')).heavyRunsIn()), 'worker');
-    assert.equal(fetched.filter((p) => p.endsWith('.wasm')).length, 1, 'the .wasm is fetched once');
-    await ctx.close();
-  });
-
-  for (const [what, setup] of [
-    ['without workers', (ctx) => ctx.addInitScript(() => { window.COMMLAB_NO_WORKER = true; })],
-    ['when the worker cannot load', (ctx) => ctx.route('**/engine/worker.js', (r) => r.fulfill({ status: 404, body: '' }))],
-  ]) {
-    test(`on the main thread ${what}: the page still checks`, async () => {
-      const ctx = await lab.browser.newContext({ locale: 'en-US' });
-      await setup(ctx);
-      const page = await ctx.newPage();
-      await page.goto(lab.server.url);
-      await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
-      assert.equal(await checks(page), 'correct');
-      assert.equal(await page.evaluate(async () => (await import('./engine/door.js')).heavyRunsIn()), 'main thread');
-      await ctx.close();
-    });
-  }
 });

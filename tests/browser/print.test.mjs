@@ -3,16 +3,15 @@
 // answer, with no control, hint, solution, calculator or notice; ?seed=N shows that seed's
 // variant (the engine's exercise.variant and exercise.solve, as `commlab exercise key` prints
 // them), ?exercise=N one exercise; each exercise starts a page of its own, without blank pages.
-// Screenshots of the preview at 1280 and 390 px.
+// The preview at 1280 and 390 px (screenshots). One page for the file, each test loading the
+// addresses it needs (a load costs 1-2 s here), resized between widths.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { answer, engineEval, openPage, screenshotDir, settled, shot, useLab } from './helpers.mjs';
+import { answer, DESKTOP, engineEval, PHONE, screenshotDir, settled, shot, useLab } from './helpers.mjs';
 
 const errors = [];
 const IDS = [1, 2, 3, 4, 5, 6, 7, 8];
-
-const fresh = (options = {}) => lab.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', ...options });
 
 /** What a worksheet shows and hides, read in the page (visible: laid out, not hidden by CSS). */
 function sheet(page) {
@@ -74,14 +73,6 @@ async function solved(page, id, seed) {
 /** The pages of a PDF (Chromium writes one /Type /Page object a page). */
 const pagesOf = (pdf) => (pdf.toString('latin1').match(/\/Type\s*\/Page(?![a-zA-Z])/g) ?? []).length;
 
-async function pdfPages(ctx, query) {
-  const page = await openPage(ctx, `${lab.server.url}${query}`, errors);
-  await settled(page);
-  const pages = pagesOf(await page.pdf({ format: 'A4' }));
-  await page.close();
-  return pages;
-}
-
 /** A worksheet shows every card's statement, given parameters and answer lines, and nothing else. */
 function assertWorksheet(s, ids, where) {
   assert.deepEqual(s.controls, [], `${where}: no control shows`);
@@ -103,10 +94,74 @@ function assertWorksheet(s, ids, where) {
 const lab = useLab();
 after(() => assert.deepEqual(errors, []));
 
+
 describe('worksheets', () => {
-  test('printed, the page is a worksheet: no hint, solution, verdict, notice or control of the work done on screen', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, lab.server.url, errors);
+  let ctx;
+  let page;
+  // In the describe: a root-level before runs at once in Node 20, before useLab's has a browser.
+  before(async () => {
+    ctx = await lab.browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
+    page = await ctx.newPage();
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') errors.push(`${page.url()}: console: ${msg.text()}`);
+    });
+    page.on('pageerror', (err) => errors.push(`${page.url()}: pageerror: ${err.message}`));
+  });
+  after(() => ctx?.close());
+
+  /** Loads `query` (unless the page shows it already) and waits until no card waits on the engine. */
+  async function at(query) {
+    if (page.url() === new URL(`${lab.server.url}${query}`).href) return;
+    await page.goto(`${lab.server.url}${query}`);
+    await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+    await settled(page);
+  }
+
+  /** The page with a bad print value: named in the address's problems, the page as it is; said once in the console. */
+  async function badPrintValue(value, words) {
+    const item = page.locator('#link-problems li[data-setting="print"]');
+    assert.equal(await item.isVisible(), true);
+    assert.match(await item.innerText(), words);
+    assert.equal(await page.evaluate(() => document.documentElement.classList.contains('worksheet')), false);
+    assert.equal(await page.locator('[data-exercise="1"] [data-action="check"]').isVisible(), true);
+    // Said in the console too (for whoever wrote the link), and nothing else (the file's after).
+    const told = errors.filter((e) => e.includes(`console: commlab: print: "${value}" is not allowed; allowed: 1.`));
+    assert.equal(told.length, 1, errors.join('\n'));
+    errors.splice(0, errors.length, ...errors.filter((e) => !told.includes(e)));
+  }
+
+  /** The pages page.pdf gives for the page as it is, and for each of `ids` alone (the other cards taken out meanwhile). */
+  async function pdfPages(ids = []) {
+    const all = pagesOf(await page.pdf({ format: 'A4' }));
+    const alone = [];
+    for (const n of ids) {
+      await page.evaluate((id) => {
+        const main = document.querySelector('main');
+        globalThis.__keptCards = [...main.children];
+        for (const card of main.querySelectorAll('section.card')) if (card.dataset.exercise !== String(id)) card.remove();
+      }, n);
+      alone.push(pagesOf(await page.pdf({ format: 'A4' })));
+      await page.evaluate(() => document.querySelector('main').replaceChildren(...globalThis.__keptCards));
+    }
+    return { all, alone };
+  }
+
+  /** At 1280 and 390 px (resized): nothing wider than the screen; a screenshot named `name`-desktop|phone. */
+  async function checkWidths(name) {
+    const dir = screenshotDir();
+    for (const [label, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+      await page.setViewportSize(viewport);
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      if (name) await shot(page, { path: join(dir, `${name}-${label}.png`), fullPage: true });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `${page.url()} ${label}: nothing wider than the screen (${overflow} px)`);
+    }
+    await page.setViewportSize(DESKTOP);
+  }
+
+  test('a bad print value is named in the address\'s problems and the page stays as it is; printed, that page is a worksheet (8-16 pages): no hint, solution, verdict, notice or control of the work done on screen', async () => {
+    await at('?print=2&lang=en');
+    await badPrintValue('2', /^print: "2" is not allowed; allowed: 1\.$/);
     // Work on screen: a wrong check (verdict, attempts), a hint, the solution, a refused import (a notice).
     await answer(page, 2, { bytes_sent: '1 MB', steps: '3', time: '2 ms' });
     const card2 = page.locator('[data-exercise="2"]');
@@ -127,12 +182,15 @@ describe('worksheets', () => {
     assert.equal(printed.worksheetClass, false);
     // What was typed is not printed: the fields are lines.
     assert.equal(await card2.locator('[data-answer="steps"]').isVisible(), false);
-    await ctx.close();
+    await page.emulateMedia({ media: null });
+    // Printed without ?print=1, the page gives the same worksheet (the lecture's values here).
+    const { all: plain } = await pdfPages();
+    assert.ok(plain >= IDS.length && plain <= 2 * IDS.length, `the page printed: ${plain} pages`);
   });
 
-  test('?print=1 shows the worksheet on screen, with the lecture\'s values even where this browser last showed a variant', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, lab.server.url, errors);
+  test('in Chinese too a bad print value is named; ?print=1 shows the worksheet on screen, with the lecture\'s values even where this browser last showed a variant', async () => {
+    await at('?print=yes&lang=zh');
+    await badPrintValue('yes', /^print：不能取 "yes"；可取：1。$/);
     // A variant of exercise 3 becomes this browser's current one.
     const lecture3 = await page.locator('[data-exercise="3"] [data-role="statement"]').textContent();
     for (let i = 0; i < 5; i++) {
@@ -141,9 +199,7 @@ describe('worksheets', () => {
       if (await page.locator('[data-exercise="3"] [data-role="statement"]').textContent() !== lecture3) break;
     }
     assert.notEqual(await page.locator('[data-exercise="3"]').getAttribute('data-variant'), 'lecture');
-    await page.goto(`${lab.server.url}?print=1`);
-    await page.waitForSelector('html[data-ready="true"]');
-    await settled(page);
+    await at('?print=1');
     const s = await sheet(page);
     assert.equal(s.worksheetClass, true);
     assertWorksheet(s, IDS, '?print=1');
@@ -159,14 +215,13 @@ describe('worksheets', () => {
     const colours = await page.evaluate(() => [getComputedStyle(document.querySelector('[data-role="statement"]')).color,
       getComputedStyle(document.querySelector('main')).backgroundColor]);
     assert.deepEqual(colours, ['rgb(0, 0, 0)', 'rgb(255, 255, 255)']);
-    await ctx.close();
+    await page.emulateMedia({ colorScheme: null });
   });
 
-  test('?print=1&seed=N: each card is that seed\'s variant, the engine\'s figures, in both languages', async () => {
-    const ctx = await fresh();
-    for (const [lang, seed] of [['en', 7], ['zh', 123456]]) {
-      const page = await openPage(ctx, `${lab.server.url}?print=1&seed=${seed}&lang=${lang}`, errors);
-      await settled(page);
+  test('?print=1&seed=N: each card is that seed\'s variant, the engine\'s figures, in both languages; the Chinese worksheet prints on 8-16 pages', async () => {
+    // Chinese first: the page stays on the English seed 7 for the tests after.
+    for (const [lang, seed] of [['zh', 123456], ['en', 7]]) {
+      await at(`?print=1&seed=${seed}&lang=${lang}`);
       const s = await sheet(page);
       assertWorksheet(s, IDS, `?print=1&seed=${seed}&lang=${lang}`);
       let differs = 0;
@@ -181,69 +236,33 @@ describe('worksheets', () => {
         if (want.statement !== (await rendered(page, await solved(page, c.id, null), lang)).statement) differs += 1;
       }
       assert.ok(differs >= 6, `seed ${seed}: most statements are not the lecture's (${differs} of 8 differ)`);
-      await page.close();
+      if (lang === 'zh') {
+        const { all: zh } = await pdfPages();
+        assert.ok(zh >= IDS.length && zh <= 2 * IDS.length, `the Chinese worksheet: ${zh} pages`);
+      }
     }
-    await ctx.close();
   });
 
-  test('?print=1&exercise=N&seed=M: that exercise alone, that variant', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, `${lab.server.url}?print=1&exercise=6&seed=42`, errors);
-    await settled(page);
+  test('page.pdf: one page an exercise, each starting its own, no blank page; the worksheet no wider than 1280 and 390 px', async () => {
+    await at('?print=1&seed=7&lang=en');
+    // Each exercise alone: one or two pages (measured: one each, on A4). All of them: each starts
+    // a page (so no fewer pages than the exercises alone give) and nothing more (no blank page):
+    // exactly their sum.
+    const { all, alone } = await pdfPages(IDS);
+    assert.ok(alone.every((p) => p >= 1 && p <= 2), `pages of each exercise alone: ${alone}`);
+    assert.equal(all, alone.reduce((a, b) => a + b, 0), `the whole worksheet: ${all} pages, alone ${alone}`);
+    await checkWidths(null);
+  });
+
+  test('?print=1&exercise=N&seed=M: that exercise alone, that variant, on one or two pages; the preview at 1280 and 390 px (screenshots), nothing wider than the screen', async () => {
+    await at('?print=1&exercise=6&seed=42');
     const s = await sheet(page);
     assertWorksheet(s, [6], '?print=1&exercise=6&seed=42');
     const want = await rendered(page, await solved(page, 6, 42));
     assert.equal(s.cards[0].statement, want.statement);
     assert.deepEqual(s.cards[0].given, want.given);
-    await ctx.close();
-  });
-
-  test('a bad print value is named in the address\'s problems, and the page stays as it is', async () => {
-    const ctx = await fresh();
-    for (const [value, lang, words] of [['2', 'en', /^print: "2" is not allowed; allowed: 1\.$/], ['yes', 'zh', /^print：不能取 "yes"；可取：1。$/]]) {
-      const page = await openPage(ctx, `${lab.server.url}?print=${value}&lang=${lang}`, errors);
-      const item = page.locator('#link-problems li[data-setting="print"]');
-      assert.equal(await item.isVisible(), true);
-      assert.match(await item.innerText(), words);
-      assert.equal(await page.evaluate(() => document.documentElement.classList.contains('worksheet')), false);
-      assert.equal(await page.locator('[data-exercise="1"] [data-action="check"]').isVisible(), true);
-      await page.close();
-    }
-    // Said in the console too (for whoever wrote the link), and nothing else.
-    const told = errors.filter((e) => /console: commlab: print: "(2|yes)" is not allowed; allowed: 1\./.test(e));
-    assert.equal(told.length, 2, errors.join('\n'));
-    errors.splice(0, errors.length, ...errors.filter((e) => !told.includes(e)));
-    await ctx.close();
-  });
-
-  test('page.pdf: one page an exercise, each starting its own, no blank page', async () => {
-    const ctx = await fresh();
-    // Each exercise alone: one or two pages (measured: one each, on A4).
-    const single = [];
-    for (const n of IDS) single.push(await pdfPages(ctx, `?print=1&exercise=${n}&seed=7`));
-    assert.ok(single.every((p) => p >= 1 && p <= 2), `pages of each exercise alone: ${single}`);
-    // All of them: each starts a page (so no fewer pages than the exercises alone give) and
-    // nothing more (no blank page): exactly their sum.
-    const sum = single.reduce((a, b) => a + b, 0);
-    assert.equal(await pdfPages(ctx, '?print=1&seed=7'), sum, 'the whole worksheet');
-    // Printed without ?print=1, the page gives the same worksheet (the lecture's values here).
-    const plain = await pdfPages(ctx, '?');
-    assert.ok(plain >= IDS.length && plain <= 2 * IDS.length, `the page printed: ${plain} pages`);
-    const zh = await pdfPages(ctx, '?print=1&lang=zh');
-    assert.ok(zh >= IDS.length && zh <= 2 * IDS.length, `the Chinese worksheet: ${zh} pages`);
-    await ctx.close();
-  });
-
-  test('screenshots of the preview: 1280 and 390 px', async () => {
-    const dir = screenshotDir();
-    for (const [name, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]]) {
-      const ctx = await fresh({ viewport });
-      const page = await openPage(ctx, `${lab.server.url}?print=1&seed=7&exercise=3`, errors);
-      await settled(page);
-      await shot(page, { path: join(dir, `worksheet-${name}.png`), fullPage: true });
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      assert.ok(overflow <= 0, `${name}: nothing wider than the screen (${overflow} px)`);
-      await ctx.close();
-    }
+    const { all } = await pdfPages();
+    assert.ok(all >= 1 && all <= 2, `exercise 6 alone: ${all} pages`);
+    await checkWidths('worksheet');
   });
 });

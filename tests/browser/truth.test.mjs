@@ -2,8 +2,9 @@
 // steady state and equals the exercise's answer; timelines carry data-lecture; calculator input
 // problems are in the page's words, name the control and its range, and clear stale results;
 // sliders speak their value with its unit and keyboard steps land on the next meaningful value.
+// The English checks share one page of all the cards, each on a card of its own or in turn.
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { engineEval, openPage, useLab } from './helpers.mjs';
 
 const errors = [];
@@ -29,11 +30,48 @@ async function pipelineHooks(page, stages, expect_s) {
   return hooks();
 }
 
+/** Card `n` of the page, scrolled into view (a card is worked on where a student would see it). */
+async function cardOf(page, n) {
+  const card = page.locator(`section.card[data-exercise="${n}"]:not([data-prerendered])`);
+  await card.scrollIntoViewIfNeeded();
+  return card;
+}
+
+/** Exercise 2's input problems in `lang`, `expect` the range message (the card's own values after). */
+async function inputProblems(page, lang, expect) {
+  const card = await cardOf(page, 2);
+  await card.locator('[data-param="devices"]').fill('6');
+  await page.waitForSelector('[data-exercise="2"] [data-result="time"]');
+  await card.locator('[data-param="bytes"]').fill('-5');
+  const error = card.locator('[data-role="calculator"] .card-error');
+  await error.waitFor({ state: 'visible' });
+  const text = await error.textContent();
+  assert.match(text, expect);
+  assert.doesNotMatch(text, /out_of_range|params\.|units of work|5000000/);
+  assert.equal(await card.locator('[data-result]').count(), 0, 'no stale results beside the error');
+  assert.equal(await card.locator('[data-param="bytes"]').getAttribute('aria-invalid'), 'true');
+  // A whole number where one is needed.
+  await card.locator('[data-param="bytes"]').fill('100');
+  await card.locator('[data-param="devices"]').fill('2.5');
+  assert.match(await error.textContent(), lang === 'en' ? /GPUs k: 2\.5 is not a whole number/ : /2\.5 不是整数/);
+  // Fixed: results come back, the message goes.
+  await card.locator('[data-param="devices"]').fill('5');
+  await page.waitForSelector('[data-exercise="2"] [data-result="time"]');
+  assert.equal(await error.isHidden(), true);
+}
+
 describe('one truth', () => {
+  // Every exercise on one English page (a load costs 1-2 s here).
+  let ctx = null;
+  let page = null;
+  before(async () => {
+    ctx = await fresh();
+    page = await openPage(ctx, lab.server.url, errors);
+  });
+  after(async () => { await ctx?.close(); });
+
   test('exercise 6: the timeline\'s interval is the engine\'s steady state and equals the exercise\'s answer', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, `${lab.server.url}?exercise=6`, errors);
-    const card = page.locator('[data-exercise="6"]');
+    const card = await cardOf(page, 6);
     const settings = [
       { stages: 6, stage_ms: 1, transfer_ms: 0.1 },
       { stages: 4, stage_ms: 2, transfer_ms: 0.05 },
@@ -76,40 +114,18 @@ describe('one truth', () => {
     // Every transfer is drawn (on the row's own strip), none hidden under a compute bar.
     const transfers = await card.locator('[data-view="timeline"] .gantt-box').first().locator('rect.bar.transfer').count();
     assert.ok(transfers > 0);
-    await ctx.close();
   });
 
   test('calculator input problems: in the page\'s language, naming the control, the value as typed and the range; stale results go', async () => {
-    for (const [locale, lang, expect] of [['en-US', 'en', /Data per GPU D: -5 MB is outside the allowed range, 1 B to 1 TB\./], ['zh-CN', 'zh', /-5 MB 超出允许的范围/]]) {
-      const ctx = await fresh(locale);
-      const page = await openPage(ctx, `${lab.server.url}?exercise=2&lang=${lang}`, errors);
-      const card = page.locator('[data-exercise="2"]');
-      await card.locator('[data-param="devices"]').fill('6');
-      await page.waitForSelector('[data-exercise="2"] [data-result="time"]');
-      await card.locator('[data-param="bytes"]').fill('-5');
-      const error = card.locator('[data-role="calculator"] .card-error');
-      await error.waitFor({ state: 'visible' });
-      const text = await error.textContent();
-      assert.match(text, expect);
-      assert.doesNotMatch(text, /out_of_range|params\.|units of work|5000000/);
-      assert.equal(await card.locator('[data-result]').count(), 0, 'no stale results beside the error');
-      assert.equal(await card.locator('[data-param="bytes"]').getAttribute('aria-invalid'), 'true');
-      // A whole number where one is needed.
-      await card.locator('[data-param="bytes"]').fill('100');
-      await card.locator('[data-param="devices"]').fill('2.5');
-      assert.match(await error.textContent(), lang === 'en' ? /GPUs k: 2\.5 is not a whole number/ : /2\.5 不是整数/);
-      // Fixed: results come back, the message goes.
-      await card.locator('[data-param="devices"]').fill('5');
-      await page.waitForSelector('[data-exercise="2"] [data-result="time"]');
-      assert.equal(await error.isHidden(), true);
-      await ctx.close();
-    }
+    await inputProblems(page, 'en', /Data per GPU D: -5 MB is outside the allowed range, 1 B to 1 TB\./);
+    const zhCtx = await fresh('zh-CN');
+    const zh = await openPage(zhCtx, `${lab.server.url}?exercise=2&lang=zh`, errors);
+    await inputProblems(zh, 'zh', /-5 MB 超出允许的范围/);
+    await zhCtx.close();
   });
 
   test('sliders speak their value with its unit; arrow keys step to the next meaningful value', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, `${lab.server.url}?exercise=2`, errors);
-    const card = page.locator('[data-exercise="2"]');
+    const card = await cardOf(page, 2);
     await card.locator('[data-param="devices"]').fill('4');
     const slider = card.locator('[data-slider="devices"]');
     await slider.focus();
@@ -128,22 +144,17 @@ describe('one truth', () => {
     // The language button's accessible name contains its visible label.
     const name = await page.locator('[data-action="language"]').evaluate((el) => el.getAttribute('aria-label') ?? el.textContent);
     assert.ok(name.includes(await page.locator('[data-action="language"]').textContent()));
-    await ctx.close();
   });
 
   test('every timeline names its lecture section', async () => {
-    const ctx = await fresh();
     for (const [n, param, value, section] of [[5, 'tokens', '8192', '7.2'], [8, 'nics', '4', '7.3']]) {
-      const page = await openPage(ctx, `${lab.server.url}?exercise=${n}`, errors);
-      await page.locator(`[data-exercise="${n}"] [data-param="${param}"]`).fill(value);
+      await (await cardOf(page, n)).locator(`[data-param="${param}"]`).fill(value);
       await page.waitForSelector(`[data-exercise="${n}"] [data-view="timeline"][data-lecture="${section}"]`);
       // Every colour drawn has a legend entry.
       const drawn = await page.locator(`[data-exercise="${n}"] [data-view="timeline"] rect.bar`).evaluateAll((els) => [...new Set(els.map((e) => [...e.classList].find((c) => c !== 'bar')))]);
       const keyed = await page.locator(`[data-exercise="${n}"] [data-view="timeline"] .gkey`).evaluateAll((els) => els.map((e) => [...e.classList].find((c) => c !== 'key' && c !== 'gkey')));
       for (const c of drawn) assert.ok(keyed.includes(c), `exercise ${n}: colour ${c} is not in the legend`);
-      await page.close();
     }
-    await ctx.close();
   });
 
   test('no console errors', () => {

@@ -1,10 +1,11 @@
 // Progress per (exercise, variant) in headless Chromium: masking of the calculator's results at
 // the exercise's own values, variants that keep their own progress, reveals that are recorded,
 // export and import that restore statement, calculator and answers together, bad files refused
-// whole, and the question before leaving a variant with unchecked answers.
+// whole, and the question before leaving a variant with unchecked answers. The tests share one
+// page (page loads cost most of the time here); one reload checks what several of them saved.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { answer, downloadPath, engineEval, nextFrame, openPage, settled, useLab, variantParams, verdicts } from './helpers.mjs';
 
 const errors = [];
@@ -55,12 +56,76 @@ function snapshot(page) {
   }));
 }
 
+/**
+ * Init script: a tab whose sessionStorage holds 'test-preset' ({clear, entries}) gets that
+ * localStorage when its next page starts, before the page reads it (and after the last one
+ * wrote what it had to write on its way out).
+ */
+function presetScript() {
+  let next;
+  try {
+    next = sessionStorage.getItem('test-preset');
+  } catch {
+    return;
+  }
+  if (next === null) return;
+  sessionStorage.removeItem('test-preset');
+  const { clear, entries } = JSON.parse(next);
+  if (clear) localStorage.clear();
+  for (const [k, v] of entries) localStorage.setItem(k, v);
+}
+
+/** Reloads `page` with `preset` ({clear, entries}) in its storage when given. */
+async function reload(page, preset = null) {
+  if (preset) await page.evaluate((p) => sessionStorage.setItem('test-preset', JSON.stringify(p)), preset);
+  await page.reload();
+  await page.waitForSelector('html[data-ready="true"]');
+}
+
 const lab = useLab();
 
 describe('progress per variant', () => {
+  // One page for the whole describe (page loads cost most of the time here). Each test works on
+  // exercises the tests before it left as they were, or starts from a reset; the reloads that
+  // the tests are about are shared where they can be: one reload checks the export and
+  // import, the variants, the reveals, two pages' progress and refused saved progress together.
+  let ctx;
+  let page;
+  let other; // a second page of the same storage
+  before(async () => {
+    ctx = await fresh();
+    await ctx.addInitScript(presetScript);
+    page = await openPage(ctx, lab.server.url, errors);
+  });
+  after(() => ctx?.close());
+
+  test('retyping a parameter or moving a slider back keeps the mask', async () => {
+    // Exercise 6: 0.1 ms typed again is 1.0000000000000002e-4 s, displayed as the exercise's 0.1.
+    const transfer = card(page, 6).locator('[data-param="transfer_time_s"]');
+    await transfer.fill('0.1');
+    await nextFrame(page);
+    assert.equal(await masked(page, 6), 'true');
+    await transfer.fill('0.2');
+    await nextFrame(page);
+    assert.equal(await masked(page, 6), 'false');
+    await transfer.fill('0.10');
+    await nextFrame(page);
+    assert.equal(await masked(page, 6), 'true');
+    // Exercise 7: a slider step away and back lands on 131,072 tokens again.
+    const slider = card(page, 7).locator('[data-slider="prompt_tokens"]');
+    const tokens = card(page, 7).locator('[data-param="prompt_tokens"]');
+    await slider.focus();
+    await page.keyboard.press('ArrowRight');
+    await nextFrame(page);
+    assert.notEqual(await tokens.inputValue(), '131072');
+    assert.equal(await masked(page, 7), 'false');
+    await page.keyboard.press('ArrowLeft');
+    await nextFrame(page);
+    assert.equal(await tokens.inputValue(), '131072');
+    assert.equal(await masked(page, 7), 'true');
+  });
+
   test('one wrong try does not unmask the answers', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, lab.server.url, errors);
     assert.equal(await masked(page, 2), 'true');
     await answer(page, 2, { bytes_sent: '1' });
     const { bytes_sent: wrong, ...others } = await verdicts(page, 2);
@@ -75,145 +140,9 @@ describe('progress per variant', () => {
     assert.match(await status(page, 2), /Solved/);
     assert.equal(await masked(page, 2), 'false');
     assert.match(await card(page, 2).locator('[data-result="time"]').innerText(), /428\.7 µs/);
-    await ctx.close();
-  });
-
-  test('solved, then a new variant is unsolved and masked; the lecture\'s values come back solved', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, lab.server.url, errors);
-    await solve(page, 3);
-    assert.match(await status(page, 3), /Solved/);
-    const lecture = await statement(page, 3);
-    await newVariant(page, 3);
-    assert.doesNotMatch(await status(page, 3), /Solved/);
-    assert.equal(await masked(page, 3), 'true');
-    assert.ok(allNull(await verdicts(page, 3)));
-    assert.equal(await card(page, 3).locator('[data-answer="ring"]').inputValue(), '');
-    assert.equal(await card(page, 3).locator('[data-action="solution"]').isDisabled(), true);
-    assert.match(await page.locator('#progress').innerText(), /1 of 8 solved/);
-    await card(page, 3).locator('[data-action="default"]').click();
-    assert.equal(await statement(page, 3), lecture);
-    assert.match(await status(page, 3), /Solved/);
-    assert.equal(await masked(page, 3), 'false');
-    assert.match(await card(page, 3).locator('[data-answer="ring"]').inputValue(), /^162/);
-    assert.equal((await verdicts(page, 3)).ring, 'correct');
-    // The variant and the lecture's values keep their own progress across a reload.
-    const params = await newVariant(page, 7);
-    await solve(page, 7);
-    assert.match(await status(page, 7), /Solved/);
-    await page.reload();
-    await page.waitForSelector('html[data-ready="true"]');
-    assert.match(await status(page, 7), /Solved/);
-    assert.deepEqual(await variantParams(page, 7), params);
-    await card(page, 7).locator('[data-action="default"]').click();
-    assert.doesNotMatch(await status(page, 7), /Solved/);
-    assert.equal(await masked(page, 7), 'true');
-    // The picker brings the solved variant back.
-    await card(page, 7).locator('[data-role="variants"]').selectOption({ index: 1 });
-    assert.match(await status(page, 7), /Solved/);
-    assert.deepEqual(await variantParams(page, 7), params);
-    await ctx.close();
-  });
-
-  test('export, reset, import: statement, calculator and answers show the same variant', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, lab.server.url, errors);
-    const params = await newVariant(page, 7);
-    const solved = await engineEval(page, { op: 'exercise.solve', id: 7, params });
-    await answer(page, 7, { threshold: solved.display.threshold });
-    assert.equal((await verdicts(page, 7)).threshold, 'correct');
-    const message = await card(page, 7).locator('#ex7-a-threshold-verdict').innerText();
-    const variantStatement = await statement(page, 7);
-    const calc = await card(page, 7).locator('[data-param="prompt_tokens"]').inputValue();
-    assert.equal(Number(calc), params.prompt_tokens);
-    const file = await exportFile(page);
-    const saved = JSON.parse(readFileSync(file, 'utf8'));
-    assert.equal(saved.version, 2);
-    const key = saved.exercises['7'].current;
-    assert.notEqual(key, 'lecture');
-    assert.deepEqual(saved.exercises['7'].variants[key].params, params);
-
-    await page.locator('[data-action="reset"]').click();
-    await page.locator('[data-action="reset-confirm"]').click();
-    assert.notEqual(await statement(page, 7), variantStatement);
-    assert.equal(await card(page, 7).locator('[data-param="prompt_tokens"]').inputValue(), '131072');
-
-    await page.locator('#import-file').setInputFiles(file);
-    await page.waitForFunction(() => /imported/.test(document.querySelector('#notice').textContent));
-    assert.equal(await statement(page, 7), variantStatement);
-    assert.equal(await card(page, 7).locator('[data-param="prompt_tokens"]').inputValue(), calc);
-    assert.equal(await card(page, 7).locator('[data-answer="threshold"]').inputValue(), solved.display.threshold);
-    assert.equal((await verdicts(page, 7)).threshold, 'correct');
-    assert.equal(await card(page, 7).locator('#ex7-a-threshold-verdict').innerText(), message, 'the verdict message comes back');
-    assert.equal(await masked(page, 7), 'true', 'not solved: still masked');
-    // The calculator answers for the variant: away from its values it shows the variant's figures.
-    await card(page, 7).locator('[data-param="devices"]').fill(String(params.devices + 1));
-    await nextFrame(page);
-    assert.equal(await masked(page, 7), 'false');
-    // And the same again after a reload.
-    await page.reload();
-    await page.waitForSelector('html[data-ready="true"]');
-    assert.equal(await statement(page, 7), variantStatement);
-    assert.equal(await card(page, 7).locator('[data-param="prompt_tokens"]').inputValue(), calc);
-    await ctx.close();
-  });
-
-  test('a version-1 progress file still imports', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, lab.server.url, errors);
-    const v1 = {
-      format: 'commlab-progress', version: 1, lang: 'en',
-      exercises: {
-        2: { params: { devices: 8, bytes: 1e8, alpha_s: 2e-6, beta_Bps: 3.6e11 }, answers: { steps: '14' }, verdicts: { steps: 'correct' }, attempts: 1, solved: false, hints: 0, solutionOpen: false },
-        // Version 1 kept no "revealed": a solution left open before solving counts as one.
-        4: { params: null, answers: { flat: '1 ms' }, verdicts: { flat: 'incorrect' }, attempts: 1, solved: false, hints: 0, solutionOpen: true },
-      },
-    };
-    await page.locator('#import-file').setInputFiles({ name: 'v1.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(v1)) });
-    await page.waitForFunction(() => /imported/.test(document.querySelector('#notice').textContent));
-    assert.equal(await card(page, 2).locator('[data-param="devices"]').inputValue(), '8');
-    assert.match(await statement(page, 2), /\b8\b/);
-    assert.equal((await verdicts(page, 2)).steps, 'correct');
-    assert.match(await status(page, 2), /1 attempt/);
-    assert.equal(await card(page, 4).locator('[data-role="solution"]').isVisible(), true);
-    assert.match(await status(page, 4), /answers revealed/);
-    assert.equal(await masked(page, 4), 'false');
-    await ctx.close();
-  });
-
-  test('a bad progress file is refused whole, naming the exercise and the field', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, lab.server.url, errors);
-    await solve(page, 2);
-    const good = JSON.parse(readFileSync(await exportFile(page), 'utf8'));
-    const before = await snapshot(page);
-    const bad = (name, doc) => ({ name, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(doc)) });
-    const cases = [
-      // A parameter out of range: the engine's message, the exercise and the field named.
-      [{ ...good, exercises: { ...good.exercises, 3: { current: 'x', variants: { x: { params: { devices: 5000, bytes: 256000, alpha_s: 5e-6, beta_Bps: 4e10 } } } } } },
-        [/Exercise 3/, /GPUs k/, /devices/, /5000/, /1024/]],
-      [{ ...good, exercises: { ...good.exercises, 42: { current: 'lecture', variants: {} } } }, [/exercise "42"/, /does not have/]],
-      [{ ...good, exercises: { 2: { current: 'lecture', variants: { lecture: { ...good.exercises['2'].variants.lecture, attempts: 'many' } } } } },
-        [/Exercise 2/, /"attempts"/]],
-      [{ ...good, exercises: { 2: { current: 'lecture', variants: { lecture: { answers: { warp: '1' } } } } } }, [/Exercise 2/, /"warp" is not one of its answers/]],
-      [{ ...good, exercises: { 5: { current: 'lecture', variants: { lecture: { params: { link: 'warp' } } } } } }, [/Exercise 5/, /link/, /warp/]],
-      [{ ...good, version: 7 }, [/"version" 7/]],
-    ];
-    for (const [doc, patterns] of cases) {
-      await page.evaluate(() => { document.querySelector('#notice').textContent = ''; });
-      await page.locator('#import-file').setInputFiles(bad('bad.json', doc));
-      await page.waitForFunction(() => document.querySelector('#notice').textContent !== '');
-      const text = await page.locator('#notice').innerText();
-      assert.match(text, /not imported and nothing changed/, text);
-      for (const p of patterns) assert.match(text, p, text);
-      assert.deepEqual(await snapshot(page), before, `the page and its storage are unchanged after: ${text}`);
-    }
-    await ctx.close();
   });
 
   test('"Lecture\'s values" asks before leaving unchecked answers; "Keep" changes nothing', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, lab.server.url, errors);
     await newVariant(page, 1);
     const variantStatement = await statement(page, 1);
     const key = await card(page, 1).getAttribute('data-variant');
@@ -247,55 +176,121 @@ describe('progress per variant', () => {
     await card(page, 1).locator('[data-action="default"]').click();
     assert.equal(await dialog.isVisible(), false);
     assert.equal(await card(page, 1).getAttribute('data-variant'), 'lecture');
-    await ctx.close();
   });
 
-  test('the dialog speaks Chinese on the Chinese page', async () => {
-    const ctx = await fresh({ locale: 'zh-CN' });
-    const page = await openPage(ctx, lab.server.url, errors);
-    await newVariant(page, 2);
-    await card(page, 2).locator('[data-answer="steps"]').fill('6');
-    await card(page, 2).locator('[data-action="default"]').click();
-    const dialog = page.locator('#leave-dialog');
-    await dialog.waitFor({ state: 'visible' });
-    assert.match(await dialog.innerText(), /离开这组参数/);
-    assert.match(await dialog.innerText(), /还没有检查/);
-    await dialog.locator('[data-action="leave-cancel"]').click();
-    await ctx.close();
+  test('a bad progress file is refused whole, naming the exercise and the field', async () => {
+    await solve(page, 2);
+    const good = JSON.parse(readFileSync(await exportFile(page), 'utf8'));
+    const before = await snapshot(page);
+    const bad = (name, doc) => ({ name, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(doc)) });
+    const cases = [
+      // A parameter out of range: the engine's message, the exercise and the field named.
+      [{ ...good, exercises: { ...good.exercises, 3: { current: 'x', variants: { x: { params: { devices: 5000, bytes: 256000, alpha_s: 5e-6, beta_Bps: 4e10 } } } } } },
+        [/Exercise 3/, /GPUs k/, /devices/, /5000/, /1024/]],
+      [{ ...good, exercises: { ...good.exercises, 42: { current: 'lecture', variants: {} } } }, [/exercise "42"/, /does not have/]],
+      [{ ...good, exercises: { 2: { current: 'lecture', variants: { lecture: { ...good.exercises['2'].variants.lecture, attempts: 'many' } } } } },
+        [/Exercise 2/, /"attempts"/]],
+      [{ ...good, exercises: { 2: { current: 'lecture', variants: { lecture: { answers: { warp: '1' } } } } } }, [/Exercise 2/, /"warp" is not one of its answers/]],
+      [{ ...good, exercises: { 5: { current: 'lecture', variants: { lecture: { params: { link: 'warp' } } } } } }, [/Exercise 5/, /link/, /warp/]],
+      [{ ...good, version: 7 }, [/"version" 7/]],
+    ];
+    for (const [doc, patterns] of cases) {
+      await page.evaluate(() => { document.querySelector('#notice').textContent = ''; });
+      await page.locator('#import-file').setInputFiles(bad('bad.json', doc));
+      await page.waitForFunction(() => document.querySelector('#notice').textContent !== '');
+      const text = await page.locator('#notice').innerText();
+      assert.match(text, /not imported and nothing changed/, text);
+      for (const p of patterns) assert.match(text, p, text);
+      assert.deepEqual(await snapshot(page), before, `the page and its storage are unchanged after: ${text}`);
+    }
   });
 
-  test('retyping a parameter or moving a slider back keeps the mask', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, lab.server.url, errors);
-    // Exercise 6: 0.1 ms typed again is 1.0000000000000002e-4 s, displayed as the exercise's 0.1.
-    const transfer = card(page, 6).locator('[data-param="transfer_time_s"]');
-    await transfer.fill('0.1');
+  test('a version-1 progress file still imports', async () => {
+    const v1 = {
+      format: 'commlab-progress', version: 1, lang: 'en',
+      exercises: {
+        2: { params: { devices: 8, bytes: 1e8, alpha_s: 2e-6, beta_Bps: 3.6e11 }, answers: { steps: '14' }, verdicts: { steps: 'correct' }, attempts: 1, solved: false, hints: 0, solutionOpen: false },
+        // Version 1 kept no "revealed": a solution left open before solving counts as one.
+        4: { params: null, answers: { flat: '1 ms' }, verdicts: { flat: 'incorrect' }, attempts: 1, solved: false, hints: 0, solutionOpen: true },
+      },
+    };
+    await page.locator('#import-file').setInputFiles({ name: 'v1.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(v1)) });
+    await page.waitForFunction(() => /imported/.test(document.querySelector('#notice').textContent));
+    assert.equal(await card(page, 2).locator('[data-param="devices"]').inputValue(), '8');
+    assert.match(await statement(page, 2), /\b8\b/);
+    assert.equal((await verdicts(page, 2)).steps, 'correct');
+    assert.match(await status(page, 2), /1 attempt/);
+    assert.equal(await card(page, 4).locator('[data-role="solution"]').isVisible(), true);
+    assert.match(await status(page, 4), /answers revealed/);
+    assert.equal(await masked(page, 4), 'false');
+  });
+
+  // Four tests make changes that one reload then checks together (the test after them).
+  const kept = {};
+
+  test('export, reset, import: statement, calculator and answers show the same variant', async () => {
+    // From a reset: nothing of the tests above is in the export.
+    await page.locator('[data-action="reset"]').click();
+    await page.locator('[data-action="reset-confirm"]').click();
+    const params = await newVariant(page, 7);
+    const solved = await engineEval(page, { op: 'exercise.solve', id: 7, params });
+    await answer(page, 7, { threshold: solved.display.threshold });
+    assert.equal((await verdicts(page, 7)).threshold, 'correct');
+    const message = await card(page, 7).locator('#ex7-a-threshold-verdict').innerText();
+    const variantStatement = await statement(page, 7);
+    const calc = await card(page, 7).locator('[data-param="prompt_tokens"]').inputValue();
+    assert.equal(Number(calc), params.prompt_tokens);
+    const file = await exportFile(page);
+    const saved = JSON.parse(readFileSync(file, 'utf8'));
+    assert.equal(saved.version, 2);
+    const key = saved.exercises['7'].current;
+    assert.notEqual(key, 'lecture');
+    assert.deepEqual(saved.exercises['7'].variants[key].params, params);
+
+    await page.locator('[data-action="reset"]').click();
+    await page.locator('[data-action="reset-confirm"]').click();
+    assert.notEqual(await statement(page, 7), variantStatement);
+    assert.equal(await card(page, 7).locator('[data-param="prompt_tokens"]').inputValue(), '131072');
+
+    await page.locator('#import-file').setInputFiles(file);
+    await page.waitForFunction(() => /imported/.test(document.querySelector('#notice').textContent));
+    assert.equal(await statement(page, 7), variantStatement);
+    assert.equal(await card(page, 7).locator('[data-param="prompt_tokens"]').inputValue(), calc);
+    assert.equal(await card(page, 7).locator('[data-answer="threshold"]').inputValue(), solved.display.threshold);
+    assert.equal((await verdicts(page, 7)).threshold, 'correct');
+    assert.equal(await card(page, 7).locator('#ex7-a-threshold-verdict').innerText(), message, 'the verdict message comes back');
+    assert.equal(await masked(page, 7), 'true', 'not solved: still masked');
+    // The calculator answers for the variant: away from its values it shows the variant's figures.
+    await card(page, 7).locator('[data-param="devices"]').fill(String(params.devices + 1));
     await nextFrame(page);
-    assert.equal(await masked(page, 6), 'true');
-    await transfer.fill('0.2');
-    await nextFrame(page);
-    assert.equal(await masked(page, 6), 'false');
-    await transfer.fill('0.10');
-    await nextFrame(page);
-    assert.equal(await masked(page, 6), 'true');
-    // Exercise 7: a slider step away and back lands on 131,072 tokens again.
-    const slider = card(page, 7).locator('[data-slider="prompt_tokens"]');
-    const tokens = card(page, 7).locator('[data-param="prompt_tokens"]');
-    await slider.focus();
-    await page.keyboard.press('ArrowRight');
-    await nextFrame(page);
-    assert.notEqual(await tokens.inputValue(), '131072');
     assert.equal(await masked(page, 7), 'false');
-    await page.keyboard.press('ArrowLeft');
-    await nextFrame(page);
-    assert.equal(await tokens.inputValue(), '131072');
-    assert.equal(await masked(page, 7), 'true');
-    await ctx.close();
+    Object.assign(kept, { variantStatement, calc });
   });
 
-  test('a reveal is recorded: shown in the status, kept over a reload, exported', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, lab.server.url, errors);
+  test('solved, then a new variant is unsolved and masked; the lecture\'s values come back solved', async () => {
+    await solve(page, 3);
+    assert.match(await status(page, 3), /Solved/);
+    const lecture = await statement(page, 3);
+    await newVariant(page, 3);
+    assert.doesNotMatch(await status(page, 3), /Solved/);
+    assert.equal(await masked(page, 3), 'true');
+    assert.ok(allNull(await verdicts(page, 3)));
+    assert.equal(await card(page, 3).locator('[data-answer="ring"]').inputValue(), '');
+    assert.equal(await card(page, 3).locator('[data-action="solution"]').isDisabled(), true);
+    assert.match(await page.locator('#progress').innerText(), /1 of 8 solved/);
+    await card(page, 3).locator('[data-action="default"]').click();
+    assert.equal(await statement(page, 3), lecture);
+    assert.match(await status(page, 3), /Solved/);
+    assert.equal(await masked(page, 3), 'false');
+    assert.match(await card(page, 3).locator('[data-answer="ring"]').inputValue(), /^162/);
+    assert.equal((await verdicts(page, 3)).ring, 'correct');
+    // A variant of exercise 8 solved, for the reload below.
+    kept.params = await newVariant(page, 8);
+    await solve(page, 8);
+    assert.match(await status(page, 8), /Solved/);
+  });
+
+  test('a reveal is recorded: shown in the status', async () => {
     await card(page, 4).locator('[data-action="reveal"]').click();
     assert.equal(await masked(page, 4), 'false');
     assert.match(await status(page, 4), /answers revealed/);
@@ -306,8 +301,49 @@ describe('progress per variant', () => {
     await card(page, 5).locator('[data-action="solution"]').click();
     assert.match(await status(page, 5), /answers revealed/);
     assert.equal(await masked(page, 5), 'false');
-    await page.reload();
-    await page.waitForSelector('html[data-ready="true"]');
+  });
+
+  test('two pages sharing storage: each one\'s work lands in the storage', async () => {
+    other = await openPage(ctx, `${lab.server.url}?exercise=6`, errors); // loaded before this page's work
+    await solve(page, 2);
+    await answer(other, 6, { token_interval: '1 ms' });
+    await reload(other);
+  });
+
+  test('after one reload: the imported variant, a variant and the lecture\'s values each with their own progress, reveals kept and exported, both pages\' progress; saved progress the engine refuses is set aside, never shown as a raw template', async () => {
+    // Saved progress of exercise 3 the engine refuses, there when the page starts.
+    await reload(page, { clear: false, entries: [
+      ['commlab.v2.current.3', JSON.stringify('devices=5000')],
+      ['commlab.v2.progress.3.devices=5000', JSON.stringify({ params: { devices: 5000, bytes: 256000, alpha_s: 5e-6, beta_Bps: 4e10 }, attempts: 2 })],
+    ] });
+    assert.doesNotMatch(await statement(page, 3), /\{/);
+    assert.equal(await card(page, 3).getAttribute('data-variant'), 'lecture');
+    assert.match(await page.locator('#notice').innerText(), /set aside \(Exercise 3/);
+    const aside = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('commlab.corrupt.')));
+    assert.equal(aside.length, 1);
+    const all = await page.evaluate(() => [...document.querySelectorAll('[data-role="statement"]')].map((s) => s.innerText).join('\n'));
+    assert.doesNotMatch(all, /\{[a-z_]+\}/);
+
+    // Two pages: neither overwrote the other's progress.
+    assert.match(await status(page, 2), /Solved/);
+    assert.match(await status(page, 6), /1 attempt/);
+
+    // The imported variant of exercise 7, its statement and calculator.
+    assert.equal(await statement(page, 7), kept.variantStatement);
+    assert.equal(await card(page, 7).locator('[data-param="prompt_tokens"]').inputValue(), kept.calc);
+
+    // The variant of exercise 8 and the lecture's values keep their own progress.
+    assert.match(await status(page, 8), /Solved/);
+    assert.deepEqual(await variantParams(page, 8), kept.params);
+    await card(page, 8).locator('[data-action="default"]').click();
+    assert.doesNotMatch(await status(page, 8), /Solved/);
+    assert.equal(await masked(page, 8), 'true');
+    // The picker brings the solved variant back.
+    await card(page, 8).locator('[data-role="variants"]').selectOption({ index: 1 });
+    assert.match(await status(page, 8), /Solved/);
+    assert.deepEqual(await variantParams(page, 8), kept.params);
+
+    // The reveals, kept and exported.
     assert.match(await status(page, 4), /answers revealed/);
     assert.equal(await masked(page, 4), 'false');
     assert.match(await status(page, 5), /answers revealed/);
@@ -319,43 +355,25 @@ describe('progress per variant', () => {
     await newVariant(page, 4);
     assert.equal(await masked(page, 4), 'true');
     assert.doesNotMatch(await status(page, 4), /revealed/);
-    await ctx.close();
   });
 
-  test('saved progress the engine refuses is set aside, never shown as a raw template', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, lab.server.url, errors);
-    await page.evaluate(() => {
-      localStorage.setItem('commlab.v2.current.3', JSON.stringify('devices=5000'));
-      localStorage.setItem('commlab.v2.progress.3.devices=5000', JSON.stringify({ params: { devices: 5000, bytes: 256000, alpha_s: 5e-6, beta_Bps: 4e10 }, attempts: 2 }));
-    });
-    await page.reload();
-    await page.waitForSelector('html[data-ready="true"]');
-    assert.doesNotMatch(await statement(page, 3), /\{/);
-    assert.equal(await card(page, 3).getAttribute('data-variant'), 'lecture');
-    assert.match(await page.locator('#notice').innerText(), /set aside \(Exercise 3/);
-    const aside = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('commlab.corrupt.')));
-    assert.equal(aside.length, 1);
-    const all = await page.evaluate(() => [...document.querySelectorAll('[data-role="statement"]')].map((s) => s.innerText).join('\n'));
-    assert.doesNotMatch(all, /\{[a-z_]+\}/);
-    await ctx.close();
+  test('two pages sharing storage do not overwrite each other\'s progress: the same record, changed in both', async () => {
+    // Each change lands on what the other wrote.
+    await answer(page, 6, { token_interval: '2 ms' });
+    await answer(other, 6, { token_interval: '3 ms' });
+    await reload(page);
+    assert.match(await status(page, 6), /3 attempts/);
+    await other.close();
   });
 
   test('progress saved by the version-1 page moves to one key per variant', async () => {
-    const ctx = await fresh();
-    const page = await openPage(ctx, lab.server.url, errors);
-    await page.evaluate(() => {
-      localStorage.clear();
-      localStorage.setItem('commlab.progress.v1', JSON.stringify({
-        format: 'commlab-progress', version: 1, lang: 'zh',
-        exercises: {
-          2: { params: null, answers: { steps: '6' }, verdicts: { steps: 'correct' }, attempts: 1, solved: true, hints: 1, solutionOpen: false },
-          3: { params: { devices: 32, bytes: 256000, alpha_s: 5e-6, beta_Bps: 4e10 }, answers: { ring: '1' }, verdicts: { ring: 'incorrect' }, attempts: 1, solved: false, hints: 0, solutionOpen: false },
-        },
-      }));
-    });
-    await page.reload();
-    await page.waitForSelector('html[data-ready="true"]');
+    await reload(page, { clear: true, entries: [['commlab.progress.v1', JSON.stringify({
+      format: 'commlab-progress', version: 1, lang: 'zh',
+      exercises: {
+        2: { params: null, answers: { steps: '6' }, verdicts: { steps: 'correct' }, attempts: 1, solved: true, hints: 1, solutionOpen: false },
+        3: { params: { devices: 32, bytes: 256000, alpha_s: 5e-6, beta_Bps: 4e10 }, answers: { ring: '1' }, verdicts: { ring: 'incorrect' }, attempts: 1, solved: false, hints: 0, solutionOpen: false },
+      },
+    })]] });
     assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
     assert.match(await status(page, 2), /已完成/);
     assert.equal(await card(page, 3).locator('[data-param="devices"]').inputValue(), '32');
@@ -364,32 +382,22 @@ describe('progress per variant', () => {
     assert.ok(!keys.includes('commlab.progress.v1'), keys.join(' '));
     assert.ok(keys.includes('commlab.v2.progress.2.lecture'), keys.join(' '));
     assert.ok(keys.includes('commlab.v2.lang'), keys.join(' '));
-    await page.reload();
-    await page.waitForSelector('html[data-ready="true"]');
+    await reload(page);
     assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
     assert.equal(await card(page, 3).locator('[data-param="devices"]').inputValue(), '32');
-    await ctx.close();
   });
 
-  test('two pages sharing storage do not overwrite each other\'s progress', async () => {
-    const ctx = await fresh();
-    const a = await openPage(ctx, lab.server.url, errors);
-    const b = await openPage(ctx, `${lab.server.url}?exercise=5`, errors); // loaded before a's work
-    await solve(a, 2);
-    await answer(b, 5, { time: '1 ms' });
-    await b.reload();
-    await b.waitForSelector('html[data-ready="true"]');
-    await a.reload();
-    await a.waitForSelector('html[data-ready="true"]');
-    assert.match(await status(a, 2), /Solved/);
-    assert.match(await status(a, 5), /1 attempt/);
-    // The same record, changed in both: each change lands on what the other wrote.
-    await answer(a, 5, { time: '2 ms' });
-    await answer(b, 5, { time: '3 ms' });
-    await a.reload();
-    await a.waitForSelector('html[data-ready="true"]');
-    assert.match(await status(a, 5), /3 attempts/);
-    await ctx.close();
+  test('the dialog speaks Chinese on the Chinese page', async () => {
+    // The page is in Chinese since the test above (the version-1 record's language).
+    assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
+    await newVariant(page, 2);
+    await card(page, 2).locator('[data-answer="steps"]').fill('6');
+    await card(page, 2).locator('[data-action="default"]').click();
+    const dialog = page.locator('#leave-dialog');
+    await dialog.waitFor({ state: 'visible' });
+    assert.match(await dialog.innerText(), /离开这组参数/);
+    assert.match(await dialog.innerText(), /还没有检查/);
+    await dialog.locator('[data-action="leave-cancel"]').click();
   });
 
   test('no console errors on any page above', () => {
