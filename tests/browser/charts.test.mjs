@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { DESKTOP, engineEval, openPage, PHONE, screenshotDir, shot, useLab } from './helpers.mjs';
+import { DESKTOP, engineEval, exploreSet, openPage, PHONE, screenshotDir, shot, useLab } from './helpers.mjs';
 
 const errors = [];
 
@@ -86,42 +86,6 @@ async function go(page, query) {
 /** Scrolls to the live card `n` of the cards page (its prerendered twin replaced). */
 function toCard(page, n) {
   return page.locator(`section.card[data-exercise="${n}"]:not([data-prerendered])`).scrollIntoViewIfNeeded();
-}
-
-/**
- * Gives Explore the settings of `query` (a ?view=explore address) through its controls, as a
- * person would, instead of loading the address (a load costs 1-2 s here): the settings are the
- * page's own readSettings of the address, and the address the page writes back is theirs.
- * Resolves once the views have drawn them (none aria-busy).
- */
-async function exploreSet(page, query) {
-  const search = await page.evaluate(async (q) => {
-    const { readSettings, settingsQuery } = await import('./views/explore.js');
-    const s = readSettings(q).settings;
-    const set = (name, value, type) => {
-      const el = document.querySelector(`[data-view="explore"] [data-setting="${name}"]`);
-      el.value = String(value);
-      el.dispatchEvent(new Event(type, { bubbles: true }));
-    };
-    // In this order: a collective resets the algorithm, a topology may, an algorithm may set the topology.
-    set('collective', s.collective, 'change');
-    set('topology', s.topology, 'change');
-    set('algorithm', s.algorithm, 'change');
-    set('gpus_per_node', s.gpus_per_node, 'input');
-    set('devices', s.devices, 'input');
-    set('bytes', s.bytes, 'input');
-    set('link', s.link ?? '', 'change');
-    if (!s.link) {
-      set('alpha_s', Number((s.alpha_s * 1e6).toPrecision(12)), 'input');
-      set('beta_Bps', Number((s.beta_Bps / 1e9).toPrecision(12)), 'input');
-    }
-    set('intra_link', s.intra_link, 'change');
-    // The view draws in the next frame, its callback before this one.
-    await new Promise((r) => requestAnimationFrame(r));
-    return settingsQuery(s);
-  }, query);
-  await page.waitForFunction((want) => location.search === want && !document.querySelector('[data-view="explore"] [aria-busy]'),
-    search, { timeout: 20000 });
 }
 
 const CARD_SHOTS = [

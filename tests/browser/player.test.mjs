@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { DESKTOP, openPage, PHONE, screenshotDir, shot, useLab } from './helpers.mjs';
+import { DESKTOP, exploreSet, openPage, PHONE, screenshotDir, shot, useLab } from './helpers.mjs';
 
 let page;
 const errors = [];
@@ -116,42 +116,6 @@ async function go(query) {
   await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
 }
 
-/**
- * Gives Explore the settings of `query` (a ?view=explore address) through its controls, as a
- * person would, instead of loading the address (a load costs 1-2 s here): the settings are the
- * page's own readSettings of the address, and the address the page writes back is theirs.
- * Resolves once the views have drawn them (none aria-busy).
- */
-async function exploreSet(query) {
-  const search = await page.evaluate(async (q) => {
-    const { readSettings, settingsQuery } = await import('./views/explore.js');
-    const s = readSettings(q).settings;
-    const set = (name, value, type) => {
-      const el = document.querySelector(`[data-view="explore"] [data-setting="${name}"]`);
-      el.value = String(value);
-      el.dispatchEvent(new Event(type, { bubbles: true }));
-    };
-    // In this order: a collective resets the algorithm, a topology may, an algorithm may set the topology.
-    set('collective', s.collective, 'change');
-    set('topology', s.topology, 'change');
-    set('algorithm', s.algorithm, 'change');
-    set('gpus_per_node', s.gpus_per_node, 'input');
-    set('devices', s.devices, 'input');
-    set('bytes', s.bytes, 'input');
-    set('link', s.link ?? '', 'change');
-    if (!s.link) {
-      set('alpha_s', Number((s.alpha_s * 1e6).toPrecision(12)), 'input');
-      set('beta_Bps', Number((s.beta_Bps / 1e9).toPrecision(12)), 'input');
-    }
-    set('intra_link', s.intra_link, 'change');
-    // The view draws in the next frame, its callback before this one.
-    await new Promise((r) => requestAnimationFrame(r));
-    return settingsQuery(s);
-  }, query);
-  await page.waitForFunction((want) => location.search === want && !document.querySelector('[data-view="explore"] [aria-busy]'),
-    search, { timeout: 20000 });
-}
-
 const FLAT = [2, 3, 5, 8, 12, 16, 24, 32, 64];
 const TWO = [[2, 2], [2, 4], [4, 4], [4, 8], [3, 8], [2, 16], [8, 2], [16, 4]];
 const ALGOS = ['ring', 'recursive_doubling', 'rabenseifner', 'binary_tree', 'double_binary_tree', 'in_switch'];
@@ -245,7 +209,7 @@ describe('schedule player against the engine', () => {
   });
 
   test('1,024 devices: axes, and a step marker that follows the step and moves on Play', async () => {
-    await exploreSet('?view=explore&algorithm=ring&devices=1024&bytes=1000000000&topology=switch&link=nvlink4');
+    await exploreSet(page, '?view=explore&algorithm=ring&devices=1024&bytes=1000000000&topology=switch&link=nvlink4');
     const p = page;
     const player = p.locator('[data-view="schedule"]');
     await p.waitForSelector('[data-view="schedule"][data-steps="2046"]', { timeout: 20000 });
@@ -270,7 +234,7 @@ describe('schedule player against the engine', () => {
     const widths = [['desktop', DESKTOP], ['phone', PHONE]];
     for (const lang of ['en', 'zh']) {
       // English: the file's Explore page, set to 4x4; Chinese: loaded so.
-      if (lang === 'en') await exploreSet(explore4x4);
+      if (lang === 'en') await exploreSet(page, explore4x4);
       else await go(`${explore4x4}&lang=${lang}`);
       const pl = page.locator('[data-view="schedule"]').first();
       await page.waitForSelector('[data-view="schedule"]:not([data-steps="0"])', { timeout: 20000 });
