@@ -122,6 +122,14 @@ describe('embedded in a course page', () => {
     a.maskedBefore = await f1.locator('[data-masked]').first().getAttribute('data-masked');
     await answerIn(f1, { time: '1 us' });
     a.maskedAfter = await f1.locator('[data-masked]').first().getAttribute('data-masked');
+    // What the card showed, said if the results stayed masked.
+    const o1Card = await f1.evaluate(() => {
+      const c = document.querySelector('section.card');
+      const f = c?.querySelector('[data-answer="time"]');
+      return JSON.stringify({ variant: c?.dataset.variant, busy: c?.getAttribute('aria-busy'), time: f?.value, verdict: f?.dataset.verdict,
+        status: c?.querySelector('[data-role="status"]')?.textContent, summary: c?.querySelector('.summary, [data-role="summary"]')?.textContent,
+        error: c?.querySelector('[role="alert"], .error')?.textContent, notice: document.querySelector('#notice')?.textContent });
+    });
     assert.notEqual(a.variant, 'lecture');
     assert.equal(a.variant, b.variant, 'the same seed gives every student the same variant');
     assert.equal(a.lang, 'zh-CN');
@@ -131,7 +139,7 @@ describe('embedded in a course page', () => {
     assert.equal(a.hint, false);
     assert.equal(a.newVariant, false);
     assert.equal(a.maskedBefore, 'true');
-    assert.equal(a.maskedAfter, 'false');
+    assert.equal(a.maskedAfter, 'false', `exercise 1's results stay masked after a check: ${o1Card}`);
     assert.ok(errors.length === 0, errors.join('\n'));
   });
 

@@ -22,6 +22,7 @@ let refusing; // the same lab, whose server lets no other site frame it
 let host;
 let browser;
 let errors = []; // console errors and page errors of every page, checked by each test
+const warnings = [];
 
 // The host records every event embed.js re-dispatches on the divs.
 const RECORDER = `<script>
@@ -51,7 +52,10 @@ async function frameOf(page, divId) {
 async function openCourse(ctx, path, ready) {
   const page = await ctx.newPage();
   page.on('pageerror', (err) => errors.push(`host ${path}: ${err.message}`));
-  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(`host ${path}: console: ${msg.text()}`); });
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(`host ${path}: console: ${msg.text()}`);
+    if (msg.type() === 'warning') warnings.push(msg.text()); // said when a check goes missing
+  });
   await page.goto(`${host.url}${path}`);
   await waitReady(page, ready);
   return page;
@@ -143,7 +147,13 @@ describe('frames of a course page: work kept across reloads', () => {
       await page.waitForFunction((on) => window.events.some((e) => e.type === 'commlab:checked' && e.on === on), id, { timeout: 15000 })
         .catch(async (err) => {
           const seen = await page.evaluate(() => window.events.map((e) => `${e.on}:${e.type}`).join(' '));
-          throw new Error(`no commlab:checked from frame ${id}; the host heard: ${seen}`, { cause: err });
+          const card = await (await frameOf(page, id)).evaluate(() => {
+            const c = document.querySelector('section.card');
+            const f = c?.querySelector('[data-answer="ring"]');
+            return JSON.stringify({ variant: c?.dataset.variant, busy: c?.getAttribute('aria-busy'), ring: f?.value, verdict: f?.dataset.verdict,
+              summary: c?.querySelector('[data-role="summary"], .summary')?.textContent, notice: document.querySelector('#notice')?.textContent });
+          });
+          throw new Error(`no commlab:checked from frame ${id}; the host heard: ${seen}; its card: ${card}; warnings: ${warnings.join(' | ')}`, { cause: err });
         });
     }
     // The fixed frame posts its own variant's record alone, every time.
@@ -238,6 +248,23 @@ describe('frames of a course page: work kept across reloads', () => {
     const last = (await events(page, 'commlab:state', 'b')).at(-1);
     assert.deepEqual(Object.keys(last.state.variants), [variantB]);
     assert.equal(last.state.variants[variantB].answers.ring, '2 us');
+    assert.deepEqual(takeErrors(), []);
+  });
+
+  test('a check pressed while a host\'s restore redraws the card is still answered: its verdict shown, commlab:checked posted', async () => {
+    const b = await frameOf(page, 'b');
+    const rec = (await events(page, 'commlab:state', 'b')).at(-1).state.variants[variantB];
+    const checked = (await events(page, 'commlab:checked', 'b')).length;
+    // A newer record of B's variant: the frame takes it and redraws its card while the check is out.
+    const newer = { current: variantB, variants: { [variantB]: { ...rec, answers: { ring: '5 us' }, updated: new Date(Date.now() + 60000).toISOString() } } };
+    await page.evaluate(([state, origin]) => {
+      document.querySelector('#b iframe').contentWindow.postMessage({ type: 'commlab:restore', exercise: 3, state }, origin);
+    }, [newer, new URL(lab.url).origin]);
+    await answerIn(b, { ring: '4 us' });
+    await page.waitForFunction(([on, k]) => window.events.filter((e) => e.type === 'commlab:checked' && e.on === on).length > k, ['b', checked], { timeout: 10000 });
+    const shown = await b.locator('[data-answer="ring"]').inputValue();
+    assert.ok(['4 us', '5 us'].includes(shown), shown);
+    assert.equal(await b.locator('[data-answer="ring"]').getAttribute('data-verdict'), 'incorrect');
     assert.deepEqual(takeErrors(), []);
   });
 });

@@ -187,7 +187,19 @@ export async function answerIn(frame, answers) {
     if (await field.evaluate((el) => el.tagName === 'SELECT')) await field.selectOption(text);
     else await field.fill(text);
   }
-  await frame.locator('[data-action="check"]').click();
+  // A click on a frame whose host page is still settling (frames above it growing) can land
+  // where the button was: the form's submit event says the click reached it, else it is clicked again.
+  await frame.evaluate(() => {
+    window.checkSubmitted = false;
+    document.addEventListener('submit', () => { window.checkSubmitted = true; }, { capture: true, once: true });
+  });
+  const check = frame.locator('[data-action="check"]');
+  for (let tries = 1; ; tries += 1) {
+    await check.click();
+    const reached = await frame.waitForFunction(() => window.checkSubmitted, null, { polling: 50, timeout: 2000 }).then(() => true, () => false);
+    if (reached) break;
+    if (tries === 3) throw new Error('three clicks on the check button never submitted its form');
+  }
   // The check is answered by the engine's worker: wait until the card is no longer busy.
   await frame.waitForFunction(() => !document.querySelector('section.card[aria-busy="true"]'), null, { polling: 100 }); // a frame below the fold gets no animation frames
 }

@@ -110,7 +110,7 @@ export const answersMixin = {
     else input.setAttribute('aria-invalid', 'true');
   },
 
-  async check() {
+  async check(redrawn = false) {
     const t = this.t();
     const answers = {};
     for (const a of this.doc.answers) {
@@ -118,7 +118,7 @@ export const answersMixin = {
       if (text) answers[a.id] = text;
     }
     if (!Object.keys(answers).length) {
-      this.summary.textContent = t.nothingTyped;
+      if (!redrawn) this.summary.textContent = t.nothingTyped; // a reset emptied the fields: nothing to say
       return;
     }
     const form = this.form;
@@ -134,8 +134,10 @@ export const answersMixin = {
       this.summary.textContent = '';
       delete this.summary.dataset.state;
     }
-    // The card moved on meanwhile (another variant, a reload): this answer is for what it left.
-    if (form !== this.form || variant !== this.variant) return;
+    // The card moved on to another variant meanwhile: this answer is for what it left. Redrawn
+    // on the same variant (a host's restore, another page's write), it checks what it shows now.
+    if (variant !== this.variant) return;
+    if (form !== this.form) return this.check(true);
     if (isEngineFailure(res.error)) {
       // No verdict: the engine stopped (it is restarted) or cannot be had. The typed answers
       // stay in the fields and in storage (saved as typed), ready to be checked again.
