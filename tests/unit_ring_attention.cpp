@@ -33,6 +33,21 @@ TEST(RingAttention, ThresholdsSection65) {
   EXPECT_NEAR(at.compute_time_s, at.transfer_time_s, 1e-12);
 }
 
+TEST(RingAttention, TheCaseAViewConcludesCountsAlpha) {
+  // 2,400 tokens on 8 GPUs over NVLink 4: 300 a device clears the lecture's bandwidth-only 240,
+  // but alpha keeps the transfer (about 5.41 us) longer than the step's attention (about 4.26 us).
+  const ModelPreset& m = *find_model("llama3_70b");
+  const double F = effective_flops(*find_gpu("h100"));
+  const RingAttentionCost c = ring_attention_cost(m, F, catalogue_link("nvlink4"), 300);
+  EXPECT_TRUE(c.hidden);
+  EXPECT_FALSE(c.hidden_with_alpha);
+  EXPECT_GT(c.transfer_time_s, c.compute_time_s);
+  EXPECT_STREQ(c.hiding_case, "alpha_exposes");
+  EXPECT_NEAR(c.threshold_with_alpha_tokens, 358, 1);
+  EXPECT_STREQ(ring_attention_cost(m, F, catalogue_link("nvlink4"), 400).hiding_case, "hidden");
+  EXPECT_STREQ(ring_attention_cost(m, F, catalogue_link("nvlink4"), 200).hiding_case, "exposed");
+}
+
 TEST(RingAttention, Exercise7) {
   const ModelPreset& m = *find_model("llama3_70b");
   const double F = effective_flops(*find_gpu("h100"));

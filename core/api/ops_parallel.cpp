@@ -172,7 +172,7 @@ void op_moe(Request& r, JsonWriter& w) {
       .member("mean_recv_bytes_layer", c.mean_recv_bytes_layer)
       .member("recv_bytes_per_gpu_layer", c.recv_bytes_per_gpu_layer).member("skew", c.skew)
       .member("alltoall_time_s", c.alltoall_time_s).member("alltoall_alpha_time_s", c.alltoall_alpha_time_s)
-      .member("alltoalls_per_step", 2 * m.layers).member("step_time_s", c.step_time_s);
+      .member("alltoalls_per_step", 2 * moe_layers(m)).member("step_time_s", c.step_time_s);
 }
 
 // P5 §6.6: the comparison table, each parallelism on the node's NVLink and on its NIC.
@@ -233,7 +233,7 @@ void op_ring_attention(Request& r, JsonWriter& w) {
       .member("threshold_with_alpha_tokens", c.threshold_with_alpha_tokens)
       .member("flops_per_token2", c.flops_per_token2).member("kv_bytes_per_token", c.kv_bytes_per_token)
       .member("compute_time_s", c.compute_time_s).member("transfer_time_s", c.transfer_time_s)
-      .member("hidden", c.hidden).member("hidden_with_alpha", c.hidden_with_alpha);
+      .member("hidden", c.hidden).member("hidden_with_alpha", c.hidden_with_alpha).member("hiding_case", c.hiding_case);
   const long long whole = static_cast<long long>(std::floor(n));
   w.key("causal");
   w.begin_object();

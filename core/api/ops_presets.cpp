@@ -1,5 +1,7 @@
 // Presets by id, any field overridden: "model": "llama3_70b" or {"id": "llama3_70b", "layers": 40};
 // the presets op, model.match, and the preset fields the ops of P5 §1-7 read and answer with.
+#include <algorithm>
+
 #include "api/ops.hpp"
 #include "base/concat.hpp"
 #include "base/json_writer.hpp"
@@ -70,6 +72,8 @@ ModelPreset read_model(Request& r, const std::string& fallback) {
     m.weight_bytes = o.bytes_or("weight_bytes", m.weight_bytes);
     m.bytes_per_param = o.number_or("bytes_per_param", m.bytes_per_param, Range{0, 16, true, "bytes"});
     m.activation_bytes = o.number_or("activation_bytes", m.activation_bytes, Range{0, 16, true, "bytes"});
+    m.dense_layers = o.integer_or("dense_layers", std::min(m.dense_layers, m.layers - 1), 0, m.layers - 1);
+    m.kv_latent = o.integer_or("kv_latent", m.kv_latent, 0, 1 << 20);
     if (m.top_k > m.experts)
       refuse("invalid_value", {"field '", o.path("top_k"), "': value ", std::to_string(m.top_k),
                                " is not allowed; allowed: at most experts (", std::to_string(m.experts), ")"});
@@ -108,7 +112,8 @@ void write_model(JsonWriter& w, const ModelPreset& m) {
       .member("q_heads", m.q_heads).member("kv_heads", m.kv_heads).member("head_dim", m.head_dim)
       .member("ffn", m.ffn).member("experts", m.experts).member("top_k", m.top_k)
       .member("weight_bytes", m.weight_bytes).member("bytes_per_param", m.bytes_per_param)
-      .member("activation_bytes", m.activation_bytes).member("kv_bytes_per_token", kv_bytes_per_token(m))
+      .member("activation_bytes", m.activation_bytes).member("dense_layers", m.dense_layers)
+      .member("moe_layers", moe_layers(m)).member("kv_latent", m.kv_latent).member("kv_bytes_per_token", kv_bytes_per_token(m))
       .member("active_params_per_layer", active_params_per_layer(m));
   w.end_object();
 }

@@ -16,8 +16,10 @@ const std::vector<ModelPreset>& model_presets() {
       {"llama2_13b", "Llama-2-13B", 40, 5120, 40, 40, 128, 13824, 0, 0, 26.0 * GB, 2},
       // 8 experts, top-2, 46.7 B parameters in BF16.
       {"mixtral_8x7b", "Mixtral-8x7B", 32, 4096, 32, 8, 128, 14336, 8, 2, 93.4 * GB, 2},
-      // P5 §1: FP8 weights 671 GB; 256 routed experts, top-8 (MLA: 128 heads of 128 for queries).
-      {"deepseek_v3", "DeepSeek-V3", 61, 7168, 128, 128, 128, 2048, 256, 8, 671 * GB, 1},
+      // P5 §1: FP8 weights 671 GB; 256 routed experts, top-8. The published config.json:
+      // num_hidden_layers 61, first_k_dense_replace 3 (dense MLP), moe_intermediate_size 2048,
+      // 128 heads of 128; MLA caches kv_lora_rank 512 + qk_rope_head_dim 64 values a token a layer.
+      {"deepseek_v3", "DeepSeek-V3", 61, 7168, 128, 128, 128, 2048, 256, 8, 671 * GB, 1, 2, 3, 512 + 64},
   };
   return models;
 }

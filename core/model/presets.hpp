@@ -17,6 +17,8 @@ struct ModelPreset {
   double weight_bytes;      // all weights, at bytes_per_param
   double bytes_per_param;   // 2 for BF16, 1 for FP8
   double activation_bytes = 2;  // BF16 activations
+  int dense_layers = 0;     // leading layers of a MoE model with a dense MLP (no all-to-all)
+  int kv_latent = 0;        // MLA: values cached a token a layer (latent + RoPE key); 0: K and V per KV head
 };
 
 struct GpuPreset {
@@ -43,10 +45,17 @@ const ModelPreset* find_model(const std::string& id);
 const GpuPreset* find_gpu(const std::string& id);
 const NodePreset* find_node(const std::string& id);
 
-/// KV cache bytes per token: K and V, every layer, every KV head (P5 §11 ex. 8: 327,680 B).
-inline double kv_bytes_per_token(const ModelPreset& m) {
-  return 2.0 * m.layers * m.kv_heads * m.head_dim * m.activation_bytes;
+/// KV cache bytes a token in one layer: K and V of every KV head (Llama-3-70B: 4,096 B), or
+/// MLA's compressed latent and RoPE key where the model caches that instead (DeepSeek-V3: 1,152 B).
+inline double kv_bytes_per_token_layer(const ModelPreset& m) {
+  return m.kv_latent > 0 ? m.kv_latent * m.activation_bytes : 2.0 * m.kv_heads * m.head_dim * m.activation_bytes;
 }
+
+/// KV cache bytes per token, every layer (P5 §11 ex. 8: 327,680 B).
+inline double kv_bytes_per_token(const ModelPreset& m) { return m.layers * kv_bytes_per_token_layer(m); }
+
+/// Layers whose MLP is routed to experts (each has a dispatch and a combine all-to-all, P5 §6.4).
+inline int moe_layers(const ModelPreset& m) { return m.experts > 0 ? m.layers - m.dense_layers : 0; }
 
 /// The name of a number format by its bytes a value, as the lecture writes it: 1 "FP8",
 /// 2 "BF16" (its activations and weights), 4 "FP32"; "" for any other size.

@@ -84,7 +84,7 @@ std::vector<ParallelismRow> compare_parallelisms(const ModelPreset& m, const Gpu
       r.id = "ep";
       r.pattern = "alltoall";
       r.bytes_per_gpu_step = ea.bytes_per_gpu_step;
-      r.messages_per_step = 2LL * m.layers;
+      r.messages_per_step = 2LL * moe_layers(m);
       r.intra_time_s = ea.step_time_s;
       r.nic_time_s = eb.step_time_s;
       r.message_bytes = ea.dispatch_bytes_per_gpu_layer;

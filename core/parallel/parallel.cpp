@@ -68,7 +68,7 @@ EpCost ep_cost(const ModelPreset& m, int ep, double B, double hot, const Link& l
   c.remote_fraction = (ep - 1.0) / ep;
   // P5 §6.4: every token goes to top_k experts; the (ep-1)/ep on other GPUs cross the network.
   c.dispatch_bytes_per_gpu_layer = c.tokens_per_gpu * m.top_k * c.remote_fraction * token_bytes;
-  c.bytes_per_gpu_step = 2 * m.layers * c.dispatch_bytes_per_gpu_layer;  // dispatch + combine
+  c.bytes_per_gpu_step = 2 * moe_layers(m) * c.dispatch_bytes_per_gpu_layer;  // dispatch + combine
   // Skew (P5 §4.3): the hot expert's GPU receives its picks plus those of its co-located experts.
   const int E = m.experts, per_gpu = E / ep;
   c.hot_probability = hot_expert_probability(E, m.top_k, hot);
@@ -87,7 +87,7 @@ EpCost ep_cost(const ModelPreset& m, int ep, double B, double hot, const Link& l
   // Pairwise all-to-all: ep-1 rounds of alpha; the busiest receiver sets the byte time.
   c.alltoall_alpha_time_s = (ep - 1) * link.alpha_s;
   c.alltoall_time_s = c.alltoall_alpha_time_s + c.busiest_recv_bytes_layer / link.beta_Bps;
-  c.step_time_s = 2 * m.layers * c.alltoall_time_s;
+  c.step_time_s = 2 * moe_layers(m) * c.alltoall_time_s;
   return c;
 }
 

@@ -99,7 +99,7 @@ RingAttentionCheck check_ring_attention(int k, int n, int d, bool causal, Sequen
 RingAttentionCost ring_attention_cost(const ModelPreset& m, double F, const Link& link, double n) {
   RingAttentionCost c;
   c.flops_per_token2 = 4.0 * m.head_dim * m.q_heads;  // Llama-3-70B: 32,768
-  c.kv_bytes_per_token = 2.0 * m.kv_heads * m.head_dim * m.activation_bytes;  // 4,096 B
+  c.kv_bytes_per_token = kv_bytes_per_token_layer(m);  // Llama-3-70B: 4,096 B
   // P5 §6.5: compute grows as n^2, the KV block as n; they cross at n* = F b / (f beta).
   c.threshold_tokens = F * c.kv_bytes_per_token / (c.flops_per_token2 * link.beta_Bps);
   const double a = c.flops_per_token2 / F, b = c.kv_bytes_per_token / link.beta_Bps;
@@ -108,6 +108,7 @@ RingAttentionCost ring_attention_cost(const ModelPreset& m, double F, const Link
   c.transfer_time_s = link.alpha_s + b * n;
   c.hidden = n >= c.threshold_tokens;
   c.hidden_with_alpha = c.compute_time_s >= c.transfer_time_s;
+  c.hiding_case = c.hidden_with_alpha ? "hidden" : c.hidden ? "alpha_exposes" : "exposed";
   return c;
 }
 

@@ -31,13 +31,16 @@ RingAttentionCheck check_ring_attention(int devices, int tokens_per_device, int 
 /// Per-step costs of ring attention for one layer of a model, n tokens per device.
 struct RingAttentionCost {
   double flops_per_token2 = 0;      // 4 x head_dim x q_heads: QK^T and PV of n queries x n keys
-  double kv_bytes_per_token = 0;    // K and V of one layer: 2 x kv_heads x head_dim x bytes
+  double kv_bytes_per_token = 0;    // one layer's cache a token (kv_bytes_per_token_layer)
   double threshold_tokens = 0;      // bandwidth-only crossover F_eff x bytes / (flops x beta)
   double threshold_with_alpha_tokens = 0;  // compute = alpha + bytes / beta
   double compute_time_s = 0;        // one step at n tokens
   double transfer_time_s = 0;       // one KV block at n tokens, alpha included
   bool hidden = false;              // n >= threshold_tokens (the lecture's criterion)
   bool hidden_with_alpha = false;   // compute_time_s >= transfer_time_s
+  // What a view concludes, alpha included: "hidden" (compute covers the transfer), "alpha_exposes"
+  // (above the lecture's bandwidth-only threshold, yet alpha leaves the transfer longer) or "exposed".
+  const char* hiding_case = "exposed";
 };
 RingAttentionCost ring_attention_cost(const ModelPreset& m, double flops_eff, const Link& link,
                                       double tokens_per_device);

@@ -1,7 +1,7 @@
 // Ring attention (?view=ring, P5 §6.5) in headless Chromium: the step's compute and KV transfer,
 // the hiding thresholds (Llama-3-70B: about 240 tokens a device on NVLink, 2,163 on InfiniBand) and
 // each device's causal work, contiguous against zig-zag, are the engine's ring_attention answers;
-// the sentences flip with its `hidden`; extremes redraw; Topics links to it; axe-core; no sideways
+// the sentences follow its hiding_case (α included) and the bars agree; extremes redraw; Topics links to it; axe-core; no sideways
 // scroll at 390 px; screenshots in English and Chinese.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -24,9 +24,16 @@ async function checkAgainstEngine(page, { model = 'llama3_70b', devices, tokens,
     assert.equal(Number(r.transferTimeS), w.transfer_time_s);
     assert.equal(Number(r.thresholdTokens), w.threshold_tokens);
     assert.equal(r.hidden, String(w.hidden));
+    assert.equal(r.hiddenWithAlpha, String(w.hidden_with_alpha));
   });
   const says = await page.locator('[data-role="hiding-sentences"] li').evaluateAll((els) => els.map((e) => e.dataset.says));
-  assert.deepEqual(says, wants.map((w) => (w.hidden ? 'hidden' : 'exposed')));
+  assert.deepEqual(says, wants.map((w) => w.hiding_case));
+  // A sentence that says "hides" stands beside a transfer bar no longer than the compute's.
+  const bars = await page.locator('.ring-link-row').evaluateAll((els) => els.map((e) => [...e.querySelectorAll('.ring-bar')].map((b) => parseFloat(b.style.width))));
+  bars.forEach(([compute, transfer], i) => {
+    if (says[i] === 'hidden') assert.ok(transfer <= compute, `${links[i]}: hidden, yet the transfer bar ${transfer}% is longer than the compute's ${compute}%`);
+    else assert.ok(transfer > compute, `${links[i]}: ${says[i]}, yet the transfer bar ${transfer}% is no longer than the compute's ${compute}%`);
+  });
   for (const layout of ['contiguous', 'zigzag']) {
     const c = wants[0].causal[layout];
     const fig = page.locator(`.ring-layout[data-layout="${layout}"]`);
@@ -46,7 +53,7 @@ async function chinese(zh) {
 const lab = useLab();
 
 describe('ring view', () => {
-  test('figures are the engine\'s; the thresholds are the lecture\'s; sentences flip with hidden; zig-zag evens the causal work', async () => {
+  test('figures are the engine\'s; the thresholds are the lecture\'s; sentences follow the engine\'s case, α included; zig-zag evens the causal work', async () => {
     const ctx = await fresh();
     const page = await openPage(ctx, `${lab.server.url}?view=ring`, errors);
     assert.equal(await page.locator('[data-view="ring"]').getAttribute('data-lecture'), '6.5');
@@ -61,6 +68,12 @@ describe('ring view', () => {
     assert.equal(a.hidden, true);
     assert.equal(b.hidden, false);
     assert.match(await page.locator('[data-role="hiding-sentences"] li').nth(1).textContent(), /below the 2,163 the KV needs to hide/);
+    // 2,400 tokens on 8 devices: 300 a device clears the lecture's bandwidth-only 240 on NVLink,
+    // but with α the transfer stays longer than the attention: not hidden, and said so.
+    await page.locator('#ring-tokens').fill('2400');
+    const [c] = await checkAgainstEngine(page, { devices: 8, tokens: 2400 });
+    assert.equal(c.hiding_case, 'alpha_exposes');
+    assert.match(await page.locator('[data-role="hiding-sentences"] li').first().textContent(), /^NVLink 4: 300 tokens a device is above the lecture’s 240, which leaves out α; with the link’s α the KV needs 358: its transfer \(5\.41\d* µs\) is not covered/);
     // Odd tokens a device: no zig-zag. One device, one token; 1,024 devices.
     await page.locator('#ring-devices').fill('3');
     await page.locator('#ring-tokens').fill('9');

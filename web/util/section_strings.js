@@ -122,7 +122,7 @@ export const FORMS = {
     layoutCaption: {
       contiguous: 'r', zigzag: 'r',
     },
-    hiding: (m, x) => m(x.hidden ? 'hidden' : 'shown', x),
+    hiding: (m, x) => m(x.case, x), // the engine's hiding_case
     range: {
       devices: range, tokens: range,
     },

@@ -96,8 +96,9 @@ export function createRingView(lang, links) {
         h('span', { class: 'ring-track' }, bar('ring-transfer', r.transfer_time_s)), h('span', { class: 'ring-value', text: `${t.transferShort} ${formatTime(r.transfer_time_s)}` }),
       ])),
     );
-    hidingSaid.replaceChildren(...answers.map((r, i) => h('li', { dataset: { link: ids[i], says: r.hidden ? 'hidden' : 'exposed' } },
-      t.hiding({ link: linkName(ids[i]), n: count(r.tokens_per_device, lang), threshold: count(r.threshold_tokens, lang), hidden: r.hidden, compute: formatTime(r.compute_time_s), transfer: formatTime(r.transfer_time_s) }))));
+    // The case is the engine's (alpha included); the sentence names both thresholds it compared.
+    hidingSaid.replaceChildren(...answers.map((r, i) => h('li', { dataset: { link: ids[i], says: r.hiding_case } },
+      t.hiding({ link: linkName(ids[i]), n: count(r.tokens_per_device, lang), threshold: count(r.threshold_tokens, lang), thresholdAlpha: count(r.threshold_with_alpha_tokens, lang), case: r.hiding_case, compute: formatTime(r.compute_time_s), transfer: formatTime(r.transfer_time_s) }))));
     drawCausal(answers[0]);
     tableBox.replaceChildren(dataTable(answers, ids));
   }
@@ -141,7 +142,7 @@ export function createRingView(lang, links) {
       h('thead', {}, h('tr', {}, cols.map((c) => h('th', { scope: 'col', text: c })))),
       h('tbody', {}, answers.map((r, i) => h('tr', { dataset: { link: ids[i] } }, [
         h('th', { scope: 'row', text: linkName(ids[i]) }),
-        ...[count(r.tokens_per_device, lang), count(r.threshold_tokens, lang), count(r.threshold_with_alpha_tokens, lang), formatTime(r.compute_time_s), formatTime(r.transfer_time_s), r.hidden ? t.yes : t.no].map((v) => h('td', { text: v })),
+        ...[count(r.tokens_per_device, lang), count(r.threshold_tokens, lang), count(r.threshold_with_alpha_tokens, lang), formatTime(r.compute_time_s), formatTime(r.transfer_time_s), r.hidden_with_alpha ? t.yes : t.no].map((v) => h('td', { text: v })),
       ]))),
     ]));
     return details;
