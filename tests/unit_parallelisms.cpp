@@ -58,6 +58,19 @@ TEST(Parallelisms, WhereEachBelongsFollowsTheRule) {
   const json ring = evaluate({{"op", "parallelisms"}, {"model", "llama3_70b"}, {"phase", "prefill"}, {"tokens", 1000000}});
   EXPECT_TRUE(row(ring, "cp")["hidden_on_nic"].get<bool>());
   EXPECT_EQ(row(ring, "cp")["belongs_on"], "across_nodes");
+  // 17,440 tokens: above the bandwidth-only threshold, but a step's NIC transfer with its alpha
+  // outlasts the step's attention, so the KV ring stays inside NVLink. At every length the
+  // placement follows the times the row shows (a step's compute is the row's per layer and block).
+  for (double tokens : {4096.0, 17440.0, 32768.0, 131072.0, 1000000.0}) {
+    const json out = evaluate({{"op", "parallelisms"}, {"model", "llama3_70b"}, {"phase", "prefill"}, {"tokens", tokens}});
+    const json cp = row(out, "cp");
+    const double step_compute_s = cp["compute_time_s"].get<double>() / (80.0 * 8.0);
+    const bool covered = step_compute_s >= cp["nic_message_time_s"].get<double>();
+    EXPECT_EQ(cp["hidden_on_nic"].get<bool>(), covered) << tokens;
+    EXPECT_EQ(cp["belongs_on"], covered ? "across_nodes" : "nvlink_domain") << tokens;
+  }
+  const json cp = row(evaluate({{"op", "parallelisms"}, {"model", "llama3_70b"}, {"phase", "prefill"}, {"tokens", 17440}}), "cp");
+  EXPECT_EQ(cp["belongs_on"], "nvlink_domain");
 }
 
 TEST(Parallelisms, RefusalsNameTheField) {

@@ -97,7 +97,9 @@ std::vector<ParallelismRow> compare_parallelisms(const ModelPreset& m, const Gpu
   }
 
   // §6.5: a layer's KV blocks go once round the ring (cp - 1 sends a layer) beside cp blocks of
-  // attention; it may cross nodes when a ring step's compute hides the NIC's transfer.
+  // attention; it may cross nodes when a ring step's compute covers the NIC's transfer, alpha
+  // included (the ring view's hiding_case): the bandwidth-only threshold would place it across
+  // nodes while each step's transfer outlasts its compute.
   if (d.cp <= 1) {
     rows.push_back(nothing("cp", "none"));
   } else {
@@ -115,8 +117,8 @@ std::vector<ParallelismRow> compare_parallelisms(const ModelPreset& m, const Gpu
     r.intra_time_s = r.messages_per_step * ca.transfer_time_s;
     r.nic_time_s = r.messages_per_step * cb.transfer_time_s;
     r.compute_time_s = static_cast<double>(m.layers) * d.cp * ca.compute_time_s;
-    r.hidden_on_nic = cb.hidden;
-    r.belongs_on = cb.hidden ? "across_nodes" : "nvlink_domain";
+    r.hidden_on_nic = cb.hidden_with_alpha;
+    r.belongs_on = cb.hidden_with_alpha ? "across_nodes" : "nvlink_domain";
     rows.push_back(r);
   }
   return rows;

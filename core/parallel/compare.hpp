@@ -26,7 +26,7 @@ struct ParallelismRow {
   double message_bytes = 0;           // one message (one hop, one ring step, one call)
   double intra_message_time_s = 0;
   double nic_message_time_s = 0;
-  bool hidden_on_nic = false;  // ring attention: a ring step's compute hides the NIC's transfer (§6.5)
+  bool hidden_on_nic = false;  // ring attention: a ring step's compute covers the NIC's transfer, alpha included (§6.5)
   /// anywhere (no traffic at inference), none (degree 1), no_experts, nvlink_domain, across_nodes
   std::string belongs_on;
 };

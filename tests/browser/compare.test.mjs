@@ -57,7 +57,7 @@ function expected(s) {
     const [a, b] = both({ op: 'ring_attention', model: m.id, gpu: n.gpu, devices: s.cp, prompt_tokens: s.tokens });
     const sends = m.layers * (s.cp - 1);
     rows.cp = { bytes: sends * a.tokens_per_device * a.kv_bytes_per_token, messages: sends, messageNvlinkS: a.transfer_time_s, messageNicS: b.transfer_time_s,
-      nvlinkTimeS: sends * a.transfer_time_s, nicTimeS: sends * b.transfer_time_s, computeS: m.layers * s.cp * a.compute_time_s, belongs: b.hidden ? 'cross' : 'nvlink' };
+      nvlinkTimeS: sends * a.transfer_time_s, nicTimeS: sends * b.transfer_time_s, computeS: m.layers * s.cp * a.compute_time_s, belongs: b.hidden_with_alpha ? 'cross' : 'nvlink' };
   }
   return rows;
 }
