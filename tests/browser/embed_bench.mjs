@@ -12,6 +12,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { chromium } from 'playwright-core';
+import { chromiumOptions } from '../../web/tools/chromium.mjs';
 import { serve } from './helpers.mjs';
 
 const FRAMES = Number(process.argv[2] ?? 8);
@@ -62,11 +63,7 @@ await new Promise((ok) => host.listen(0, '127.0.0.1', ok));
 
 const rows = [];
 for (let run = 0; run < RUNS; run++) {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run',
-      ...(ALLOW_3P ? ['--disable-features=TrackingProtection3pcd'] : [])],
-  });
+  const browser = await chromium.launch(chromiumOptions(ALLOW_3P ? ['TrackingProtection3pcd'] : undefined));
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   // COMMLAB_BENCH_SHARED=0: every frame starts its own engine (app/start.js's dedicated worker).
   if (process.env.COMMLAB_BENCH_SHARED === '0') await ctx.addInitScript(() => { window.COMMLAB_NO_SHARED = true; });

@@ -11,6 +11,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium } from 'playwright-core';
+import { chromiumOptions } from '../../web/tools/chromium.mjs';
 import { DIST, serve } from './helpers.mjs';
 
 const LECTURE3 = { ring: '162 us', recursive_doubling: '45.6 us', rabenseifner: '52 us', binary_tree: '91.2 us', best: 'recursive_doubling' };
@@ -37,12 +38,8 @@ ${divs}
   const server = createServer((req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pages[new URL(req.url, 'http://x').pathname] ?? ''));
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
   host = { url: `http://localhost:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    // Third-party cookies and storage allowed (the frames' storage and a SharedWorker work there).
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run',
-      '--disable-features=TrackingProtection3pcd'],
-  });
+  // Third-party cookies and storage allowed (the frames' storage and a SharedWorker work there).
+  browser = await chromium.launch(chromiumOptions(['TrackingProtection3pcd']));
 });
 
 after(async () => {

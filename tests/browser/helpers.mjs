@@ -7,6 +7,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
+import { chromiumOptions } from '../../web/tools/chromium.mjs';
 import { serve as serveFolder } from '../../web/tools/serve.mjs';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -54,11 +55,7 @@ export function useLab(serverOptions = {}) {
   return lab;
 }
 
-export const CHROMIUM_OPTIONS = {
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic',
-    '--no-first-run', '--disable-component-update', '--disable-sync'],
-};
+export const CHROMIUM_OPTIONS = chromiumOptions();
 
 /**
  * The browser of a test file: the one Chromium that tests/browser/run.mjs started for every file
