@@ -18,10 +18,10 @@ rmSync(loadsFile, { force: true });
 const browser = await chromium.launchServer(CHROMIUM_OPTIONS);
 const servers = [await serve(DIST, 0), await serve(DIST, 0, { frameAncestors: FRAMED_BY_LOCALHOST })];
 // The files that time the page (long tasks while dragging or typing, a check's latency) run
-// alone, one after another; the others COMMLAB_BROWSER_JOBS at a time (default 2: a page loading
+// alone, one after another; the others COMMLAB_BROWSER_JOBS at a time (default 3: a page loading
 // leaves a core waiting on the other's work).
 const TIMED = ['author.test.mjs', 'embed.test.mjs', 'scorm.test.mjs', 'views.test.mjs'];
-const jobs = Number(process.env.COMMLAB_BROWSER_JOBS ?? 2);
+const jobs = Number(process.env.COMMLAB_BROWSER_JOBS ?? 3);
 const here = fileURLToPath(new URL('.', import.meta.url));
 const all = files.length ? files : readdirSync(here).filter((f) => f.endsWith('.test.mjs')).map((f) => join(here, f));
 const timed = all.filter((f) => TIMED.includes(basename(f)));

@@ -12,6 +12,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { chromiumOptions } from './chromium.mjs';
 import { serve } from './serve.mjs';
 
 const dist = process.argv[2];
@@ -60,10 +61,7 @@ function copyCards({ htmlLang, suffix }) {
 }
 
 const server = await serve(dist, 0);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-component-update'],
-});
+const browser = await chromium.launch(chromiumOptions());
 const parts = [];
 let first = null;
 try {
