@@ -91,7 +91,7 @@ std::vector<FieldCase> cases() {
       {"nccl.link", nccl, "link", bad_link()},
       {"nccl.transport", nccl, "transport", bad_name()},
       {"nccl.algorithms", nccl, "algorithms", {{"ring", "invalid_type"}, {json::array(), "invalid_type"},
-                                               {json::array({"nvls"}), "unknown_value"}}},
+                                               {json::array({"sharp"}), "unknown_value"}}},
       {"demo.id", json{{"op", "demo"}, {"id", "01"}}, "id", bad_name()},
   };
 }

@@ -147,13 +147,13 @@ TEST(Crossover, NcclMatchesABisectionOnTheClosedForms) {
         const NcclProtocol proto = p == "LL" ? NcclProtocol::LL : p == "LL128" ? NcclProtocol::LL128 : NcclProtocol::Simple;
         return nccl_allreduce_estimate(a, proto, k, x, link, transport).time_s;
       }, 1, 1e9);
-      const json got = evaluate(json{{"op", "crossover"}, {"kind", "nccl"}, {"devices", k}, {"link", id}});
+      const json got = evaluate(json{{"op", "crossover"}, {"kind", "nccl"}, {"devices", k}, {"link", id}, {"algorithms", {"ring", "tree"}}});
       ASSERT_FALSE(got.contains("error")) << got.dump();
       expect_same(op_changes(got), want, std::string("nccl k=") + std::to_string(k) + " " + id);
       compared += static_cast<int>(want.size());
       // Each boundary's time is where the two pairs cost the same.
       for (const json& b : got["boundaries"]) {
-        const json at = evaluate(json{{"op", "nccl"}, {"devices", k}, {"link", id}, {"bytes", b["bytes"]}});
+        const json at = evaluate(json{{"op", "nccl"}, {"devices", k}, {"link", id}, {"bytes", b["bytes"]}, {"algorithms", {"ring", "tree"}}});
         EXPECT_NEAR(at["time_s"].get<double>() / b["time_s"].get<double>(), 1.0, 1e-3);
       }
     }
@@ -162,7 +162,8 @@ TEST(Crossover, NcclMatchesABisectionOnTheClosedForms) {
 
 // The NCCL chart: 8 GPUs on NVLink 4 change pair at 786.9 KB, 33.75 MB and 59.86 MB.
 TEST(Crossover, NcclEightGpusOnNvlink) {
-  const json got = evaluate(json{{"op", "crossover"}, {"kind", "nccl"}, {"devices", 8}, {"link", "nvlink4"}});
+  // Ring and tree (the link's NVLS is weighed by default: CrossoverNcclWeighsTheLinksSwitch).
+  const json got = evaluate(json{{"op", "crossover"}, {"kind", "nccl"}, {"devices", 8}, {"link", "nvlink4"}, {"algorithms", {"ring", "tree"}}});
   ASSERT_EQ(got.at("boundaries").size(), 3u) << got.dump();
   const double want[] = {786.9e3, 33.75e6, 59.86e6};
   for (int i = 0; i < 3; ++i) EXPECT_NEAR(got["boundaries"][i]["bytes"].get<double>() / want[i], 1.0, 2e-4) << i;
@@ -231,4 +232,17 @@ TEST(Crossover, TheWorkBudgetIsCheckedFirst) {
   const json ok = evaluate(json{{"op", "crossover"}, {"devices", 1 << 20}, {"link", "ib_ndr"}, {"algorithms", kExercise3},
                                 {"from_bytes", 1}, {"to_bytes", 1e15}});
   EXPECT_FALSE(ok.contains("error")) << ok.dump();
+}
+
+// As the nccl op: by default the pairs of every algorithm the link allows (§5.4, §5.6).
+TEST(Crossover, CrossoverNcclWeighsTheLinksSwitch) {
+  const auto names = [](const json& out) { return out["candidates"].get<std::vector<std::string>>(); };
+  const json nv = evaluate(json{{"op", "crossover"}, {"kind", "nccl"}, {"devices", 8}, {"link", "nvlink4"}});
+  ASSERT_FALSE(nv.contains("error")) << nv.dump();
+  EXPECT_EQ(names(nv).back(), "nvls/Simple");
+  EXPECT_EQ(names(evaluate(json{{"op", "crossover"}, {"kind", "nccl"}, {"devices", 8}, {"link", "ib_ndr"}})).back(), "collnet/Simple");
+  EXPECT_EQ(names(evaluate(json{{"op", "crossover"}, {"kind", "nccl"}, {"devices", 8}, {"link", "pcie5"}})).size(), 6u);
+  const json refused = evaluate(json{{"op", "crossover"}, {"kind", "nccl"}, {"devices", 8}, {"link", "pcie5"}, {"algorithms", {"nvls"}}});
+  ASSERT_TRUE(refused.contains("error"));
+  EXPECT_NE(refused["error"]["message"].get<std::string>().find("allowed here: ring, tree"), std::string::npos) << refused.dump();
 }

@@ -75,3 +75,20 @@ TEST(GpuDirect, RefusalsNameTheField) {
   EXPECT_NE(error_message(evaluate({{"op", "gpudirect"}, {"same_pcie_switch", 1}})).find("'same_pcie_switch'"), std::string::npos);
   EXPECT_NE(error_message(evaluate({{"op", "gpudirect"}, {"chunk", 4}})).find("chunk"), std::string::npos);
 }
+
+// §2.4: the case the rdma view says is the engine's: one chunk overlaps nothing (the staged
+// path's time), a few chunks overlap, very many cost more in alphas than the overlap saves.
+TEST(GpuDirect, PipelinedCaseIsChosenByTheTimes) {
+  const auto at = [](int chunks) { return evaluate({{"op", "gpudirect"}, {"chunks", chunks}}); };
+  const json one = at(1);
+  EXPECT_EQ(one["pipelined_case"], "single_chunk");
+  EXPECT_DOUBLE_EQ(path(one, "host_pipelined")["time_s"].get<double>(), path(one, "host_staged")["time_s"].get<double>());
+  for (int chunks : {2, 64, 1024}) {
+    const json out = at(chunks);
+    EXPECT_EQ(out["pipelined_case"], "overlaps") << chunks;
+    EXPECT_LT(path(out, "host_pipelined")["time_s"].get<double>(), path(out, "host_staged")["time_s"].get<double>()) << chunks;
+  }
+  const json many = at(1 << 20);
+  EXPECT_EQ(many["pipelined_case"], "worse");
+  EXPECT_GT(path(many, "host_pipelined")["time_s"].get<double>(), path(many, "host_staged")["time_s"].get<double>());
+}

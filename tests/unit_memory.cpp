@@ -53,6 +53,10 @@ TEST(Memory, DeepSeekV3FitsEightH200) {
   EXPECT_DOUBLE_EQ(p.hbm_bytes, 141 * GB);
   EXPECT_TRUE(p.fits);
   EXPECT_EQ(p.min_gpus, 5);
+  // One tensor-parallel group over a power of two (§6.2): the lecture's 8.
+  EXPECT_EQ(p.min_gpus_power_of_two, 8);
+  EXPECT_EQ(memory_plan(llama(), h100(), 2, 8192, 8, 1, kDefaultEfficiency).min_gpus_power_of_two, 4);  // 3 with its KV
+  EXPECT_EQ(memory_plan(llama(), h100(), 1, 0, 1, 1, kDefaultEfficiency).min_gpus_power_of_two, 2);
   EXPECT_FALSE(memory_plan(*find_model("deepseek_v3"), *find_gpu("h100"), 8, 0, 1, 1, kDefaultEfficiency).fits);
 }
 

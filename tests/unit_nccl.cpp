@@ -1,13 +1,19 @@
 // NCCL protocols and selection (P5 §5.6, code 03 demo 4).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+
+#include "api/api.hpp"
 #include "model/nccl.hpp"
 #include "base/units.hpp"
 
 using namespace commlab;
 using namespace commlab::units;
+using nlohmann::json;
 
 namespace {
+std::string error_message(const json& out) { return out.contains("error") ? out["error"]["message"].get<std::string>() : ""; }
 NcclProtocol fastest_ring_protocol(double bytes) {
   return nccl_select(8, bytes, catalogue_link("nvlink4"), NcclTransport::nvlink, {NcclAlgorithm::ring})
       .best.protocol;
@@ -46,4 +52,54 @@ TEST(Nccl, SelectionPicksTheCheapestCandidate) {
   EXPECT_EQ(nccl_select(8, 4 * GB, ib, NcclTransport::net, {NcclAlgorithm::ring, NcclAlgorithm::tree})
                 .best.algorithm,
             NcclAlgorithm::ring);
+}
+
+// P5 §5.6: NCCL weighs every algorithm the hardware allows. §5.4: NVLS where NVSwitch reduces
+// (NVLink 4 and 5), CollNet where InfiniBand's switches do (SHARP), neither over PCIe.
+TEST(Nccl, TheTunerWeighsTheInSwitchAlgorithmTheLinkAllows) {
+  const auto names = [](const json& out) {
+    std::vector<std::string> v;
+    for (const json& c : out["candidates"]) v.push_back(c["algorithm"].get<std::string>() + "/" + c["protocol"].get<std::string>());
+    return v;
+  };
+  const auto left_out = [](const json& out) {
+    std::vector<std::string> v;
+    for (const json& x : out["left_out"]) v.push_back(x["algorithm"].get<std::string>() + ":" + x["reason"].get<std::string>());
+    return v;
+  };
+  // NVLink 4, 8 GPUs, 16 MB: NVLS (Simple only) is weighed and, at 2 alpha + D/beta, is the
+  // cheapest: the `allreduce` op's in_switch time for the same call.
+  const json nv = evaluate({{"op", "nccl"}, {"devices", 8}, {"bytes", 16e6}, {"link", "nvlink4"}});
+  ASSERT_EQ(error_message(nv), "") << nv;
+  const std::vector<std::string> nv_names = names(nv);
+  EXPECT_EQ(std::count(nv_names.begin(), nv_names.end(), "nvls/Simple"), 1);
+  EXPECT_EQ(std::count_if(nv_names.begin(), nv_names.end(), [](const std::string& n) { return n.rfind("nvls/", 0) == 0; }), 1);
+  EXPECT_EQ(nv["algorithm"], "nvls");
+  const json in_switch = evaluate({{"op", "allreduce"}, {"devices", 8}, {"bytes", 16e6}, {"link", "nvlink4"}, {"algorithm", "in_switch"}});
+  EXPECT_NEAR(nv["time_s"].get<double>(), in_switch["time_s"].get<double>(), 1e-15);
+  EXPECT_NEAR(nv["time_s"].get<double>(), 2 * 2e-6 + 16e6 / 360e9, 1e-15);  // 2 alpha + D / beta
+  EXPECT_EQ(left_out(nv), std::vector<std::string>{"collnet:needs_sharp"});
+  // InfiniBand NDR: CollNet instead.
+  const json ib = evaluate({{"op", "nccl"}, {"devices", 16}, {"bytes", 1e6}, {"link", "ib_ndr"}});
+  const std::vector<std::string> ib_names = names(ib);
+  EXPECT_EQ(std::count(ib_names.begin(), ib_names.end(), "collnet/Simple"), 1);
+  EXPECT_EQ(left_out(ib), std::vector<std::string>{"nvls:needs_nvswitch"});
+  // PCIe Gen5 and RoCE: no switch reduces; ring and tree only, both left out and said why.
+  for (const char* link : {"pcie5", "roce400", "ethernet"}) {
+    const json out = evaluate({{"op", "nccl"}, {"devices", 8}, {"bytes", 16e6}, {"link", link}});
+    EXPECT_EQ(names(out).size(), 6u) << link;
+    EXPECT_EQ(left_out(out), (std::vector<std::string>{"nvls:needs_nvswitch", "collnet:needs_sharp"})) << link;
+    const std::string refused = error_message(evaluate({{"op", "nccl"}, {"devices", 8}, {"bytes", 16e6}, {"link", link}, {"algorithms", {"nvls"}}}));
+    EXPECT_NE(refused.find("field 'algorithms'"), std::string::npos) << refused;
+    EXPECT_NE(refused.find("NVSwitch"), std::string::npos) << refused;
+    EXPECT_NE(refused.find("allowed here: \"ring\", \"tree\""), std::string::npos) << refused;
+  }
+  // The catalogue says which switch reduces, for the views that offer in-switch all-reduce.
+  const json links = evaluate({{"op", "links"}});
+  std::map<std::string, std::string> reducing;
+  for (const json& l : links["links"]) reducing[l["id"]] = l["reducing_switch"];
+  EXPECT_EQ(reducing["nvlink4"], "nvls");
+  EXPECT_EQ(reducing["nvlink5"], "nvls");
+  EXPECT_EQ(reducing["ib_ndr"], "collnet");
+  for (const char* none : {"pcie5", "pcie4", "roce400", "ethernet", "hbm3", "nvme"}) EXPECT_EQ(reducing[none], "none") << none;
 }

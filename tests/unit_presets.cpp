@@ -44,3 +44,27 @@ TEST(Presets, AllToAllsPerStepByHand) {
   EXPECT_DOUBLE_EQ(c.step_time_s, 116 * c.alltoall_time_s);
   EXPECT_DOUBLE_EQ(c.bytes_per_gpu_step, 116 * c.dispatch_bytes_per_gpu_layer);
 }
+
+// Every preset names where its figures come from, and the source states the figures the preset
+// holds (so a changed field and a stale source disagree here).
+TEST(Presets, EachNamesItsSourceWithItsFigures) {
+  const auto has = [](const char* source, const std::string& figure) { return std::string(source).find(figure) != std::string::npos; };
+  for (const ModelPreset& m : model_presets()) {
+    EXPECT_TRUE(has(m.source, std::to_string(m.layers) + " layers")) << m.id << ": " << m.source;
+    EXPECT_TRUE(has(m.source, "hidden " + std::to_string(m.hidden))) << m.id;
+    EXPECT_TRUE(has(m.source, std::to_string(m.q_heads) + " heads")) << m.id;
+    if (m.kv_latent == 0 && m.kv_heads != m.q_heads) EXPECT_TRUE(has(m.source, std::to_string(m.kv_heads) + " KV heads")) << m.id;
+    if (m.experts > 0) EXPECT_TRUE(has(m.source, std::to_string(m.experts) + " ")) << m.id;
+    if (m.top_k > 0) EXPECT_TRUE(has(m.source, "top-" + std::to_string(m.top_k))) << m.id;
+  }
+  EXPECT_TRUE(has(find_model("deepseek_v3")->source, "kv_lora_rank 512 + qk_rope_head_dim 64"));
+  EXPECT_TRUE(has(find_model("deepseek_v3")->source, "first 3 dense"));
+  for (const GpuPreset& g : gpu_presets()) {
+    EXPECT_TRUE(has(g.source, std::to_string(static_cast<int>(g.hbm_bytes / 1e9)) + " GB")) << g.id << ": " << g.source;
+    EXPECT_FALSE(std::string(g.source).empty()) << g.id;
+  }
+  for (const NodePreset& n : node_presets()) EXPECT_TRUE(has(n.source, std::to_string(n.gpus) + " ")) << n.id << ": " << n.source;
+  const nlohmann::json out = nlohmann::json::parse(evaluate(std::string(R"({"op":"presets"})")));
+  for (const char* id : {"llama3_70b", "deepseek_v3", "h200", "dgx_h100"})
+    EXPECT_FALSE(out.at("sources").at(id).get<std::string>().empty()) << id;
+}

@@ -61,6 +61,10 @@ void op_links(Request& r, JsonWriter& w) {
     const Link l = effective_link(s, eff);
     w.member("id", s.id).member("label", s.label).member("scope", s.scope).member("nominal_Bps", s.nominal_Bps)
         .member("beta_Bps", l.beta_Bps).member("alpha_s", l.alpha_s).member("n_half_bytes", n_half_bytes(l));
+    // The switch that reduces on this link (P5 §5.4), as NCCL names its algorithm, or "none".
+    const char* reducing = nccl_algorithm_allowed(NcclAlgorithm::nvls, l) ? "nvls"
+                           : nccl_algorithm_allowed(NcclAlgorithm::collnet, l) ? "collnet" : "none";
+    w.member("reducing_switch", reducing);
   });
   w.member("efficiency", eff);
 }
@@ -177,6 +181,15 @@ void write_estimate_members(JsonWriter& w, const NcclEstimate& e) {
 }
 }  // namespace
 
+namespace {
+// The algorithm names a link allows, for a refusal ("\"ring\", \"tree\"").
+std::string allowed_here(const Link& link) {
+  std::string out;
+  for (NcclAlgorithm a : nccl_algorithms_for(link)) out += (out.empty() ? "\"" : ", \"") + nccl_algorithm_name(a) + "\"";
+  return out;
+}
+}  // namespace
+
 void op_nccl(Request& r, JsonWriter& w) {
   const int devices = r.integer("devices", 1, kMaxDevices);
   const double bytes = r.bytes("bytes");
@@ -184,18 +197,27 @@ void op_nccl(Request& r, JsonWriter& w) {
   NcclTransport transport = transport_of(link);
   static const std::vector<std::string> transports = {"nvlink", "pci", "net"};
   parse_transport(r.name_or("transport", transport_name(transport), transports), &transport);
-  std::vector<NcclAlgorithm> algorithms = {NcclAlgorithm::ring, NcclAlgorithm::tree};
+  // NCCL weighs every algorithm the hardware allows (P5 §5.6): NVLS only over NVSwitch, CollNet
+  // only over InfiniBand's SHARP switches.
+  std::vector<NcclAlgorithm> algorithms = nccl_algorithms_for(link);
+  static const char* kAllowed = "a non-empty array of \"ring\", \"tree\", \"nvls\" (NVLink 4 and 5), \"collnet\" (ib_ndr)";
   if (r.has("algorithms")) {
     const json& list = r.raw("algorithms");
     if (!list.is_array() || list.empty())
-      refuse("invalid_type", {"field 'algorithms': value ", show_value(list),
-                              " is not allowed; allowed: a non-empty array of \"ring\", \"tree\""});
+      refuse("invalid_type", {"field 'algorithms': value ", show_value(list), " is not allowed; allowed: ", kAllowed});
     algorithms.clear();
     for (const json& a : list) {
-      if (a == "ring") algorithms.push_back(NcclAlgorithm::ring);
-      else if (a == "tree") algorithms.push_back(NcclAlgorithm::tree);
-      else
-        refuse("unknown_value", {"field 'algorithms': unknown value ", show_value(a), "; allowed: \"ring\", \"tree\""});
+      bool known = false;
+      for (NcclAlgorithm x : {NcclAlgorithm::ring, NcclAlgorithm::tree, NcclAlgorithm::nvls, NcclAlgorithm::collnet}) {
+        if (a != nccl_algorithm_name(x)) continue;
+        known = true;
+        if (!nccl_algorithm_allowed(x, link))
+          refuse("invalid_request", {"field 'algorithms': ", show_value(a), " needs ",
+                                     x == NcclAlgorithm::nvls ? "an NVSwitch (link nvlink4 or nvlink5)" : "InfiniBand switches with SHARP (link ib_ndr)",
+                                     "; link '", link.id, "' has none; allowed here: ", allowed_here(link)});
+        algorithms.push_back(x);
+      }
+      if (!known) refuse("unknown_value", {"field 'algorithms': unknown value ", show_value(a), "; allowed: ", kAllowed});
     }
   }
   r.finish();
@@ -211,6 +233,17 @@ void op_nccl(Request& r, JsonWriter& w) {
   }
   w.end_array();
   w.member("devices", devices).member("transport", transport_name(transport));
+  // What the hardware leaves out, and why (the page says it beside the choice).
+  w.key("left_out");
+  w.begin_array();
+  for (NcclAlgorithm a : {NcclAlgorithm::nvls, NcclAlgorithm::collnet}) {
+    const std::string why = nccl_left_out_reason(a, link);
+    if (why.empty()) continue;
+    w.begin_object();
+    w.member("algorithm", nccl_algorithm_name(a)).member("reason", why);
+    w.end_object();
+  }
+  w.end_array();
 }
 
 // What each NCCL protocol is (P5 §5.6): its latencies on this link's transport, the unit that

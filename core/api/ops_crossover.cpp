@@ -99,12 +99,24 @@ void op_crossover(Request& r, JsonWriter& w) {
   } else {
     static const std::vector<std::string> transports = {"nvlink", "pci", "net"};
     parse_transport(r.name_or("transport", transport_name(transport), transports), &transport);
-    static const std::vector<std::string> nccl_algos = {"ring", "tree"};
+    // As the nccl op: every algorithm the link's hardware allows (NVLS, CollNet only where a
+    // switch reduces, P5 §5.4, §5.6).
+    static const std::vector<std::string> nccl_algos = {"ring", "tree", "nvls", "collnet"};
+    std::vector<std::string> allowed;
+    for (NcclAlgorithm a : nccl_algorithms_for(link)) allowed.push_back(nccl_algorithm_name(a));
     const std::vector<std::string> chosen =
-        r.has("algorithms") ? read_name_list(r, "algorithms", nccl_algos) : nccl_algos;
+        r.has("algorithms") ? read_name_list(r, "algorithms", nccl_algos) : allowed;
     if (!r.has("algorithms")) r.mark_read("algorithms");
+    std::string allowed_text;
+    for (const std::string& a : allowed) allowed_text += (allowed_text.empty() ? "" : ", ") + a;
     std::vector<NcclAlgorithm> list;
-    for (const std::string& n : chosen) list.push_back(n == "ring" ? NcclAlgorithm::ring : NcclAlgorithm::tree);
+    for (const std::string& n : chosen) {
+      if (std::find(allowed.begin(), allowed.end(), n) == allowed.end())
+        refuse("invalid_request", {"field 'algorithms': \"", n, "\" needs a switch that reduces, and link '", link.id,
+                                   "' has none; allowed here: ", allowed_text});
+      for (NcclAlgorithm a : {NcclAlgorithm::ring, NcclAlgorithm::tree, NcclAlgorithm::nvls, NcclAlgorithm::collnet})
+        if (nccl_algorithm_name(a) == n) list.push_back(a);
+    }
     pairs = nccl_pairs(list);
     for (const auto& pr : pairs) names.push_back(nccl_pair_name(pr.first, pr.second));
     work = kUnitsPerFormula * static_cast<double>(pairs.size());

@@ -25,7 +25,7 @@ void op_gpudirect(Request& r, JsonWriter& w) {
   w.member("bytes", g.bytes).member("chunks", chunks).member("same_pcie_switch", same_switch)
       .member("fastest", g.fastest).member("nccl_path", g.nccl_path)
       .member("staged_over_gpudirect", g.staged_over_gpudirect)
-      .member("pipelined_over_gpudirect", g.pipelined_over_gpudirect);
+      .member("pipelined_case", g.pipelined_case).member("pipelined_over_gpudirect", g.pipelined_over_gpudirect);
   write_link(w, "host_link", host);
   write_link(w, "link", net);
 }

@@ -30,7 +30,7 @@ void op_memory(Request& r, JsonWriter& w) {
       .member("used_bytes_per_gpu", p.used_bytes_per_gpu).member("hbm_bytes", p.hbm_bytes)
       .member("used_fraction", p.used_fraction).member("weights_fit", p.weights_fit).member("fits", p.fits)
       .member("kv_room_bytes_per_gpu", p.kv_room_bytes_per_gpu).member("min_gpus", p.min_gpus)
-      .member("min_gpus_with_kv", p.min_gpus_with_kv).member("max_context_tokens", p.max_context_tokens)
+      .member("min_gpus_with_kv", p.min_gpus_with_kv).member("min_gpus_power_of_two", p.min_gpus_power_of_two).member("max_context_tokens", p.max_context_tokens)
       .member("decode_time_s", p.decode_time_s).member("decode_time_effective_s", p.decode_time_effective_s)
       .member("one_gpu_fits", p.one_gpu_fits).member("one_gpu_decode_time_s", p.one_gpu_decode_time_s)
       .member("one_gpu_decode_time_effective_s", p.one_gpu_decode_time_effective_s)

@@ -48,6 +48,8 @@ void write_kernel(JsonWriter& w, const AllreduceKernel& kernel, const TpCost& c)
   w.begin_object();
   write_cost_members(w, c.call.cost);
   if (kernel.kind == AllreduceKernel::Kind::nccl_ring) w.member("protocol", protocol_name(kernel.protocol));
+  if (kernel.kind == AllreduceKernel::Kind::flat && kernel.algorithm == AllreduceAlgorithm::in_switch)
+    w.member("applies", c.call.applies).member("limit", c.call.limit);  // "switch": none reduces here
   if (kernel.kind == AllreduceKernel::Kind::custom) {
     // vLLM's kernel outside its limits: the model's cost stays, said not to apply (P5 §5.7).
     w.member("applies", c.call.applies)

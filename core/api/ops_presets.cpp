@@ -139,6 +139,13 @@ void op_presets(Request& r, JsonWriter& w) {
   w.begin_array();
   for (const NodePreset& n : node_presets()) write_node(w, n);
   w.end_array();
+  // Where each preset's figures come from, by id (the calculators' answers carry the figures only).
+  w.key("sources");
+  w.begin_object();
+  for (const ModelPreset& m : model_presets()) w.member(m.id, m.source);
+  for (const GpuPreset& g : gpu_presets()) w.member(g.id, g.source);
+  for (const NodePreset& n : node_presets()) w.member(n.id, n.source);
+  w.end_object();
   w.member("mfu", kDefaultMfu).member("efficiency", kDefaultEfficiency);
 }
 

@@ -2,6 +2,7 @@
 // topology and returns the schedule for the page to animate, the totals, the closed form
 // beside them, and whether data mode verified (P5 §4-5).
 #include <algorithm>
+#include <cmath>
 
 #include "base/concat.hpp"
 #include "model/collectives.hpp"
@@ -277,6 +278,20 @@ void op_simulate(Request& r, JsonWriter& w) {
       .member("bytes_sent_per_device", res.max_bytes_sent)
       .member("bytes_received_per_device", res.max_bytes_received)
       .member("lower_bound_bytes", collective_lower_bound_bytes(collective, k, spec.bytes));
+  // What the bound view concludes (§4.2): the bytes against the bound (to rounding), and for an
+  // all-reduce the steps against the bandwidth-optimal ring's 2(k-1): "above the bound" buys
+  // fewer alphas only when the steps are fewer.
+  {
+    const double bound = collective_lower_bound_bytes(collective, k, spec.bytes);
+    const double sent = res.max_bytes_sent;
+    const double tol = 1e-9 * std::max(sent, bound);
+    w.member("against_bound", std::fabs(sent - bound) <= tol ? "meets" : sent > bound ? "above" : "below");
+    if (collective == Collective::allreduce) {
+      const long long ring_steps = 2LL * (k - 1);
+      w.member("ring_steps", ring_steps)
+          .member("steps_against_ring", res.steps < ring_steps ? "fewer" : res.steps == ring_steps ? "same" : "more");
+    }
+  }
   w.key("topology");
   w.begin_object();
   w.member("kind", topo_name);

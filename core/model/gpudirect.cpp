@@ -54,6 +54,7 @@ GpuDirectPaths gpudirect_paths(double bytes, int chunks, const Link& host_link, 
 
   out.staged_over_gpudirect = staged.time_s / direct.time_s;
   out.pipelined_over_gpudirect = piped.time_s / direct.time_s;
+  out.pipelined_case = chunks == 1 ? "single_chunk" : piped.time_s > staged.time_s ? "worse" : "overlaps";
   out.paths = {staged, piped, direct};
   const TransferPath* best = &out.paths[0];
   for (const TransferPath& p : out.paths)

@@ -39,6 +39,9 @@ struct GpuDirectPaths {
   std::string nccl_path;
   double staged_over_gpudirect;     // time ratios
   double pipelined_over_gpudirect;
+  // What chunking did (§2.4): "single_chunk" (nothing to overlap: the staged path), "overlaps"
+  // (faster than staged), "worse" (each chunk's alphas cost more than the overlap saves).
+  std::string pipelined_case;
 };
 
 /// `host_link` is the PCIe link between GPU and host memory on each end, `net` the NIC's.

@@ -18,7 +18,39 @@ std::string protocol_name(NcclProtocol p) {
 }
 
 std::string nccl_algorithm_name(NcclAlgorithm a) {
-  return a == NcclAlgorithm::ring ? "ring" : "tree";
+  switch (a) {
+    case NcclAlgorithm::ring: return "ring";
+    case NcclAlgorithm::tree: return "tree";
+    case NcclAlgorithm::nvls: return "nvls";
+    case NcclAlgorithm::collnet: return "collnet";
+  }
+  return "ring";
+}
+
+// P5 §2.1/§5.4: the H100 generation's NVSwitch reduces (NVLink SHARP, NCCL's NVLS), and
+// InfiniBand switches reduce with SHARP (NCCL's CollNet). PCIe switches, RoCE and Ethernet do not.
+bool nccl_algorithm_allowed(NcclAlgorithm a, const Link& link) {
+  switch (a) {
+    case NcclAlgorithm::nvls: return link.id == "nvlink4" || link.id == "nvlink5";
+    case NcclAlgorithm::collnet: return link.id == "ib_ndr";
+    default: return true;
+  }
+}
+
+std::string nccl_left_out_reason(NcclAlgorithm a, const Link& link) {
+  if (nccl_algorithm_allowed(a, link)) return "";
+  return a == NcclAlgorithm::nvls ? "needs_nvswitch" : "needs_sharp";
+}
+
+std::vector<NcclAlgorithm> nccl_algorithms_for(const Link& link) {
+  std::vector<NcclAlgorithm> out;
+  for (NcclAlgorithm a : {NcclAlgorithm::ring, NcclAlgorithm::tree, NcclAlgorithm::nvls, NcclAlgorithm::collnet})
+    if (nccl_algorithm_allowed(a, link)) out.push_back(a);
+  return out;
+}
+
+bool nccl_protocol_allowed(NcclAlgorithm a, NcclProtocol p) {
+  return a == NcclAlgorithm::ring || a == NcclAlgorithm::tree || p == NcclProtocol::Simple;
 }
 
 std::string transport_name(NcclTransport t) {
@@ -57,7 +89,7 @@ ProtocolModel protocol_model(NcclAlgorithm a, NcclProtocol p, NcclTransport t) {
       {{1.0, 2.5, 5.7}, {1.0, 1.9, 28.0}},    // PCI
       {{2.7, 4.0, 9.6}, {5.0, 8.5, 50.0}},    // network
   };
-  const int ai = a == NcclAlgorithm::ring ? 0 : 1;
+  const int ai = a == NcclAlgorithm::tree ? 1 : 0;  // the in-switch algorithms use no table (estimate)
   const int pi = static_cast<int>(p);
   const int ti = static_cast<int>(t);
   const ProtocolUnit u = protocol_unit(p);
@@ -76,6 +108,13 @@ ProtocolUnit protocol_unit(NcclProtocol p) {
 
 NcclEstimate nccl_allreduce_estimate(NcclAlgorithm a, NcclProtocol p, int k, double D,
                                      const Link& link, NcclTransport transport) {
+  if (a == NcclAlgorithm::nvls || a == NcclAlgorithm::collnet) {
+    // P5 §5.4's in-switch all-reduce, as the lecture's ideal: D up to the switch and D back, one
+    // alpha each way, at the link's full bandwidth (Simple: no flags in the data).
+    NcclEstimate e{a, p, 0, 2 * link.alpha_s, link.beta_Bps};
+    e.time_s = k <= 1 ? 0 : e.latency_s + D / link.beta_Bps;
+    return e;
+  }
   const ProtocolModel m = protocol_model(a, p, transport);
   // Ring: 2(k-1) steps carrying 2(k-1)/k D (P5 §5.1). Tree: up and down a depth-ceil(log2 k)
   // tree, each device moving about 2D (NCCL's tree bandwidth ratio of 1/2).
@@ -90,7 +129,8 @@ NcclEstimate nccl_allreduce_estimate(NcclAlgorithm a, NcclProtocol p, int k, dou
 std::vector<std::pair<NcclAlgorithm, NcclProtocol>> nccl_pairs(const std::vector<NcclAlgorithm>& algorithms) {
   std::vector<std::pair<NcclAlgorithm, NcclProtocol>> out;
   for (NcclAlgorithm a : algorithms)
-    for (NcclProtocol p : {NcclProtocol::LL, NcclProtocol::LL128, NcclProtocol::Simple}) out.emplace_back(a, p);
+    for (NcclProtocol p : {NcclProtocol::LL, NcclProtocol::LL128, NcclProtocol::Simple})
+      if (nccl_protocol_allowed(a, p)) out.emplace_back(a, p);
   return out;
 }
 
@@ -104,6 +144,7 @@ NcclChoice nccl_select(int k, double D, const Link& link, NcclTransport transpor
   bool first = true;
   for (NcclAlgorithm a : algorithms)
     for (NcclProtocol p : {NcclProtocol::LL, NcclProtocol::LL128, NcclProtocol::Simple}) {
+      if (!nccl_protocol_allowed(a, p)) continue;
       NcclEstimate e = nccl_allreduce_estimate(a, p, k, D, link, transport);
       choice.candidates.push_back(e);
       if (first || e.time_s < choice.best.time_s) {

@@ -9,7 +9,9 @@
 namespace commlab {
 
 enum class NcclProtocol { LL, LL128, Simple };
-enum class NcclAlgorithm { ring, tree };
+/// NCCL's all-reduce algorithms (P5 §5.6): ring, tree, and the two that reduce in a switch:
+/// NVLS (NVSwitch's NVLink SHARP) and CollNet (an InfiniBand switch's SHARP).
+enum class NcclAlgorithm { ring, tree, nvls, collnet };
 /// Which of NCCL's hardware latency tables applies (tuning.cc: NVLink, PCI, network).
 enum class NcclTransport { nvlink, pci, net };
 
@@ -52,6 +54,16 @@ struct NcclEstimate {
 /// All-reduce of D bytes on k devices under one (algorithm, protocol) (P5 §5.6).
 NcclEstimate nccl_allreduce_estimate(NcclAlgorithm a, NcclProtocol p, int devices, double bytes,
                                      const Link& link, NcclTransport transport);
+/// The in-switch algorithm a link's switch offers (P5 §5.4): NVLS on NVSwitch (NVLink 4 and 5),
+/// CollNet on InfiniBand's SHARP switches; none on PCIe, Ethernet or RoCE.
+bool nccl_algorithm_allowed(NcclAlgorithm a, const Link& link);
+/// Why `a` is not weighed on `link`: "needs_nvswitch" or "needs_sharp"; "" when it is allowed.
+std::string nccl_left_out_reason(NcclAlgorithm a, const Link& link);
+/// ring, tree and whichever in-switch algorithm the link's switch offers.
+std::vector<NcclAlgorithm> nccl_algorithms_for(const Link& link);
+/// NVLS and CollNet run only the Simple protocol.
+bool nccl_protocol_allowed(NcclAlgorithm a, NcclProtocol p);
+
 /// Every enabled pair, and the cheapest, as NCCL's tuner chooses per call.
 struct NcclChoice {
   NcclEstimate best;

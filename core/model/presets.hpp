@@ -19,6 +19,7 @@ struct ModelPreset {
   double activation_bytes = 2;  // BF16 activations
   int dense_layers = 0;     // leading layers of a MoE model with a dense MLP (no all-to-all)
   int kv_latent = 0;        // MLA: values cached a token a layer (latent + RoPE key); 0: K and V per KV head
+  const char* source = "";  // the published figures the fields come from
 };
 
 struct GpuPreset {
@@ -27,6 +28,7 @@ struct GpuPreset {
   double hbm_Bps;         // nominal
   double flops;           // dense BF16 FLOP/s, nominal
   std::string nvlink;     // link id
+  const char* source = "";
 };
 
 struct NodePreset {
@@ -36,6 +38,7 @@ struct NodePreset {
   std::string intra_link;  // per GPU
   std::string nic_link;    // per NIC
   int nics;
+  const char* source = "";
 };
 
 const std::vector<ModelPreset>& model_presets();

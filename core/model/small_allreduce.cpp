@@ -62,7 +62,17 @@ KernelCost custom_cost(CustomShot shot, int k, double D, const Link& link) {
 
 KernelCost allreduce_kernel_cost(const AllreduceKernel& kernel, int k, double D, const Link& link) {
   switch (kernel.kind) {
-    case AllreduceKernel::Kind::flat: return {allreduce_cost(kernel.algorithm, k, D, link), true, "", false};
+    case AllreduceKernel::Kind::flat: {
+      KernelCost out{allreduce_cost(kernel.algorithm, k, D, link), true, "", false};
+      // §5.4: in-switch reduction needs a switch that reduces (NVSwitch, InfiniBand SHARP); a
+      // catalogue link without one (PCIe, RoCE, Ethernet) keeps the model's cost, said not to apply.
+      if (kernel.algorithm == AllreduceAlgorithm::in_switch && k > 1 && find_link(link.id) &&
+          !nccl_algorithm_allowed(NcclAlgorithm::nvls, link) && !nccl_algorithm_allowed(NcclAlgorithm::collnet, link)) {
+        out.applies = false;
+        out.limit = "switch";
+      }
+      return out;
+    }
     case AllreduceKernel::Kind::nccl_ring: {
       // NCCL's own latencies (tuning.cc) and the protocol's payload share (§5.6).
       const NcclEstimate e = nccl_allreduce_estimate(NcclAlgorithm::ring, kernel.protocol, k, D, link, transport_of(link));

@@ -35,7 +35,8 @@ struct AllreduceKernel {
 
 /// The kernel's cost for one call, and whether it can run there at all. A custom kernel that
 /// cannot (`applies` false) still carries its model cost; `limit` names the first rule broken:
-/// "link" (not an NVLink domain), "devices" (not 2, 4, 6 or 8) or "bytes" (over 8 MiB).
+/// "link" (not an NVLink domain), "devices" (not 2, 4, 6 or 8) or "bytes" (over 8 MiB); the
+/// in-switch all-reduce "switch" on a catalogue link whose switches do not reduce (§5.4).
 struct KernelCost {
   CollectiveCost cost;
   bool applies = true;

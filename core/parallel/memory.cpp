@@ -34,6 +34,8 @@ MemoryPlan memory_plan(const ModelPreset& m, const GpuPreset& g, int gpus, doubl
   p.kv_room_bytes_per_gpu = g.hbm_bytes - p.weight_bytes_per_gpu;
   p.min_gpus = least_gpus(m.weight_bytes, g.hbm_bytes);
   p.min_gpus_with_kv = least_gpus(m.weight_bytes + p.kv_bytes, g.hbm_bytes);
+  p.min_gpus_power_of_two = 1;
+  while (p.min_gpus_power_of_two < p.min_gpus_with_kv && p.min_gpus_power_of_two < 1e300) p.min_gpus_power_of_two *= 2;
   const double room_bytes = std::max(0.0, p.kv_room_bytes_per_gpu) * gpus;
   // A token count is exact up to 2^53; a near-zero KV size (an override) would pass it.
   p.max_context_tokens = std::min(std::floor(room_bytes / (batch * p.kv_bytes_per_token)), 9007199254740992.0);

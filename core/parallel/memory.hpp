@@ -25,6 +25,9 @@ struct MemoryPlan {
   double kv_room_bytes_per_gpu = 0;   // hbm - weights: negative means the weights do not fit
   double min_gpus = 1;                // least n with weights / n <= hbm
   double min_gpus_with_kv = 1;        // least n with (weights + KV) / n <= hbm
+  // The least power of two >= min_gpus_with_kv: one tensor-parallel group splits the heads
+  // evenly over a power of two (§6.2), which is why §1 deploys DeepSeek-V3 on 8 H200, not 5.
+  double min_gpus_power_of_two = 1;
   double max_context_tokens = 0;      // the longest context of `batch` sequences that fits
   double decode_time_s = 0;           // weights per GPU / hbm_Bps (nominal)
   double decode_time_effective_s = 0; // ... / (hbm_Bps x efficiency)

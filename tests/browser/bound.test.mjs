@@ -4,6 +4,7 @@
 // meet the bound, in-switch is below it, runs too large for buffers are counted); the controls
 // redraw at their extremes; Topics links to it; axe-core; no sideways scroll at 390 px; screenshots.
 import assert from 'node:assert/strict';
+import { formatBytes } from '../../web/util/units.js';
 import { describe, test } from 'node:test';
 import { checkViewLayout, DESKTOP, openPage, useLab } from './helpers.mjs';
 import { engine } from './engine.mjs';
@@ -34,6 +35,7 @@ async function checkAgainstEngine(page, settings) {
     assert.equal(Number(r.timeS), w.time_s, r.algorithm);
     assert.equal(r.verified, String(w.verified === true), r.algorithm);
     assert.equal(r.mode, w.mode, r.algorithm);
+    assert.equal(r.against, w.against_bound, r.algorithm); // the engine's verdict, not the page's
   });
   const growth = await page.locator('.bound-growth-table tbody tr').evaluateAll((els) => els.map((e) => [Number(e.dataset.devices), Number(e.dataset.lowerBoundBytes)]));
   assert.deepEqual(growth, [2, 4, 8, 16, 64, 256, 1024].map((n) => [n, engine({ op: 'collective', collective: 'allreduce', algorithm: 'ring', devices: n, bytes: settings.bytes, link }).lower_bound_bytes]));
@@ -78,6 +80,16 @@ describe('bound view', () => {
     await page.locator('#bound-devices').fill('6');
     await page.locator('#bound-mb').fill('8');
     await checkAgainstEngine(page, { devices: 6, bytes: 8e6, link: 'ib_ndr' });
+    // k = 4: the double binary tree's pipelined chunks take more steps than the ring's 6, so the
+    // sentence does not say it buys fewer alphas; recursive doubling's 2 steps do.
+    await page.locator('#bound-devices').fill('4');
+    const { wants: four } = await checkAgainstEngine(page, { devices: 4, bytes: 8e6, link: 'ib_ndr' });
+    const dbt = four[ALGORITHMS.indexOf('double_binary_tree')];
+    assert.equal(dbt.steps_against_ring, 'more');
+    assert.equal(await page.locator('[data-says="above-double_binary_tree"]').textContent(),
+      `Above the bound: double binary tree sends ${formatBytes(dbt.bytes_sent_per_device)} a device against ${formatBytes(dbt.lower_bound_bytes)}, in ${dbt.steps} steps; the ring takes only 6: it saves no α either, and loses on both counts.`);
+    assert.equal(four[ALGORITHMS.indexOf('recursive_doubling')].steps_against_ring, 'fewer');
+    assert.match(await page.locator('[data-says="above-recursive_doubling"]').textContent(), /in 2 steps; the ring takes 6: fewer αs, paid for in bytes\.$/);
     // Out of range: said naming the control; nothing drawn meanwhile.
     await page.locator('#bound-devices').fill('1');
     assert.equal(await page.locator('[data-view="bound"] [data-role="settings-error"]').textContent(), 'Devices: 1 is not allowed; allowed a whole number from 2 to 256. Nothing is drawn meanwhile.');

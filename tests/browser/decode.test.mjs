@@ -108,6 +108,8 @@ describe('decode', () => {
     const prefill = engine({ op: 'tp', model: 'llama3_70b', tp: 8, phase: 'prefill' });
     await settled(page, { phase: 'prefill', tokens: prefill.tokens });
     assert.equal(await page.locator('#decode-tokens').inputValue(), String(prefill.tokens));
+    // The engine's count is in the address too, so a language switch keeps it.
+    assert.match(page.url(), new RegExp(`[?&]tokens=${prefill.tokens}(&|$)`));
     await matchesEngine(page, { model: 'llama3_70b', gpu: 'h100', tp: 8, link: 'nvlink4', phase: 'prefill', tokens: prefill.tokens });
     assert.equal(await page.locator('[data-role="sentences"] li[data-algorithm="ring"]').getAttribute('data-bound'), 'bandwidth');
     // A prefill's all-reduce is over vLLM's 8 MiB: its rows say so and draw nothing.
@@ -125,6 +127,16 @@ describe('decode', () => {
     assert.match(await page.locator('[data-role="sentences"] li[data-algorithm="ring"]').textContent(), /communication is 172% of the weight read.*latency-bound\.$/);
     assert.equal(await page.locator('[data-role="sentences"] li[data-algorithm="one_shot"]').textContent(),
       'vLLM custom, one shot: does not run here: it reads the other GPUs’ memory directly, so every pair must be joined by NVLink, and this link is not; NCCL runs instead.');
+    // §5.4: InfiniBand's SHARP switches reduce, PCIe switches do not: in-switch reduction is drawn on
+    // the one and said not to run on the other.
+    assert.equal(await page.locator('.decode-row[data-algorithm="in_switch"]').getAttribute('data-applies'), 'true');
+    await page.locator('#decode-link').selectOption('pcie5');
+    await settled(page, { phase: 'decode', link: 'pcie5' });
+    await matchesEngine(page, { model: 'llama3_70b', gpu: 'h100', tp: 8, link: 'pcie5', phase: 'decode', tokens: 1 });
+    assert.equal(await page.locator('.decode-row[data-algorithm="in_switch"]').getAttribute('data-limit'), 'switch');
+    assert.match(await page.locator('[data-role="sentences"] li[data-algorithm="in_switch"]').textContent(), /^in-switch reduction: does not run here: no switch on this link reduces/);
+    await page.locator('#decode-link').selectOption('ib_ndr');
+    await settled(page, { phase: 'decode', link: 'ib_ndr' });
     // Another model and GPU; the extremes of tp and tokens.
     await page.locator('#decode-model').selectOption('deepseek_v3');
     await page.locator('#decode-gpu').selectOption('b200');

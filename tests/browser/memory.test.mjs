@@ -42,15 +42,21 @@ async function checkAgainstEngine(page, s) {
   assert.ok(bars.every((b) => b === want.used_bytes_per_gpu));
   assert.equal(Number(await page.locator('[data-role="hbm-line"]').getAttribute('data-hbm-bytes')), want.hbm_bytes);
   assert.equal(await page.locator('.memory-bar.memory-over').count(), want.fits ? 0 : bars.length);
-  // Decode rows: 1 GPU and n GPUs, nominal and effective, the engine's times.
+  // Decode rows: 1 GPU and n GPUs, nominal and effective, the engine's times; with n = 1 the
+  // one-GPU rows alone (not the same rows twice).
   const rows = await page.locator('.memory-row').evaluateAll((els) => els.map((e) => [e.dataset.gpus, e.dataset.bandwidth, Number(e.dataset.timeS)]));
   assert.deepEqual(rows, [
     ['one', 'nominal', want.one_gpu_decode_time_s], ['one', 'effective', want.one_gpu_decode_time_effective_s],
-    ['n', 'nominal', want.decode_time_s], ['n', 'effective', want.decode_time_effective_s],
+    ...(want.gpus === 1 ? [] : [['n', 'nominal', want.decode_time_s], ['n', 'effective', want.decode_time_effective_s]]),
   ]);
+  // §1's 8 H200 for DeepSeek-V3: the engine's least power of two, said beside the least count.
+  const tpSaid = (await page.locator('[data-fact="min-gpus"]').textContent()).match(/([\d,]+)( 块)?[.。]$/);
+  assert.equal(Number(tpSaid?.[1].replaceAll(',', '')), want.min_gpus_power_of_two);
+  const labels = await page.locator('.memory-row .memory-row-label').allTextContents();
+  assert.equal(new Set(labels).size, labels.length, `no row drawn twice: ${labels}`);
   // The table has the engine's numbers, each under its field.
   const cells = await page.locator('details.chart-table tr[data-field]').evaluateAll((els) => els.map((e) => [e.dataset.field, e.querySelector('td').dataset.value]));
-  assert.ok(cells.length >= 19);
+  assert.ok(cells.length >= 17);
   for (const [key, value] of cells) assert.equal(value, String(want[key]), `table ${key}`);
   return want;
 }
@@ -120,6 +126,13 @@ describe('memory view', () => {
     await page.locator('#memory-in-context').fill('0');
     const ds = await checkAgainstEngine(page, { model: 'deepseek_v3', gpu: 'h200', gpus: 8, context: 0, batch: 1, replicas: 4 });
     assert.equal(ds.fits, true);
+    assert.deepEqual([ds.min_gpus, ds.min_gpus_power_of_two], [5, 8]);
+    // The presets' published figures, the engine's, beside the view.
+    const sources = (await engineEval(page, { op: 'presets' })).sources;
+    const shown = await page.locator('[data-role="sources"] li').evaluateAll((els) => els.map((e) => [e.dataset.preset, e.textContent]));
+    assert.deepEqual(shown, [['deepseek_v3', sources.deepseek_v3], ['h200', sources.h200]]);
+    assert.match(sources.deepseek_v3, /kv_lora_rank 512 \+ qk_rope_head_dim 64/);
+    assert.match(await page.locator('[data-fact="min-gpus"]').textContent(), /^GPUs the weights need: 5 .*a power of two \(§6\.2\): 8\.$/);
     assert.match(await page.locator('[data-role="decode-note"]').textContent(), /DeepSeek-V3 is a mixture of experts: .* above its bound\.$/);
     // Extremes: 4,096 GPUs (16 drawn), 100,000,000 tokens, batch 1,000,000, 100,000 replicas; 1 GPU, context 0.
     for (const [id, v] of [['gpus', '4096'], ['context', '100000000'], ['batch', '1000000'], ['replicas', '100000']]) await page.locator(`#memory-in-${id}`).fill(v);

@@ -71,6 +71,17 @@ describe('moe view', () => {
     assert.ok(prefill.want.alltoall_alpha_time_s / prefill.want.alltoall_time_s < 0.5);
     assert.equal(await sentence.getAttribute('data-bound'), 'bandwidth');
     assert.match(await sentence.textContent(), /bandwidth-bound: the bytes are \d+% of the all-to-all/);
+    // A count is shown as the engine gives it: 32,768 tokens over 8 GPUs is 4,096 each, not 4100.
+    const perGpu = page.locator('[data-fact="tokens-per-gpu"]');
+    assert.equal(Number(await perGpu.getAttribute('data-tokens-per-gpu')), prefill.want.tokens_per_gpu);
+    assert.equal(await perGpu.textContent(), 'Tokens on each GPU: 4,096.');
+    // The preset lives in the address: switching language keeps the prefill, and back again.
+    assert.match(page.url(), /[?&]tokens=32768(&|$)/);
+    for (const lang of ['zh', 'en']) {
+      await page.click('[data-action="language"]');
+      await page.waitForSelector(`html[lang^="${lang}"] [data-view="moe"][data-tokens="32768"]:not([aria-busy])`, { timeout: 20000 });
+      assert.equal(await page.locator('#moe-tokens').inputValue(), '32768');
+    }
     // Extremes: 1 token and 100,000,000 tokens, hot 0.1 (a cold expert) and 1,000; ep 1 and 256.
     await page.locator('#moe-tokens').fill('1');
     await page.locator('#moe-hot').fill('0.1');

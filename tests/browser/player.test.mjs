@@ -186,6 +186,30 @@ describe('schedule player against the engine', () => {
     assert.notEqual(fills.first, fills.last);
   });
 
+  test('a player names the lecture section it shows from the moment it is asked, before the trace arrives', async () => {
+    const sections = await page.evaluate(async () => {
+      const { createPlayer } = await import('./views/player.js');
+      const out = [];
+      for (const settings of [
+        { algorithm: 'ring', devices: 8, bytes: 8e6, link: 'nvlink4', topology: 'switch' },
+        { algorithm: 'rabenseifner', devices: 8, bytes: 8e6, link: 'nvlink4', topology: 'switch' },
+        { algorithm: 'in_switch', devices: 8, bytes: 8e6, link: 'nvlink4', topology: 'switch' },
+        { algorithm: 'hierarchical', nodes: 2, gpus_per_node: 4, bytes: 8e6, intra_link: 'nvlink4', inter_link: 'ib_ndr', topology: 'two_level' },
+        { collective: 'alltoall', algorithm: 'pairwise', devices: 6, bytes: 6e5, link: 'nvlink4', topology: 'switch' },
+      ]) {
+        const p = createPlayer('en', { key: 'player-test' });
+        document.body.append(p.root);
+        const drawn = p.update(settings);
+        out.push([p.root.dataset.lecture ?? null, p.root.getAttribute('aria-busy')]);
+        await drawn;
+        out[out.length - 1].push(p.root.dataset.lecture);
+        p.root.remove();
+      }
+      return out;
+    });
+    assert.deepEqual(sections, [['5.1', 'true', '5.1'], ['5.2', 'true', '5.2'], ['5.4', 'true', '5.4'], ['5.5', 'true', '5.5'], ['4.3', 'true', '4.3']]);
+  });
+
   test('17-64 devices: the progress colour reaches the drawing (no stylesheet rule hides it)', async () => {
     const out = await page.evaluate(async () => {
       const { createPlayer } = await import('./views/player.js');

@@ -79,6 +79,7 @@ describe('rdma view', () => {
     const many = await checkAgainstEngine(page, { bytes: 1e9, chunks: 1048576, link: 'ib_ndr', host_link: 'pcie5', same_pcie_switch: false });
     assert.ok(many.paths[1].time_s > many.paths[0].time_s);
     assert.deepEqual(await says(page), ['direct', 'pipelined-worse', 'nccl-host_pipelined']);
+    assert.equal(many.pipelined_case, 'worse');
     // A NIC faster than PCIe Gen4: the host copies pace the pipeline.
     await page.locator('#rdma-chunks').fill('64');
     await page.locator('#rdma-host-link').selectOption('pcie4');
@@ -91,7 +92,11 @@ describe('rdma view', () => {
     await page.locator('#rdma-chunks').fill('1');
     await checkAgainstEngine(page, { bytes: 1, chunks: 1, link: 'nvlink4', host_link: 'pcie4', same_pcie_switch: false });
     await page.locator('#rdma-mb').fill('1000000000');
-    await checkAgainstEngine(page, { bytes: 1e15, chunks: 1, link: 'nvlink4', host_link: 'pcie4', same_pcie_switch: false });
+    const one = await checkAgainstEngine(page, { bytes: 1e15, chunks: 1, link: 'nvlink4', host_link: 'pcie4', same_pcie_switch: false });
+    // One chunk overlaps nothing: the engine says so, and no stage is said to pace it.
+    assert.equal(one.pipelined_case, 'single_chunk');
+    assert.deepEqual(await says(page), ['direct', 'pipelined-single_chunk', 'nccl-host_pipelined']);
+    assert.match(await page.locator('[data-says="pipelined-single_chunk"]').textContent(), /^In 1 chunk nothing overlaps/);
     // Out of range: said naming the control; nothing drawn meanwhile.
     await page.locator('#rdma-chunks').fill('0');
     assert.equal(await view.locator('[data-role="settings-error"]').textContent(), 'Chunks: 0 is not allowed; allowed a whole number from 1 to 1,048,576. Nothing is drawn meanwhile.');

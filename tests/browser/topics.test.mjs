@@ -206,6 +206,10 @@ describe('topics', () => {
     for (const [section, href] of LINKS) {
       assert.equal(await page.locator(`[data-section="${section}"] > ul a[href="${href}"]`).count(), 1, `§${section} links ${href}`);
     }
+    // Ring attention is §6.5's; §5.1's ring link is the ring all-reduce's, and says so.
+    const ringLinks = await page.locator('[data-section="5.1"] > ul a').allTextContents();
+    assert.ok(ringLinks.includes('Explore: ring all-reduce, 8 GPUs'), ringLinks.join(' | '));
+    assert.ok(!ringLinks.some((x) => /attention/i.test(x)), ringLinks.join(' | '));
   });
 
   test('Topics: axe-core clean, no sideways scroll at 390 px, screenshots (English and Chinese, 1280 and 390 px)', async () => {
@@ -372,13 +376,23 @@ describe('topics', () => {
       const choice = view.locator('[data-role="choice"]');
       assert.deepEqual([await choice.getAttribute('data-algorithm'), await choice.getAttribute('data-protocol'), Number(await choice.getAttribute('data-time-s'))], [pick.algorithm, pick.protocol, pick.time_s]);
       assert.deepEqual([await choice.getAttribute('data-ring-protocol'), Number(await choice.getAttribute('data-ring-time-s'))], [ring.protocol, ring.time_s]);
+      // §5.4: in-switch reduction only where a switch reduces (the engine's links op); the
+      // tuner then weighs it (§5.6) and the view says what it left out.
+      const reducing = engine({ op: 'links' }).links.find((l) => l.id === link).reducing_switch;
+      assert.equal(await view.getAttribute('data-reducing-switch'), reducing);
+      const leftOut = await view.locator('[data-role="left-out"]').getAttribute('data-algorithms').catch(() => null);
+      assert.equal(leftOut, pick.left_out.length ? pick.left_out.map((x) => x.algorithm).join(' ') : null);
+      if (reducing !== 'none') assert.ok(pick.candidates.some((c) => c.algorithm === reducing), `${link}: the tuner weighs ${reducing}`);
       const nvls = view.locator('[data-view="crossover"]');
       assert.equal(await nvls.getAttribute('data-lecture'), '5.4');
-      assert.equal(Number(await nvls.getAttribute('data-time-s')), engine({ op: 'allreduce', algorithm: 'in_switch', devices: k, bytes: b, link }).time_s);
-      return cross;
+      assert.equal(Number(await nvls.getAttribute('data-time-s')), engine({ op: 'allreduce', algorithm: reducing === 'none' ? 'ring' : 'in_switch', devices: k, bytes: b, link }).time_s);
+      return { cross, pick, reducing };
     };
     // 8 GPUs on NVLink 4: LL below 64 KB, LL128 at 16 MB, Simple from 256 MB (P5 §5.6).
-    const lecture = await check(8, 1e6, 'nvlink4');
+    const { cross: lecture, pick: lecturePick } = await check(8, 1e6, 'nvlink4');
+    // The in-switch reduction the chart draws fastest is the tuner's pick too.
+    assert.equal(lecturePick.algorithm, 'nvls');
+    assert.match(await view.locator('[data-role="choice-note"]').textContent(), /NCCL’s tuner picks NVLS \(NVSwitch\) · Simple/);
     assert.deepEqual(lecture.boundaries.map((x) => [x.from, x.to]), [['ring/LL', 'ring/LL128'], ['ring/LL128', 'ring/Simple']]);
     assert.ok(lecture.boundaries[0].bytes > 64e3 && lecture.boundaries[0].bytes < 16e6 && lecture.boundaries[1].bytes > 16e6 && lecture.boundaries[1].bytes < 256e6);
     const proto = engine({ op: 'nccl.protocols', link: 'nvlink4' });
@@ -395,6 +409,8 @@ describe('topics', () => {
       await check(k, b, link);
     }
     assert.match(page.url(), /view=nccl&devices=2&bytes=1000000000&link=pcie5/);
+    assert.match(await view.locator('[data-role="nvls-note"]').textContent(), /^No switch on PCIe Gen5 x16 reduces/);
+    assert.match(await view.locator('[data-role="left-out"]').textContent(), /^Left out on PCIe Gen5 x16: NVLS, which needs an NVSwitch/);
     // A value that cannot be used is said, naming the control and the range; nothing drawn.
     await page.locator('#nccl-devices').fill('1');
     assert.equal(await view.locator('[data-role="settings-error"]').textContent(), 'GPUs: 1 is not allowed; allowed a whole number from 2 to 1,024. Nothing is drawn meanwhile.');

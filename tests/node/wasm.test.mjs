@@ -50,7 +50,8 @@ test('every field of every op is validated, naming field, value and rule', () =>
     [{ op: 'allreduce', algorithm: 'ring', devices: 0, bytes: 1, link: 'nvlink4' }, 'out_of_range', ["'devices'", '0', 'integer from 1']],
     [{ op: 'allreduce', algorithm: 'ring', devices: 3.5, bytes: 1, link: 'nvlink4' }, 'not_integer', ["'devices'", '3.5']],
     [{ op: 'allreduce', algorithm: 'magic', devices: 3, bytes: 1, link: 'nvlink4' }, 'unknown_value', ["'algorithm'", 'magic', 'rabenseifner']],
-    [{ op: 'nccl', devices: 8, bytes: 1, link: 'nvlink4', algorithms: ['nvls'] }, 'unknown_value', ["'algorithms'", 'nvls']],
+    [{ op: 'nccl', devices: 8, bytes: 1, link: 'nvlink4', algorithms: ['sharp'] }, 'unknown_value', ["'algorithms'", 'sharp']],
+    [{ op: 'nccl', devices: 8, bytes: 1, link: 'pcie5', algorithms: ['nvls'] }, 'invalid_request', ["'algorithms'", 'nvls', 'NVSwitch', 'allowed here']],
     [{ op: 'transfer', link: 'nvlink4', bytes: 1, bites: 2 }, 'unknown_field', ["'bites'", 'allowed fields']],
   ];
   for (const [req, code, words] of cases) {

@@ -19,7 +19,7 @@ export const FORMS = {
   },
   nccl: {
     flagged: '{}', fenced: '{}', bytesRange: range, devicesRange: range,
-    choiceNote: 'size k pair time ringProtocol ringTime',
+    choiceNote: 'size k pair time ringProtocol ringTime', leftOut: 'link list', noSwitch: 'link',
     badSetting: (m, p) => m('text', { setting: p.setting, value: p.value, allowed: ['devices', 'bytes', 'link'].includes(p.setting) ? m(p.setting) : undefined }),
   },
   moe: {
@@ -43,7 +43,7 @@ export const FORMS = {
       ratio: x.ratio >= 10 ? m('times', { times: x.times }) : x.ratioText, against: x.against, share: x.share,
       steps: m.plural(x.steps, { n: x.steps }), bound: m(x.bound === 'latency' ? 'latency' : 'bandwidth'),
     })),
-    notHere: (m, x) => m('text', { why: m(x.limit === 'link' || x.limit === 'devices' ? x.limit : 'bytes', x) }),
+    notHere: (m, x) => m('text', { why: m(['link', 'devices', 'switch'].includes(x.limit) ? x.limit : 'bytes', x) }),
     transfersSentence: (m, x) => m('text', { ...x, than: m(x.hidden ? 'less' : 'more') }),
     range: {
       tokens: range, tp: range,
@@ -52,7 +52,7 @@ export const FORMS = {
   rdma: {
     refused: 'm', direct: '{}',
     pipelined: {
-      overlaps: '{}', worse: '{}',
+      single_chunk: '{}', overlaps: '{}', worse: '{}',
     },
     nccl: {
       direct: '{}', host: '',
@@ -71,7 +71,8 @@ export const FORMS = {
     checkSentence: (m, w) => m(w.agree === 'agree' ? 'agree' : 'differ', w),
   },
   bound: {
-    refused: 'm', legendBound: 'b', verifiedAll: 'n', meets: '{}', above: '{}', below: '{}',
+    refused: 'm', legendBound: 'b', verifiedAll: 'n', meets: '{}', below: '{}',
+    above: (m, x) => m('text', { ...x, verdict: m(x.against === 'fewer' ? 'fewer' : 'notFewer', x) }),
     growthSentence: '{}', steps: count,
     verifiedSome: (m, x) => m('text', { verified: x.verified || m('none'), counted: x.counted }),
     range: {

@@ -17,11 +17,8 @@ export const BOUND_ALGORITHMS = ['ring', 'recursive_doubling', 'rabenseifner', '
 export const BOUND_DEVICES = [2, 4, 8, 16, 64, 256, 1024];
 const LIMITS = { devices: [2, 256], mb: [1e-6, 1e6] };
 
-/** Meets the bound: the engine's bytes a device equal its lower bound (to rounding); above; below (the switch sums). */
-export function againstBound(sent, bound) {
-  const tol = 1e-9 * Math.max(sent, bound);
-  return Math.abs(sent - bound) <= tol ? 'meets' : sent > bound ? 'above' : 'below';
-}
+/** The engine's verdict on a run's bytes against the bound (simulate's against_bound): meets, above, below (the switch sums). */
+export const againstBound = (sim) => sim.against_bound;
 
 export function createBoundView(lang, links) {
   const t = boundStrings(lang);
@@ -95,7 +92,7 @@ export function createBoundView(lang, links) {
     const line = h('span', { class: 'bound-line', 'aria-hidden': 'true' });
     line.style.left = pct(bound);
     const rows = sims.map((s) => {
-      const where = againstBound(s.bytes_sent_per_device, s.lower_bound_bytes);
+      const where = againstBound(s);
       const bar = h('span', { class: `bound-bar bound-${where}` });
       bar.style.width = pct(s.bytes_sent_per_device);
       const mark = h('span', { class: 'bound-line', 'aria-hidden': 'true' });
@@ -134,7 +131,7 @@ export function createBoundView(lang, links) {
 
   // Sentences chosen by the engine's figures: verification, who meets the bound, who is above, the switch below.
   function said(sims) {
-    const by = (w) => sims.filter((s) => againstBound(s.bytes_sent_per_device, s.lower_bound_bytes) === w);
+    const by = (w) => sims.filter((s) => againstBound(s) === w);
     const names = (list) => list.map((s) => algoName(s.algorithm)).join(t.and);
     const list = [];
     const verified = sims.filter((s) => s.verified === true);
@@ -143,7 +140,10 @@ export function createBoundView(lang, links) {
       : { key: 'verified-some', text: t.verifiedSome({ verified: names(verified), counted: names(sims.filter((s) => s.verified !== true)) }) });
     const meets = by('meets');
     if (meets.length) list.push({ key: 'meets', text: t.meets({ names: names(meets), bound: formatBytes(sims[0].lower_bound_bytes) }) });
-    for (const s of by('above')) list.push({ key: `above-${s.algorithm}`, text: t.above({ name: algoName(s.algorithm), sent: formatBytes(s.bytes_sent_per_device), bound: formatBytes(s.lower_bound_bytes), steps: s.steps }) });
+    // Above the bound buys fewer alphas only when the engine finds fewer steps than the ring's.
+    for (const s of by('above')) {
+      list.push({ key: `above-${s.algorithm}`, text: t.above({ name: algoName(s.algorithm), sent: formatBytes(s.bytes_sent_per_device), bound: formatBytes(s.lower_bound_bytes), steps: s.steps, ringSteps: s.ring_steps, against: s.steps_against_ring }) });
+    }
     for (const s of by('below')) list.push({ key: `below-${s.algorithm}`, text: t.below({ name: algoName(s.algorithm), sent: formatBytes(s.bytes_sent_per_device), bound: formatBytes(s.lower_bound_bytes) }) });
     return list;
   }

@@ -10,6 +10,7 @@ import { decodeStrings } from '../util/section_strings.js';
 import { formatBytes, formatTime } from '../util/units.js';
 import { askMany } from '../engine/door.js';
 import { rangeProblem, settingsRefresh } from './settings_check.js';
+import { sourcesNote } from './sources.js';
 
 // Every all-reduce algorithm the `tp` op accepts (its error names them), the ring first.
 export const DECODE_ALGORITHMS = ['ring', 'recursive_doubling', 'rabenseifner', 'binary_tree', 'double_binary_tree', 'in_switch'];
@@ -47,6 +48,7 @@ export function createDecodeView(lang, links) {
   const picture = h('div', { class: 'decode-picture', 'data-role': 'picture', role: 'img' });
   const sentences = h('ul', { class: 'decode-sentences', 'data-role': 'sentences' });
   const tableBox = h('div');
+  const sourcesBox = h('div');
   root.append(
     h('h2', { id: 'decode-title', text: t.title }),
     h('p', { class: 'note', text: t.intro }),
@@ -59,7 +61,7 @@ export function createDecodeView(lang, links) {
   );
   // §2.5's other transfers for the same model: a prompt's KV to the decode machine, and a cold start.
   const transfers = h('section', { class: 'decode-transfers', id: 'decode-transfers', dataset: { lecture: '2.5' }, 'aria-labelledby': 'decode-transfers-title' });
-  drawn.append(summary, h('figure', { class: 'decode-figure' }, [h('figcaption', { text: t.caption }), picture]), sentences, tableBox, transfers);
+  drawn.append(summary, h('figure', { class: 'decode-figure' }, [h('figcaption', { text: t.caption }), picture]), sentences, tableBox, transfers, sourcesBox);
 
   // A whole number in [lo, hi] typed, or the words that say why not.
   const sayWrong = () => rangeProblem([
@@ -90,9 +92,15 @@ export function createDecodeView(lang, links) {
       return;
     }
     if (!presetsAnswer) fillPickers(presets);
-    if (tokensFromEngine) { tokens.value = String(steps[0].tokens); tokensFromEngine = false; }
+    if (tokensFromEngine) {
+      // The engine's count for the phase, written into the address as a typed one would be.
+      tokens.value = String(steps[0].tokens);
+      tokensFromEngine = false;
+      tokens.dispatchEvent(new Event('change', { bubbles: true }));
+    }
     Object.assign(root.dataset, { model: steps[0].model.id, gpu: gpu.value, tp: String(steps[0].tp), link: link.value, phase: steps[0].phase, tokens: String(steps[0].tokens) });
     draw(steps);
+    sourcesBox.replaceChildren(sourcesNote(vt.presetSources, presets, [steps[0].model.id, gpu.value]));
     await drawTransfers(turn, steps[0].model);
   }
 
@@ -149,7 +157,7 @@ export function createDecodeView(lang, links) {
         dataset: {
           algorithm: p.algorithm, commTimeS: String(s.comm_time_s), computeTimeS: String(s.compute_time_s), commToCompute: String(s.comm_to_compute),
           alphaTimeS: String(p.alpha_time_s), betaTimeS: String(p.beta_time_s), allreduceTimeS: String(p.time_s), steps: String(p.steps), alphaShare: String(share), bound,
-          ...(p.applies === undefined ? {} : { applies: 'true', vllmPicks: String(p.vllm_picks) }),
+          ...(p.applies === undefined ? {} : { applies: 'true' }), ...(p.vllm_picks === undefined ? {} : { vllmPicks: String(p.vllm_picks) }),
         },
       }, [
         h('span', { class: 'decode-name', text: algoName(p.algorithm) }),

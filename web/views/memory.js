@@ -6,9 +6,11 @@
 
 import { h } from '../util/dom.js';
 import { memoryStrings } from '../util/section_strings.js';
+import { viewStrings } from '../util/i18n.js';
 import { formatBytes, formatTime } from '../util/units.js';
 import { askMany } from '../engine/door.js';
 import { rangeProblems, settingsRefresh } from './settings_check.js';
+import { sourcesNote } from './sources.js';
 
 // The controls' ranges: the engine's memory op accepts gpus 1-4,096, context_tokens 0-1e8,
 // batch 1-1e6, replicas 1-100,000.
@@ -44,6 +46,7 @@ export function createMemory(lang) {
   const facts = h('ul', { class: 'memory-facts', 'data-role': 'facts' });
   const decode = h('div', { class: 'memory-decode', 'data-role': 'decode' });
   const decodeNote = h('p', { class: 'note', 'data-role': 'decode-note' });
+  const sourcesBox = h('div');
   const replicaSentence = h('p', { class: 'memory-sentence', 'data-role': 'replicas-sentence' });
   const replicaFacts = h('ul', { class: 'memory-facts', 'data-role': 'replica-facts' });
   const tableBox = h('div');
@@ -69,6 +72,7 @@ export function createMemory(lang) {
       h('h3', { text: t.replicasTitle }), replicaSentence, replicaFacts,
     ]),
     tableBox,
+    sourcesBox,
   );
 
   let filled = false;
@@ -93,6 +97,7 @@ export function createMemory(lang) {
     }
     if (!filled) fill(presets);
     draw(out);
+    sourcesBox.replaceChildren(sourcesNote(viewStrings(lang).presetSources, presets, [out.model.id, out.gpu.id]));
   }
 
   function fill(presets) {
@@ -122,7 +127,7 @@ export function createMemory(lang) {
       model: out.model.label, gpu: out.gpu.label, n: out.gpus, weights: formatBytes(out.weight_bytes),
       weightsGpu: formatBytes(out.weight_bytes_per_gpu), kvGpu: formatBytes(out.kv_bytes_per_gpu), kv: formatBytes(out.kv_bytes),
       used: formatBytes(out.used_bytes_per_gpu), hbm: formatBytes(out.hbm_bytes), share: percent(out.used_fraction),
-      min: count(out.min_gpus), minKv: count(out.min_gpus_with_kv), maxContext: count(out.max_context_tokens), batch: count(out.batch),
+      min: count(out.min_gpus), minKv: count(out.min_gpus_with_kv), tp: count(out.min_gpus_power_of_two), maxContext: count(out.max_context_tokens), batch: count(out.batch),
       room: formatBytes(Math.abs(out.kv_room_bytes_per_gpu)),
       nominal: rate(out.gpu.hbm_Bps), eff: percent(out.hbm_efficiency),
       decode: formatTime(out.decode_time_s), decodeEff: formatTime(out.decode_time_effective_s),
@@ -161,8 +166,11 @@ export function createMemory(lang) {
     const rows = [
       ['one', 'nominal', out.one_gpu_decode_time_s, t.rowOne(w.nominal), !out.one_gpu_fits],
       ['one', 'effective', out.one_gpu_decode_time_effective_s, t.rowOneEff(w.eff), !out.one_gpu_fits],
-      ['n', 'nominal', out.decode_time_s, t.rowN(out.gpus, w.nominal), !out.fits],
-      ['n', 'effective', out.decode_time_effective_s, t.rowNEff(out.gpus, w.eff), !out.fits],
+      // One GPU chosen: its rows are the n rows, drawn once.
+      ...(out.gpus === 1 ? [] : [
+        ['n', 'nominal', out.decode_time_s, t.rowN(out.gpus, w.nominal), !out.fits],
+        ['n', 'effective', out.decode_time_effective_s, t.rowNEff(out.gpus, w.eff), !out.fits],
+      ]),
     ];
     decode.replaceChildren(...rows.map(([gpus, bw, time, label, over]) => {
       const bar = h('span', { class: `bar memory-${bw}` });
@@ -199,11 +207,14 @@ export function createMemory(lang) {
       ['kv_room_bytes_per_gpu', t.colRoom, formatBytes(out.kv_room_bytes_per_gpu)],
       ['min_gpus', t.colMin, w.min],
       ['min_gpus_with_kv', t.colMinKv, w.minKv],
+      ['min_gpus_power_of_two', t.colMinTp, w.tp],
       ['max_context_tokens', t.colContext, w.maxContext],
       ['one_gpu_decode_time_s', t.rowOne(w.nominal), w.one],
       ['one_gpu_decode_time_effective_s', t.rowOneEff(w.eff), w.oneEff],
-      ['decode_time_s', t.rowN(out.gpus, w.nominal), w.decode],
-      ['decode_time_effective_s', t.rowNEff(out.gpus, w.eff), w.decodeEff],
+      ...(out.gpus === 1 ? [] : [
+        ['decode_time_s', t.rowN(out.gpus, w.nominal), w.decode],
+        ['decode_time_effective_s', t.rowNEff(out.gpus, w.eff), w.decodeEff],
+      ]),
       ['total_gpus', t.colTotal, w.total],
       ['tokens_per_s', t.colTps(w.nominal), w.tps],
       ['tokens_per_s_effective', t.colTps(w.eff), w.tpsEff],

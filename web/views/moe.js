@@ -9,6 +9,8 @@ import { moeStrings } from '../util/section_strings.js';
 import { formatBytes, formatTime } from '../util/units.js';
 import { askMany } from '../engine/door.js';
 import { rangeProblems, settingsRefresh } from './settings_check.js';
+import { sourcesNote } from './sources.js';
+import { viewStrings } from '../util/i18n.js';
 
 // The settings' ranges (the engine's moe op accepts batch_tokens 1 to 1e8, hot_factor above 0 to 1e6;
 // the page offers the part a student needs).
@@ -18,6 +20,8 @@ const PHASES = Object.freeze({ decode: 64, prefill: 32768 });
 const MODELS = ['mixtral_8x7b', 'deepseek_v3'];
 
 const ratio = (x) => String(Number(x.toPrecision(3)));
+// A count of tokens as it is (4,096, not 4100; a share of an uneven split to two decimals).
+const tokenCount = (x) => Number(x.toFixed(2)).toLocaleString('en');
 const percent = (x) => `${Math.round(x * 100)}%`;
 // The divisors of n: the expert-parallel degrees that place experts evenly (the engine's rule).
 const divisors = (n) => Array.from({ length: n }, (_, i) => i + 1).filter((d) => n % d === 0);
@@ -38,6 +42,7 @@ export function createMoe(lang) {
   const splitText = h('p', { class: 'note', 'data-role': 'split-note' });
   const facts = h('ul', { class: 'moe-facts', 'data-role': 'facts' });
   const tableBox = h('div');
+  const sourcesBox = h('div');
   const drawn = h('div', { 'data-role': 'drawn' });
   const field = (label, control, id) => h('div', { class: 'param' }, [h('label', { for: id, text: label }), control]);
   root.append(
@@ -57,6 +62,7 @@ export function createMoe(lang) {
     h('figure', { class: 'moe-figure' }, [h('figcaption', { text: t.splitCaption }), split, splitText]),
     facts,
     tableBox,
+    sourcesBox,
   );
 
   let models = null;
@@ -81,6 +87,7 @@ export function createMoe(lang) {
     }
     if (!models) fillModels(presets.models);
     draw(out);
+    sourcesBox.replaceChildren(sourcesNote(viewStrings(lang).presetSources, presets, [out.model.id]));
   }
 
   function fillModels(list) {
@@ -138,11 +145,11 @@ export function createMoe(lang) {
       count: out.alltoalls_per_step, step: formatTime(out.step_time_s),
     });
     facts.replaceChildren(...[
-      ['tokens-per-gpu', t.factTokens(ratio(out.tokens_per_gpu))],
+      ['tokens-per-gpu', t.factTokens(tokenCount(out.tokens_per_gpu))],
       ['dispatch', t.factDispatch(formatBytes(out.dispatch_bytes_per_gpu_layer), formatBytes(out.combine_bytes_per_gpu_layer), percent(out.remote_fraction))],
       ['step-bytes', t.factStep(formatBytes(out.bytes_per_gpu_step))],
       ['hot', t.factHot(percent(out.hot_probability), out.model.top_k)],
-    ].map(([k, text]) => h('li', { dataset: { fact: k }, text })));
+    ].map(([k, text]) => h('li', { dataset: { fact: k, ...(k === 'tokens-per-gpu' ? { tokensPerGpu: String(out.tokens_per_gpu) } : {}) }, text })));
     tableBox.replaceChildren(dataTable(out, recv, busiest, routing));
   }
 
@@ -164,7 +171,15 @@ export function createMoe(lang) {
   pickEp.addEventListener('change', () => { s.ep = Number(pickEp.value); run(); });
   tokens.addEventListener('input', run);
   hot.addEventListener('input', run);
-  for (const btn of phaseButtons) btn.addEventListener('click', () => { tokens.value = String(PHASES[btn.dataset.phase]); run(); });
+  // A preset is a change of the tokens like a typed one: 'change' bubbles to the page, which
+  // writes it into the address (app/view_settings.js), so a redraw (a language switch) keeps it.
+  for (const btn of phaseButtons) {
+    btn.addEventListener('click', () => {
+      tokens.value = String(PHASES[btn.dataset.phase]);
+      tokens.dispatchEvent(new Event('change', { bubbles: true }));
+      run();
+    });
+  }
   const ready = run();
   return { root, ready };
 }

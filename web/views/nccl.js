@@ -101,9 +101,12 @@ export function createNcclView(lang, links) {
       { op: 'nccl', devices: s.devices, bytes: s.bytes, link: s.link },
       { op: 'nccl', devices: s.devices, bytes: s.bytes, link: s.link, algorithms: ['ring'] },
     ], 'nccl-view');
+    // The in-switch algorithm the engine's tuner weighs on this link (NVLS, CollNet), or none:
+    // §5.4 gives in-switch reduction only to switches that reduce.
+    const reducing = pick?.left_out ? ['nvls', 'collnet'].find((a) => !pick.left_out.some((x) => x.algorithm === a)) ?? 'none' : 'none';
     const charts = Promise.all([
       chart.update({ devices: s.devices, link: s.link, bytes: s.bytes }),
-      nvls.update({ devices: s.devices, link: s.link, bytes: s.bytes, algorithms: ['ring', 'in_switch'], selected: 'in_switch' }),
+      nvls.update({ devices: s.devices, link: s.link, bytes: s.bytes, ...(reducing === 'none' ? { algorithms: ['ring'], selected: 'ring' } : { algorithms: ['ring', 'in_switch'], selected: 'in_switch' }) }),
     ]);
     await charts;
     if (turn.stale) return;
@@ -114,7 +117,9 @@ export function createNcclView(lang, links) {
     }
     drawProtocols(proto);
     drawChoice(pick, ring);
-    nvlsNote.textContent = t.nvlsNote;
+    root.dataset.reducingSwitch = reducing;
+    const label = links.find((l) => l.id === s.link)?.label ?? s.link;
+    nvlsNote.textContent = reducing === 'nvls' ? t.nvlsNote : reducing === 'collnet' ? t.collnetNote : t.noSwitch(label);
     root.dataset.ready = 'true';
   }
 
@@ -144,8 +149,14 @@ export function createNcclView(lang, links) {
     const rows = pick.candidates.map((c) => h('tr', { dataset: { pair: `${c.algorithm}/${c.protocol}`, timeS: String(c.time_s) }, class: c.algorithm === pick.algorithm && c.protocol === pick.protocol ? 'is-best' : null }, [
       h('th', { scope: 'row', text: name(c) }), h('td', { text: formatTime(c.time_s) }), h('td', { text: formatTime(c.latency_s) }), h('td', { text: formatRate(c.bandwidth_Bps) }),
     ]));
+    const label = links.find((l) => l.id === s.link)?.label ?? s.link;
+    const leftOut = pick.left_out.length === 0 ? null : h('p', {
+      'data-role': 'left-out', 'data-algorithms': pick.left_out.map((x) => x.algorithm).join(' '),
+      text: t.leftOut(label, pick.left_out.map((x) => t.leftOutWhy[x.reason] ?? x.reason).join('; ')),
+    });
     choice.replaceChildren(
       h('p', { 'data-role': 'choice-note', text: t.choiceNote(formatBytes(pick.bytes), pick.devices, name(pick), formatTime(pick.time_s), ring.protocol, formatTime(ring.time_s)) }),
+      ...(leftOut ? [leftOut] : []),
       h('table', { class: 'nccl-choice' }, [
         h('caption', { text: t.choiceCaption }),
         h('thead', {}, h('tr', {}, [t.colPair, t.colTime, t.colLatency, t.colBandwidth].map((c) => h('th', { scope: 'col', text: c })))),

@@ -321,6 +321,8 @@ export function createPlayer(lang, { key = 'player', heading = true } = {}) {
     async update(settings) {
       const mine = ++asked;
       root.setAttribute('aria-busy', 'true');
+      // The section it shows is named from the settings at once, before the engine answers.
+      root.dataset.lecture = lectureSection({ algorithm: settings.algorithm, collective: settings.collective ?? 'allreduce', topology: { kind: settings.topology } });
       const k = settings.topology === 'two_level' || settings.algorithm === 'hierarchical' ? settings.nodes * settings.gpus_per_node : settings.devices;
       const small = k <= MAX_DRAWN;
       const reqs = [simulateRequest(settings, { mode: 'accounting', trace_limit: small ? 20000 : 0 })];

@@ -118,7 +118,7 @@ export function createRdmaView(lang, links) {
     const list = [];
     list.push({ key: 'direct', text: t.direct({ direct: formatTime(direct.time_s), staged: formatTime(staged.time_s), ratio: times(out.staged_over_gpudirect), bytes: formatBytes(out.bytes) }) });
     // The pipeline: near GPUDirect, or slower than not chunking at all (each chunk pays its α).
-    const pipeCase = piped.time_s > staged.time_s ? 'worse' : 'overlaps';
+    const pipeCase = out.pipelined_case; // the engine's: single_chunk, overlaps or worse
     list.push({ key: `pipelined-${pipeCase}`, text: t.pipelined[pipeCase]({
       chunks: out.chunks.toLocaleString(lang === 'zh' ? 'zh-CN' : 'en-US'), time: formatTime(piped.time_s), ratio: times(out.pipelined_over_gpudirect),
       pacedBy: t.stages[piped.paced_by] ?? piped.paced_by, memory: formatBytes(piped.host_memory_bytes), staged: formatTime(staged.time_s),

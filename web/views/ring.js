@@ -9,6 +9,8 @@ import { ringStrings } from '../util/section_strings.js';
 import { formatTime } from '../util/units.js';
 import { askMany } from '../engine/door.js';
 import { rangeProblem, settingsRefresh } from './settings_check.js';
+import { sourcesNote } from './sources.js';
+import { viewStrings } from '../util/i18n.js';
 
 const LIMITS = { devices: [1, 1024], tokens: [1, 2e9] };
 /** A count as the page shows it ("2,163"). Presentation only. */
@@ -35,6 +37,7 @@ export function createRingView(lang, links) {
   const hidingSaid = h('ul', { class: 'ring-sentences', 'data-role': 'hiding-sentences' });
   const causal = h('div', { class: 'ring-causal', id: 'ring-causal', 'data-role': 'causal' });
   const tableBox = h('div');
+  const sourcesBox = h('div');
   root.append(
     h('h2', { id: 'ring-title', text: t.title }),
     h('p', { class: 'note', text: t.intro }),
@@ -45,7 +48,7 @@ export function createRingView(lang, links) {
     problem,
     drawn,
   );
-  drawn.append(h('h3', { text: t.hidingTitle }), h('figure', { class: 'ring-figure' }, [h('figcaption', { text: t.hidingCaption }), hiding]), hidingSaid, causal, tableBox);
+  drawn.append(h('h3', { text: t.hidingTitle }), h('figure', { class: 'ring-figure' }, [h('figcaption', { text: t.hidingCaption }), hiding]), hidingSaid, causal, tableBox, sourcesBox);
 
   const sayWrong = () => rangeProblem([
     { input: devices, range: LIMITS.devices, say: (v) => t.range.devices(v) },
@@ -101,6 +104,7 @@ export function createRingView(lang, links) {
       t.hiding({ link: linkName(ids[i]), n: count(r.tokens_per_device, lang), threshold: count(r.threshold_tokens, lang), thresholdAlpha: count(r.threshold_with_alpha_tokens, lang), case: r.hiding_case, compute: formatTime(r.compute_time_s), transfer: formatTime(r.transfer_time_s) }))));
     drawCausal(answers[0]);
     tableBox.replaceChildren(dataTable(answers, ids));
+    sourcesBox.replaceChildren(sourcesNote(viewStrings(lang).presetSources, presets, [model.value]));
   }
 
   // The causal mask: each device's work in (query, key) pairs, contiguous against zig-zag (the engine's causal).

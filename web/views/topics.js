@@ -42,7 +42,7 @@ export const SECTIONS = [
   { id: '4.3', zh: 'all-to-all 与 MoE', en: 'All-to-all and MoE', links: [{ href: explore({ collective: 'alltoall', algorithm: 'pairwise' }), label: 'alltoall' }, { href: '?view=moe#moe-skew', label: 'moeSkew' }] },
   { id: '5', zh: 'all-reduce 的算法', en: 'All-reduce algorithms' },
   { id: '5.1', zh: 'ring：带宽最优，步数线性', en: 'Ring: bandwidth-optimal, linear in steps', links: [
-    { href: explore({ algorithm: 'ring' }), label: 'ring' }, { exercise: 2 },
+    { href: explore({ algorithm: 'ring' }), label: 'exploreRing' }, { exercise: 2 },
   ] },
   { id: '5.2', zh: '递归加倍与 Rabenseifner：步数对数', en: 'Recursive doubling and Rabenseifner: logarithmic in steps', links: [
     { href: explore({ algorithm: 'recursive_doubling' }), label: 'recursiveDoubling' },
