@@ -1,5 +1,5 @@
-// The schedule player against the engine (web/README.md "Views"): for every all-reduce algorithm
-// at 2-64 devices, flat and on two levels, and the other collectives, each step's drawn
+// The schedule player against the engine (web/README.md "Views"): for a sample of every all-reduce
+// algorithm at 3-64 devices, flat and on two levels, and the other collectives, each step's drawn
 // [data-message] set (from, to, bytes, level) equals the engine's trace for that step, no message
 // passes through a device but its two ends, and the collectives that have a result everywhere end
 // with every device data-complete="true". The checks run inside the page (one evaluate per batch).
@@ -116,9 +116,26 @@ async function go(query) {
   await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
 }
 
-const FLAT = [2, 3, 5, 8, 12, 16, 24, 32, 64];
-const TWO = [[2, 2], [2, 4], [4, 4], [4, 8], [3, 8], [2, 16], [8, 2], [16, 4]];
-const ALGOS = ['ring', 'recursive_doubling', 'rabenseifner', 'binary_tree', 'double_binary_tree', 'in_switch'];
+// A sample of the matrix the player offers: every algorithm and collective, flat, on a ring and on
+// two levels, small and at the 64 devices drawn one by one. The whole matrix is replayed without a
+// page in tests/node/player_model.test.mjs; here the drawing is checked against the engine.
+const flat = (s) => ({ bytes: 1e6, link: 'nvlink4', topology: 'switch', ...s });
+const two = (nodes, gpus_per_node, s) => ({ nodes, gpus_per_node, bytes: 1e6, topology: 'two_level', intra_link: 'nvlink4', inter_link: 'ib_ndr', ...s });
+const ALLREDUCE = [
+  ...['ring', 'recursive_doubling', 'rabenseifner', 'binary_tree', 'double_binary_tree', 'in_switch'].flatMap((algorithm) => [5, 16].map((devices) => flat({ algorithm, devices }))),
+  flat({ algorithm: 'ring', devices: 64 }), flat({ algorithm: 'in_switch', devices: 64 }), flat({ algorithm: 'double_binary_tree', devices: 3 }),
+  flat({ algorithm: 'ring', devices: 8, topology: 'ring' }), flat({ algorithm: 'recursive_doubling', devices: 5, topology: 'ring' }),
+  two(2, 4, { algorithm: 'hierarchical' }), two(2, 4, { algorithm: 'ring' }), two(4, 8, { algorithm: 'hierarchical' }),
+  two(4, 8, { algorithm: 'double_binary_tree' }), two(3, 8, { algorithm: 'rabenseifner' }), two(8, 2, { algorithm: 'ring' }),
+];
+const OTHERS = [
+  flat({ collective: 'allgather', algorithm: 'ring', devices: 5 }), flat({ collective: 'reduce_scatter', algorithm: 'ring', devices: 8 }),
+  flat({ collective: 'alltoall', algorithm: 'pairwise', devices: 12 }), flat({ collective: 'broadcast', algorithm: 'binomial_tree', devices: 16 }),
+  flat({ collective: 'alltoall', algorithm: 'direct', devices: 8 }), flat({ collective: 'broadcast', algorithm: 'scatter_allgather', devices: 8 }),
+  flat({ collective: 'reduce', algorithm: 'reduce_scatter_gather', devices: 3 }),
+  { collective: 'allgather', algorithm: 'ring', nodes: 4, gpus_per_node: 4, bytes: 1e6, topology: 'two_level' },
+  { collective: 'alltoall', algorithm: 'pairwise', nodes: 2, gpus_per_node: 8, bytes: 1e6, topology: 'two_level' },
+];
 
 describe('schedule player against the engine', () => {
   // In the suite: a root-level before runs at once in Node 20, before useLab's has a browser.
@@ -129,45 +146,16 @@ describe('schedule player against the engine', () => {
   });
   after(() => ctx?.close());
 
-  test('all-reduce, every algorithm, flat switch at 2-64 devices', async () => {
-    const cases = [];
-    for (const algorithm of ALGOS) for (const devices of FLAT) cases.push({ algorithm, devices, bytes: 1e6, link: 'nvlink4', topology: 'switch' });
-    const { checked, failures } = await runCases(cases);
-    assert.deepEqual(failures, []);
-    assert.ok(checked > 500, `${checked} steps checked`);
-  });
-
-  test('all-reduce on a ring topology and on two levels (hierarchical and flat algorithms)', async () => {
-    const cases = [];
-    for (const algorithm of ['ring', 'recursive_doubling']) for (const devices of [5, 8, 12]) cases.push({ algorithm, devices, bytes: 1e6, link: 'nvlink4', topology: 'ring' });
-    for (const [nodes, gpus] of TWO) {
-      for (const algorithm of ['hierarchical', 'ring', 'rabenseifner', 'double_binary_tree']) {
-        cases.push({ algorithm, nodes, gpus_per_node: gpus, bytes: 1e6, topology: 'two_level', intra_link: 'nvlink4', inter_link: 'ib_ndr' });
-      }
-    }
-    const { checked, failures } = await runCases(cases);
+  test('all-reduce, every algorithm, flat, on a ring and on two levels: each step drawn is the engine\'s', async () => {
+    const { checked, failures } = await runCases(ALLREDUCE);
     assert.deepEqual(failures, []);
     assert.ok(checked > 300, `${checked} steps checked`);
   });
 
-  test('all-gather, reduce-scatter, all-to-all, broadcast, reduce complete as their definitions say', async () => {
-    const cases = [];
-    for (const devices of [2, 3, 5, 8, 12, 16, 24, 32, 64]) {
-      cases.push({ collective: 'allgather', algorithm: 'ring', devices, bytes: 1e6, link: 'nvlink4', topology: 'switch' });
-      cases.push({ collective: 'reduce_scatter', algorithm: 'ring', devices, bytes: 1e6, link: 'nvlink4', topology: 'switch' });
-      cases.push({ collective: 'alltoall', algorithm: 'pairwise', devices, bytes: 1e6, link: 'nvlink4', topology: 'switch' });
-      cases.push({ collective: 'broadcast', algorithm: 'binomial_tree', devices, bytes: 1e6, link: 'nvlink4', topology: 'switch' });
-    }
-    for (const devices of [3, 8, 16]) {
-      cases.push({ collective: 'alltoall', algorithm: 'direct', devices, bytes: 1e6, link: 'nvlink4', topology: 'switch' });
-      cases.push({ collective: 'broadcast', algorithm: 'scatter_allgather', devices, bytes: 1e6, link: 'nvlink4', topology: 'switch' });
-      cases.push({ collective: 'reduce', algorithm: 'reduce_scatter_gather', devices, bytes: 1e6, link: 'nvlink4', topology: 'switch' });
-    }
-    cases.push({ collective: 'allgather', algorithm: 'ring', nodes: 4, gpus_per_node: 4, bytes: 1e6, topology: 'two_level' });
-    cases.push({ collective: 'alltoall', algorithm: 'pairwise', nodes: 2, gpus_per_node: 8, bytes: 1e6, topology: 'two_level' });
-    const { checked, failures } = await runCases(cases);
+  test('all-gather, reduce-scatter, all-to-all, broadcast, reduce: each step drawn is the engine\'s, and they complete as their definitions say', async () => {
+    const { checked, failures } = await runCases(OTHERS);
     assert.deepEqual(failures, []);
-    assert.ok(checked > 300, `${checked} steps checked`);
+    assert.ok(checked > 60, `${checked} steps checked`);
   });
 
   test('all-to-all: the last frame differs from the first (every block moved)', async () => {

@@ -125,3 +125,62 @@ test('each device\'s cells lie side by side in a strip, as many as asked', () =>
   }
   assert.equal(deviceLayout({ devices: 32, algorithm: 'ring', topology: { kind: 'ring' } }, 800, 4).devices[0].cells, null, 'beyond 16 devices: no cells');
 });
+
+// The matrix the schedule player offers (Explore, exercise 3 and 4), replayed on the engine's
+// traces: every step's trace is complete, and the collectives whose result lands everywhere end
+// with every device complete and none before the first step (P5 §4.1's definitions). The page
+// draws what this model holds (tests/browser/player.test.mjs checks the drawing on a sample).
+const FLAT = [2, 3, 5, 8, 12, 16, 24, 32, 64];
+const TWO = [[2, 2], [2, 4], [4, 4], [4, 8], [3, 8], [2, 16], [8, 2], [16, 4]];
+const ALGOS = ['ring', 'recursive_doubling', 'rabenseifner', 'binary_tree', 'double_binary_tree', 'in_switch'];
+function playerMatrix() {
+  const cases = [];
+  const flat = (s) => ({ bytes: 1e6, link: 'nvlink4', topology: 'switch', ...s });
+  for (const algorithm of ALGOS) for (const devices of FLAT) cases.push(flat({ algorithm, devices }));
+  for (const algorithm of ['ring', 'recursive_doubling']) for (const devices of [5, 8, 12]) cases.push(flat({ algorithm, devices, topology: 'ring' }));
+  for (const [nodes, gpus_per_node] of TWO) {
+    for (const algorithm of ['hierarchical', 'ring', 'rabenseifner', 'double_binary_tree']) {
+      cases.push({ algorithm, nodes, gpus_per_node, bytes: 1e6, topology: 'two_level', intra_link: 'nvlink4', inter_link: 'ib_ndr' });
+    }
+  }
+  for (const devices of FLAT) {
+    cases.push(flat({ collective: 'allgather', algorithm: 'ring', devices }), flat({ collective: 'reduce_scatter', algorithm: 'ring', devices }),
+      flat({ collective: 'alltoall', algorithm: 'pairwise', devices }), flat({ collective: 'broadcast', algorithm: 'binomial_tree', devices }));
+  }
+  for (const devices of [3, 8, 16]) {
+    cases.push(flat({ collective: 'alltoall', algorithm: 'direct', devices }), flat({ collective: 'broadcast', algorithm: 'scatter_allgather', devices }),
+      flat({ collective: 'reduce', algorithm: 'reduce_scatter_gather', devices }));
+  }
+  cases.push({ collective: 'allgather', algorithm: 'ring', nodes: 4, gpus_per_node: 4, bytes: 1e6, topology: 'two_level' },
+    { collective: 'alltoall', algorithm: 'pairwise', nodes: 2, gpus_per_node: 8, bytes: 1e6, topology: 'two_level' });
+  return cases;
+}
+
+test('every schedule the player offers, replayed step by step, completes as its collective\'s definition says', async () => {
+  const lab = await loadLab();
+  const failures = [];
+  let steps = 0;
+  for (const c of playerMatrix()) {
+    const res = lab.evaluate(simulateRequest(c, { mode: 'accounting', trace_limit: 20000 }));
+    const what = JSON.stringify(c);
+    if (res.error) { failures.push(`${what}: ${res.error.message}`); continue; }
+    const model = new ReplayModel();
+    model.load(res);
+    const k = res.devices;
+    const complete = () => Array.from({ length: k }, (_, d) => model.device(d).complete).filter((x) => x === true).length;
+    for (const [s, st] of res.schedule.steps.entries()) {
+      if ((st.trace ?? []).length !== st.messages) failures.push(`${what}: trace of step ${s + 1} has ${(st.trace ?? []).length} of ${st.messages} messages`);
+      steps += 1;
+    }
+    if (['allreduce', 'allgather', 'reduce_scatter', 'alltoall'].includes(res.collective)) {
+      if (complete() !== 0) failures.push(`${what}: ${complete()} devices complete before the first step`);
+      model.last();
+      if (complete() !== k) failures.push(`${what}: ${complete()} of ${k} devices complete at the last step`);
+    } else if (res.collective === 'broadcast') {
+      model.last();
+      if (complete() !== k) failures.push(`${what}: broadcast: ${complete()} of ${k} devices hold the root's data at the end`);
+    }
+  }
+  assert.deepEqual(failures, []);
+  assert.ok(steps > 1500, `${steps} steps`);
+});
