@@ -62,9 +62,7 @@ void op_links(Request& r, JsonWriter& w) {
     w.member("id", s.id).member("label", s.label).member("scope", s.scope).member("nominal_Bps", s.nominal_Bps)
         .member("beta_Bps", l.beta_Bps).member("alpha_s", l.alpha_s).member("n_half_bytes", n_half_bytes(l));
     // The switch that reduces on this link (P5 §5.4), as NCCL names its algorithm, or "none".
-    const char* reducing = nccl_algorithm_allowed(NcclAlgorithm::nvls, l) ? "nvls"
-                           : nccl_algorithm_allowed(NcclAlgorithm::collnet, l) ? "collnet" : "none";
-    w.member("reducing_switch", reducing);
+    w.member("reducing_switch", reducing_switch(l));
   });
   w.member("efficiency", eff);
 }
@@ -182,12 +180,6 @@ void write_estimate_members(JsonWriter& w, const NcclEstimate& e) {
 }  // namespace
 
 namespace {
-// The algorithm names a link allows, for a refusal ("\"ring\", \"tree\"").
-std::string allowed_here(const Link& link) {
-  std::string out;
-  for (NcclAlgorithm a : nccl_algorithms_for(link)) out += (out.empty() ? "\"" : ", \"") + nccl_algorithm_name(a) + "\"";
-  return out;
-}
 }  // namespace
 
 void op_nccl(Request& r, JsonWriter& w) {
@@ -207,17 +199,13 @@ void op_nccl(Request& r, JsonWriter& w) {
       refuse("invalid_type", {"field 'algorithms': value ", show_value(list), " is not allowed; allowed: ", kAllowed});
     algorithms.clear();
     for (const json& a : list) {
-      bool known = false;
-      for (NcclAlgorithm x : {NcclAlgorithm::ring, NcclAlgorithm::tree, NcclAlgorithm::nvls, NcclAlgorithm::collnet}) {
-        if (a != nccl_algorithm_name(x)) continue;
-        known = true;
-        if (!nccl_algorithm_allowed(x, link))
-          refuse("invalid_request", {"field 'algorithms': ", show_value(a), " needs ",
-                                     x == NcclAlgorithm::nvls ? "an NVSwitch (link nvlink4 or nvlink5)" : "InfiniBand switches with SHARP (link ib_ndr)",
-                                     "; link '", link.id, "' has none; allowed here: ", allowed_here(link)});
-        algorithms.push_back(x);
-      }
-      if (!known) refuse("unknown_value", {"field 'algorithms': unknown value ", show_value(a), "; allowed: ", kAllowed});
+      NcclAlgorithm x;
+      if (!a.is_string() || !parse_nccl_algorithm(a.get<std::string>(), &x))
+        refuse("unknown_value", {"field 'algorithms': unknown value ", show_value(a), "; allowed: ", kAllowed});
+      if (!nccl_algorithm_allowed(x, link))
+        refuse("invalid_request", {"field 'algorithms': ", show_value(a), " needs ", nccl_algorithm_needs(x), "; link '",
+                                   link.id, "' has none; allowed here: ", nccl_algorithms_text(link)});
+      algorithms.push_back(x);
     }
   }
   r.finish();

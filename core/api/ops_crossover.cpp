@@ -107,15 +107,14 @@ void op_crossover(Request& r, JsonWriter& w) {
     const std::vector<std::string> chosen =
         r.has("algorithms") ? read_name_list(r, "algorithms", nccl_algos) : allowed;
     if (!r.has("algorithms")) r.mark_read("algorithms");
-    std::string allowed_text;
-    for (const std::string& a : allowed) allowed_text += (allowed_text.empty() ? "" : ", ") + a;
     std::vector<NcclAlgorithm> list;
     for (const std::string& n : chosen) {
-      if (std::find(allowed.begin(), allowed.end(), n) == allowed.end())
-        refuse("invalid_request", {"field 'algorithms': \"", n, "\" needs a switch that reduces, and link '", link.id,
-                                   "' has none; allowed here: ", allowed_text});
-      for (NcclAlgorithm a : {NcclAlgorithm::ring, NcclAlgorithm::tree, NcclAlgorithm::nvls, NcclAlgorithm::collnet})
-        if (nccl_algorithm_name(a) == n) list.push_back(a);
+      NcclAlgorithm a;
+      parse_nccl_algorithm(n, &a);  // read_name_list took only these names
+      if (!nccl_algorithm_allowed(a, link))
+        refuse("invalid_request", {"field 'algorithms': \"", n, "\" needs ", nccl_algorithm_needs(a), "; link '", link.id,
+                                   "' has none; allowed here: ", nccl_algorithms_text(link)});
+      list.push_back(a);
     }
     pairs = nccl_pairs(list);
     for (const auto& pr : pairs) names.push_back(nccl_pair_name(pr.first, pr.second));

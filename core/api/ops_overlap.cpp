@@ -183,7 +183,8 @@ void op_kv_transfer(Request& r, JsonWriter& w) {
       .member("kv_bytes_per_token", kv_bytes_per_token(m)).member("one_nic_s", k.one_nic_s)
       .member("all_nics_s", k.all_nics_s).member("layer_compute_s", k.layer_compute_s)
       .member("layer_transfer_s", k.layer_transfer_s).member("prefill_s", k.prefill_s)
-      .member("layerwise_exposed_s", k.layerwise_exposed_s);
+      .member("layerwise_exposed_s", k.layerwise_exposed_s)
+      .member("against_prefill", k.all_nics_s < k.prefill_s ? "less" : "more");  // over every NIC
   w.key("timeline");
   write_timeline(w, k.timeline);
 }

@@ -92,6 +92,10 @@ void op_tp(Request& r, JsonWriter& w) {
       .member("allreduce_bytes", c.allreduce_bytes).member("allreduces", c.allreduces);
   w.key("per_allreduce");
   write_kernel(w, kernel, c);
+  // What binds the step's communication, for a view to say (§5.7): latency when α is at least
+  // half of each all-reduce.
+  const CollectiveCost& one = c.call.cost;
+  w.member("bound", c.comm_time_s == 0 ? "none" : one.alpha_time_s >= one.time_s - one.alpha_time_s ? "latency" : "bandwidth");
   w.member("comm_time_s", c.comm_time_s).member("bytes_sent_per_gpu", c.bytes_sent_per_gpu)
       .member("compute_time_s", c.compute_time_s).member("weight_read_time_s", c.weight_read_time_s)
       .member("comm_to_compute", c.comm_time_s / c.compute_time_s);

@@ -1,6 +1,7 @@
 // Code 03: all-reduce algorithms, hierarchy, NCCL protocols, small messages (P5 §5).
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "model/collectives.hpp"
 #include "demos/demo_table.hpp"
@@ -18,6 +19,14 @@ std::string size_label(double n) {
   if (n >= GB) return std::to_string(int(n / GB)) + " GB";
   if (n >= MB) return std::to_string(int(n / MB)) + " MB";
   return std::to_string(int(n / kB)) + " KB";
+}
+
+// The size above which the ring all-reduce beats recursive doubling on k devices over `link`.
+double ring_doubling_crossover_bytes(int k, const Link& link) {
+  const CheapestMap m = cheapest_changes(2, [&](int i, double n) {
+    return allreduce_cost(i == 0 ? AllreduceAlgorithm::recursive_doubling : AllreduceAlgorithm::ring, k, n, link).time_s;
+  }, 1, 1e12);
+  return m.changes.empty() ? 0 : m.changes.front().bytes;
 }
 
 // Time of every flat algorithm at several sizes; records the fastest (no in-switch) per size.
@@ -69,9 +78,24 @@ json many_devices_table() {
   const CollectiveCost rd = allreduce_cost(AllreduceAlgorithm::recursive_doubling, 64, 1 * MB, ib);
   t.check("ring at 1 MB: alpha alone", ring.alpha_time_s / us, "630", "us")
       .check("ring steps", ring.steps, "126", "")
-      .check("recursive doubling at 1 MB", rd.time_s / us, "180", "us")
-      .note("With 64 devices the ring's 126 alphas move its crossover with recursive doubling "
-            "to larger messages than with 8.");
+      .check("recursive doubling at 1 MB", rd.time_s / us, "180", "us");
+  // §5.3: "the crossover moves to larger messages" holds on one link; 8 GPUs on NVLink against 64
+  // on InfiniBand changes the link too, and the link's alpha x beta scales every crossover.
+  const Link nv = catalogue_link("nvlink4");
+  const double nv8 = ring_doubling_crossover_bytes(8, nv), nv64 = ring_doubling_crossover_bytes(64, nv);
+  const double ib64 = ring_doubling_crossover_bytes(64, ib);
+  auto mb = [](double n) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g MB", n / MB);
+    return std::string(text);
+  };
+  t.check_text("one link (NVLink 4): the ring/recursive-doubling crossover is larger with 64 devices than with 8",
+               nv64 > nv8 ? "yes" : "no", "yes")
+      .note("Ring against recursive doubling on one link, NVLink 4: the crossover moves from " + mb(nv8) +
+            " with 8 devices to " + mb(nv64) + " with 64, " + (nv64 > nv8 ? "larger" : "smaller") +
+            " messages (the ring's 126 alphas against 6). On InfiniBand with 64 devices it is " + mb(ib64) +
+            ", " + (ib64 < nv8 ? "below" : "above") + " the 8 GPUs on NVLink: that comparison changes the link's "
+            "alpha x beta as well as the device count.");
   return t.to_json();
 }
 

@@ -37,6 +37,31 @@ bool nccl_algorithm_allowed(NcclAlgorithm a, const Link& link) {
   }
 }
 
+const char* reducing_switch(const Link& link) {
+  if (nccl_algorithm_allowed(NcclAlgorithm::nvls, link)) return "nvls";
+  if (nccl_algorithm_allowed(NcclAlgorithm::collnet, link)) return "collnet";
+  return "none";
+}
+
+bool parse_nccl_algorithm(const std::string& name, NcclAlgorithm* out) {
+  for (NcclAlgorithm a : {NcclAlgorithm::ring, NcclAlgorithm::tree, NcclAlgorithm::nvls, NcclAlgorithm::collnet}) {
+    if (nccl_algorithm_name(a) != name) continue;
+    *out = a;
+    return true;
+  }
+  return false;
+}
+
+std::string nccl_algorithm_needs(NcclAlgorithm a) {
+  return a == NcclAlgorithm::nvls ? "an NVSwitch (link nvlink4 or nvlink5)" : "InfiniBand switches with SHARP (link ib_ndr)";
+}
+
+std::string nccl_algorithms_text(const Link& link) {
+  std::string out;
+  for (NcclAlgorithm a : nccl_algorithms_for(link)) out += (out.empty() ? "\"" : ", \"") + nccl_algorithm_name(a) + "\"";
+  return out;
+}
+
 std::string nccl_left_out_reason(NcclAlgorithm a, const Link& link) {
   if (nccl_algorithm_allowed(a, link)) return "";
   return a == NcclAlgorithm::nvls ? "needs_nvswitch" : "needs_sharp";

@@ -57,6 +57,15 @@ NcclEstimate nccl_allreduce_estimate(NcclAlgorithm a, NcclProtocol p, int device
 /// The in-switch algorithm a link's switch offers (P5 §5.4): NVLS on NVSwitch (NVLink 4 and 5),
 /// CollNet on InfiniBand's SHARP switches; none on PCIe, Ethernet or RoCE.
 bool nccl_algorithm_allowed(NcclAlgorithm a, const Link& link);
+/// The in-switch algorithm of `link`'s switch, as NCCL names it: "nvls", "collnet", or "none"
+/// (a switch that does not reduce: PCIe, RoCE, Ethernet; P5 §5.4).
+const char* reducing_switch(const Link& link);
+/// An NCCL algorithm by its name ("ring", "tree", "nvls", "collnet"); false for another name.
+bool parse_nccl_algorithm(const std::string& name, NcclAlgorithm* out);
+/// What an in-switch algorithm needs, for a refusal: "an NVSwitch (link nvlink4 or nvlink5)".
+std::string nccl_algorithm_needs(NcclAlgorithm a);
+/// The names of nccl_algorithms_for(link), for a refusal: "\"ring\", \"tree\"".
+std::string nccl_algorithms_text(const Link& link);
 /// Why `a` is not weighed on `link`: "needs_nvswitch" or "needs_sharp"; "" when it is allowed.
 std::string nccl_left_out_reason(NcclAlgorithm a, const Link& link);
 /// ring, tree and whichever in-switch algorithm the link's switch offers.

@@ -67,7 +67,7 @@ KernelCost allreduce_kernel_cost(const AllreduceKernel& kernel, int k, double D,
       // §5.4: in-switch reduction needs a switch that reduces (NVSwitch, InfiniBand SHARP); a
       // catalogue link without one (PCIe, RoCE, Ethernet) keeps the model's cost, said not to apply.
       if (kernel.algorithm == AllreduceAlgorithm::in_switch && k > 1 && find_link(link.id) &&
-          !nccl_algorithm_allowed(NcclAlgorithm::nvls, link) && !nccl_algorithm_allowed(NcclAlgorithm::collnet, link)) {
+          std::string(reducing_switch(link)) == "none") {
         out.applies = false;
         out.limit = "switch";
       }

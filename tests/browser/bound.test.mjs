@@ -1,51 +1,24 @@
 // The least each device must send (?view=bound, P5 §4.2) in headless Chromium: every algorithm's
 // bytes a device, steps, time and verification are the engine's (the native CLI's simulate), the
 // bound for growing k its collective op's; the sentences follow the figures (ring and Rabenseifner
-// meet the bound, in-switch is below it, runs too large for buffers are counted); the controls
+// meet the bound, in-switch is below it where a switch sums and left out where none does, runs the
+// engine refuses on buffers are counted and say why); the controls
 // redraw at their extremes; Topics links to it; axe-core; no sideways scroll at 390 px; screenshots.
 import assert from 'node:assert/strict';
 import { formatBytes } from '../../web/util/units.js';
 import { describe, test } from 'node:test';
 import { checkViewLayout, DESKTOP, openPage, useLab } from './helpers.mjs';
-import { engine } from './engine.mjs';
+import { check, first, settled } from './truth/bound.mjs';
 
 const ALGORITHMS = ['ring', 'recursive_doubling', 'rabenseifner', 'binary_tree', 'double_binary_tree', 'in_switch'];
 const errors = [];
 const fresh = (...args) => lab.fresh(...args);
 
-const settled = (page, { devices, bytes, link = 'nvlink4' }) => page.waitForSelector(
-  `[data-view="bound"][data-devices="${devices}"][data-bytes="${bytes}"][data-link="${link}"]:not([aria-busy]) [data-role="drawn"]:not([hidden])`, { timeout: 30000 });
-
-async function checkAgainstEngine(page, settings) {
-  await settled(page, settings);
-  const link = settings.link ?? 'nvlink4';
-  const rows = await page.locator('.bound-row').evaluateAll((els) => els.map((e) => ({ ...e.dataset })));
-  assert.deepEqual(rows.map((r) => r.algorithm), ALGORITHMS);
-  // On buffers where the engine can; counted where it refuses data mode.
-  const wants = ALGORITHMS.map((algorithm) => {
-    const request = { op: 'simulate', collective: 'allreduce', algorithm, devices: settings.devices, bytes: settings.bytes, link, mode: 'data', trace_limit: 0 };
-    const data = engine(request);
-    return data.error ? engine({ ...request, mode: 'accounting' }) : data;
-  });
-  rows.forEach((r, i) => {
-    const w = wants[i];
-    assert.equal(Number(r.bytesSentPerDevice), w.bytes_sent_per_device, r.algorithm);
-    assert.equal(Number(r.lowerBoundBytes), w.lower_bound_bytes, r.algorithm);
-    assert.equal(Number(r.steps), w.steps, r.algorithm);
-    assert.equal(Number(r.timeS), w.time_s, r.algorithm);
-    assert.equal(r.verified, String(w.verified === true), r.algorithm);
-    assert.equal(r.mode, w.mode, r.algorithm);
-    assert.equal(r.against, w.against_bound, r.algorithm); // the engine's verdict, not the page's
-  });
-  const growth = await page.locator('.bound-growth-table tbody tr').evaluateAll((els) => els.map((e) => [Number(e.dataset.devices), Number(e.dataset.lowerBoundBytes)]));
-  assert.deepEqual(growth, [2, 4, 8, 16, 64, 256, 1024].map((n) => [n, engine({ op: 'collective', collective: 'allreduce', algorithm: 'ring', devices: n, bytes: settings.bytes, link }).lower_bound_bytes]));
-  return { rows, wants };
-}
 const says = (page) => page.locator('.bound-sentences li').evaluateAll((els) => els.map((e) => e.dataset.says));
 
 // The view in Chinese at its defaults: checked on the Chinese page of the layout checks.
 async function chinese(zh) {
-  await settled(zh, { devices: 8, bytes: 8e6 });
+  await settled(zh, first);
   const zhName = (a) => zh.locator(`.bound-row[data-algorithm="${a}"] .bound-name`).textContent();
   assert.equal(await zh.locator('[data-says="meets"]').textContent(), `${await zhName('ring')}、${await zhName('rabenseifner')} 每个设备恰好发送下界 14 MB：带宽最优。`);
 }
@@ -58,7 +31,7 @@ describe('bound view', () => {
     const page = await openPage(ctx, `${lab.server.url}?view=bound`, errors);
     assert.equal(await page.locator('[data-view="bound"]').getAttribute('data-lecture'), '4.2');
     // Code 02 demo 2: 8 devices, 8 MB each, NVLink 4; the bound 2(k-1)/k x D = 14 MB.
-    const { rows, wants } = await checkAgainstEngine(page, { devices: 8, bytes: 8e6 });
+    const { rows, wants } = await check(page, first);
     assert.equal(wants[0].lower_bound_bytes, 14e6);
     assert.ok(wants.every((w) => w.verified === true), 'every algorithm ran on buffers and was verified');
     assert.deepEqual(rows.filter((r) => r.against === 'meets').map((r) => r.algorithm), ['ring', 'rabenseifner']);
@@ -69,21 +42,29 @@ describe('bound view', () => {
     // Large: too big for buffers, counted only; the sentence says so.
     await page.locator('#bound-devices').fill('256');
     await page.locator('#bound-mb').fill('1000000');
-    await checkAgainstEngine(page, { devices: 256, bytes: 1e12 });
+    await check(page, { devices: 256, mb: 1e6, link: 'nvlink4' });
     assert.equal((await says(page))[0], 'verified-some');
     // Smallest: 2 devices, one byte; another link.
     await page.locator('#bound-devices').fill('2');
     await page.locator('#bound-mb').fill('0.000001');
     await page.locator('#bound-link').selectOption('ib_ndr');
-    await checkAgainstEngine(page, { devices: 2, bytes: 1, link: 'ib_ndr' });
+    await check(page, { devices: 2, mb: 0.000001, link: 'ib_ndr' });
+    // One byte is refused on buffers for holding no 8-byte element, not for being too large.
+    assert.match(await page.locator('[data-says="verified-some"]').textContent(), /; not a whole number of 8-byte elements, so not run on buffers, counted only \(bytes, steps and time\): ring, /);
+    // PCIe Gen5: no switch sums (§5.4), so no in-switch row, and a sentence says why.
+    await page.locator('#bound-link').selectOption('pcie5');
+    const { rows: pcie } = await check(page, { devices: 2, mb: 0.000001, link: 'pcie5' });
+    assert.ok(!pcie.some((r) => r.algorithm === 'in_switch'), 'no in-switch row on PCIe');
+    assert.match(await page.locator('[data-says="no-switch"]').textContent(), /^In-switch reduction is not drawn: no switch on PCIe Gen5.* sums/);
+    await page.locator('#bound-link').selectOption('ib_ndr');
     // A k not a power of two.
     await page.locator('#bound-devices').fill('6');
     await page.locator('#bound-mb').fill('8');
-    await checkAgainstEngine(page, { devices: 6, bytes: 8e6, link: 'ib_ndr' });
+    await check(page, { devices: 6, mb: 8, link: 'ib_ndr' });
     // k = 4: the double binary tree's pipelined chunks take more steps than the ring's 6, so the
     // sentence does not say it buys fewer alphas; recursive doubling's 2 steps do.
     await page.locator('#bound-devices').fill('4');
-    const { wants: four } = await checkAgainstEngine(page, { devices: 4, bytes: 8e6, link: 'ib_ndr' });
+    const { wants: four } = await check(page, { devices: 4, mb: 8, link: 'ib_ndr' });
     const dbt = four[ALGORITHMS.indexOf('double_binary_tree')];
     assert.equal(dbt.steps_against_ring, 'more');
     assert.equal(await page.locator('[data-says="above-double_binary_tree"]').textContent(),
@@ -97,7 +78,7 @@ describe('bound view', () => {
     await ctx.close();
   });
 
-  test('axe-core clean, no sideways scroll at 390 px with the table open, screenshots; the Chinese sentences at the defaults', () => checkViewLayout(lab, 'bound', { ready: (page) => settled(page, { devices: 8, bytes: 8e6 }), errors, more: async (page, lang, viewport) => {
+  test('axe-core clean, no sideways scroll at 390 px with the table open, screenshots; the Chinese sentences at the defaults', () => checkViewLayout(lab, 'bound', { ready: (page) => settled(page, first), errors, more: async (page, lang, viewport) => {
     if (lang === 'zh' && viewport.width === DESKTOP.width) await chinese(page);
   } }));
 

@@ -8,90 +8,16 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { checkViewLayout, openPage, useLab } from './helpers.mjs';
-import { engine } from './engine.mjs';
+import { check, settled } from './truth/compare.mjs';
 
-const CROSS_SHARE = 0.1; // the rule the view's note states ("more than 10% of the compute")
 const errors = [];
 const fresh = (...args) => lab.fresh(...args);
-const PRESETS = engine({ op: 'presets' });
 
 const DEFAULTS = { model: 'mixtral_8x7b', node: 'dgx_h100', phase: 'decode', tokens: 64, tp: 8, pp: 2, ep: 8, cp: 8 };
 
-const settled = (page, s) => page.waitForSelector(
-  `[data-view="compare"][data-model="${s.model}"][data-tokens="${s.tokens}"][data-tp="${s.tp}"][data-pp="${s.pp}"][data-ep="${s.ep}"][data-cp="${s.cp}"][data-phase="${s.phase}"]:not([aria-busy]) [data-role="drawn"]:not([hidden])`,
-  { timeout: 20000 });
-
-/** What each row must show, from the engine's answers for the same settings. */
-function expected(s) {
-  const m = PRESETS.models.find((x) => x.id === s.model);
-  const n = PRESETS.nodes.find((x) => x.id === s.node);
-  const both = (r) => [n.intra_link, n.nic_link].map((link) => engine({ ...r, link }));
-  const base = { model: m.id, gpu: n.gpu, tokens: s.tokens, phase: s.phase };
-  const rows = { dp: { bytes: 0, nvlinkTimeS: 0, nicTimeS: 0, belongs: 'anywhere' } };
-  const [tpN, tpI] = both({ op: 'tp', ...base, tp: s.tp });
-  for (const id of ['tp', 'sp']) {
-    const bytes = id === 'tp' ? tpN.bytes_sent_per_gpu : tpN.sequence_parallel.bytes_sent_per_gpu;
-    rows[id] = bytes === 0 ? { bytes: 0, nvlinkTimeS: 0, nicTimeS: 0, belongs: 'none' } : {
-      bytes, messages: tpN.allreduces, nvlinkTimeS: tpN.comm_time_s, nicTimeS: tpI.comm_time_s, computeS: tpN.compute_time_s,
-      shareNvlink: tpN.comm_to_compute, shareNic: tpI.comm_to_compute, belongs: tpI.comm_to_compute > CROSS_SHARE ? 'nvlink' : 'cross',
-    };
-  }
-  if (s.pp === 1) rows.pp = { bytes: 0, nvlinkTimeS: 0, nicTimeS: 0, belongs: 'none' };
-  else {
-    // The activation a stage boundary sends is the engine's own activation size (tp allreduce_bytes).
-    const [a, b] = both({ op: 'transfer', bytes: tpN.allreduce_bytes });
-    const whole = engine({ op: 'tp', ...base, tp: 1, link: n.intra_link }).compute_time_s;
-    rows.pp = { bytes: a.bytes, messages: s.pp - 1, messageNvlinkS: a.time_s, messageNicS: b.time_s, nvlinkTimeS: (s.pp - 1) * a.time_s, nicTimeS: (s.pp - 1) * b.time_s, computeS: whole,
-      belongs: (s.pp - 1) * b.time_s > CROSS_SHARE * whole ? 'nvlink' : 'cross' };
-  }
-  if (m.experts === 0) rows.ep = { bytes: 0, nvlinkTimeS: 0, nicTimeS: 0, belongs: 'noExperts' };
-  else {
-    const [a, b] = both({ op: 'moe', model: m.id, ep: s.ep, batch_tokens: s.tokens });
-    const compute = engine({ op: 'tp', ...base, tp: s.ep, link: n.intra_link }).compute_time_s;
-    rows.ep = a.bytes_per_gpu_step === 0 ? { bytes: 0, nvlinkTimeS: 0, nicTimeS: 0, belongs: 'none' } : {
-      bytes: a.bytes_per_gpu_step, messages: a.alltoalls_per_step, nvlinkTimeS: a.step_time_s, nicTimeS: b.step_time_s, computeS: compute,
-      belongs: b.step_time_s > CROSS_SHARE * compute ? 'nvlink' : 'cross' };
-  }
-  if (s.cp === 1) rows.cp = { bytes: 0, nvlinkTimeS: 0, nicTimeS: 0, belongs: 'none' };
-  else {
-    const [a, b] = both({ op: 'ring_attention', model: m.id, gpu: n.gpu, devices: s.cp, prompt_tokens: s.tokens });
-    const sends = m.layers * (s.cp - 1);
-    rows.cp = { bytes: sends * a.tokens_per_device * a.kv_bytes_per_token, messages: sends, messageNvlinkS: a.transfer_time_s, messageNicS: b.transfer_time_s,
-      nvlinkTimeS: sends * a.transfer_time_s, nicTimeS: sends * b.transfer_time_s, computeS: m.layers * s.cp * a.compute_time_s, belongs: b.hidden_with_alpha ? 'cross' : 'nvlink' };
-  }
-  return rows;
-}
-
-/** The page's rows from their data-* attributes against the engine's figures for the same settings. */
-async function checkAgainstEngine(page, s) {
-  await settled(page, s);
-  const want = expected(s);
-  // The page draws the engine's one answer for these settings.
-  const op = engine({ op: 'parallelisms', model: s.model, node: s.node, phase: s.phase, tokens: s.tokens, tp: s.tp, pp: s.pp, ep: s.ep, cp: s.cp });
-  for (const r of op.rows) {
-    const shown = await page.locator(`.compare-table tr[data-row="${r.id}"]`).evaluate((e) => ({ ...e.dataset }));
-    assert.equal(Number(shown.bytes), r.bytes_per_gpu_step, `${r.id} bytes`);
-    assert.equal(Number(shown.nicTimeS), r.nic_time_s, `${r.id} nic time`);
-    assert.equal(shown.computeS, r.compute_time_s === undefined ? '' : String(r.compute_time_s), `${r.id} compute`);
-  }
-  const got = Object.fromEntries(await page.locator('.compare-table tbody tr').evaluateAll((els) => els.map((e) => [e.dataset.row, { ...e.dataset }])));
-  assert.deepEqual(Object.keys(got), ['dp', 'tp', 'sp', 'pp', 'ep', 'cp']);
-  for (const [id, w] of Object.entries(want)) {
-    for (const [k, v] of Object.entries(w)) {
-      const g = got[id][k];
-      if (typeof v === 'number') assert.ok(Math.abs(Number(g) - v) <= 1e-12 * Math.max(1, Math.abs(v)), `${id} ${k}: page ${g}, engine ${v}`);
-      else assert.equal(g, v, `${id} ${k}`);
-    }
-  }
-  // The bars are the same times: one NVLink and one NIC lane a row.
-  const lanes = await page.locator('.compare-bar-row').evaluateAll((els) => els.map((e) => [e.dataset.row, ...[...e.querySelectorAll('.compare-lane')].map((l) => Number(l.dataset.timeS))]));
-  assert.deepEqual(lanes.map(([id]) => id), Object.keys(want));
-  for (const [id, nv, nic] of lanes) {
-    assert.ok(Math.abs(nv - want[id].nvlinkTimeS) <= 1e-12 * Math.max(1, want[id].nvlinkTimeS), `${id} nvlink bar`);
-    assert.ok(Math.abs(nic - want[id].nicTimeS) <= 1e-12 * Math.max(1, want[id].nicTimeS), `${id} nic bar`);
-  }
-  return want;
-}
+// The rows, bars and sentences against the engine's parallelisms answer, and each row against its
+// parallelism's own op (truth/compare.mjs, the truth walk's own check); returns those rows.
+const checkAgainstEngine = async (page, s) => (await check(page, s)).want;
 
 const says = (page) => page.locator('.compare-sentences li').evaluateAll((els) => els.map((e) => e.dataset.says));
 const belongs = (page, id) => page.locator(`.compare-table tr[data-row="${id}"]`).getAttribute('data-belongs');

@@ -8,58 +8,16 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { checkViewLayout, DESKTOP, engineEval, openPage, screenshotDir, shot, useLab } from './helpers.mjs';
+import { check, settled } from './truth/memory.mjs';
 import { formatBytes, formatTime } from '../../web/util/units.js';
 
 const LECTURE = { model: 'llama3_70b', gpu: 'h100', gpus: 1, context: 8192, batch: 1, replicas: 1 };
 const errors = [];
 const fresh = (...args) => lab.fresh(...args);
 
-// The view once it has drawn these settings.
-const settled = (page, s) => page.waitForSelector(
-  `[data-view="memory"][data-model="${s.model}"][data-gpu="${s.gpu}"][data-gpus="${s.gpus}"][data-context="${s.context}"][data-batch="${s.batch}"][data-replicas="${s.replicas}"]:not([aria-busy]) [data-role="drawn"]:not([hidden])`,
-  { timeout: 20000 });
-
-/** The figures the page shows, from its data-* attributes, against the engine's answer. */
-async function checkAgainstEngine(page, s) {
-  await settled(page, s);
-  const want = await engineEval(page, { op: 'memory', model: s.model, gpu: s.gpu, gpus: s.gpus, context_tokens: s.context, batch: s.batch, replicas: s.replicas });
-  assert.equal(want.error, undefined, JSON.stringify(want.error));
-  const got = await page.locator('[data-view="memory"]').evaluate((el) => ({ ...el.dataset }));
-  const fields = {
-    weightBytesPerGpu: 'weight_bytes_per_gpu', kvBytesPerGpu: 'kv_bytes_per_gpu', usedBytesPerGpu: 'used_bytes_per_gpu',
-    hbmBytes: 'hbm_bytes', kvRoomBytesPerGpu: 'kv_room_bytes_per_gpu', minGpus: 'min_gpus', minGpusWithKv: 'min_gpus_with_kv',
-    maxContextTokens: 'max_context_tokens', decodeTimeS: 'decode_time_s', decodeTimeEffectiveS: 'decode_time_effective_s',
-    oneGpuDecodeTimeS: 'one_gpu_decode_time_s', oneGpuDecodeTimeEffectiveS: 'one_gpu_decode_time_effective_s',
-    totalGpus: 'total_gpus', tokensPerS: 'tokens_per_s', tokensPerSEffective: 'tokens_per_s_effective',
-    trafficBytesBetweenReplicas: 'traffic_bytes_between_replicas',
-  };
-  for (const [attr, key] of Object.entries(fields)) assert.equal(Number(got[attr]), want[key], `${attr} against ${key}`);
-  assert.equal(got.fits, String(want.fits));
-  assert.equal(got.state, want.fits ? 'fits' : want.weights_fit ? 'kv' : 'weights');
-  // One bar a GPU (at most 16 drawn), each the engine's bytes; the memory line at hbm_bytes.
-  const bars = await page.locator('.memory-bar').evaluateAll((els) => els.map((e) => Number(e.dataset.usedBytes)));
-  assert.equal(bars.length, Math.min(want.gpus, 16));
-  assert.ok(bars.every((b) => b === want.used_bytes_per_gpu));
-  assert.equal(Number(await page.locator('[data-role="hbm-line"]').getAttribute('data-hbm-bytes')), want.hbm_bytes);
-  assert.equal(await page.locator('.memory-bar.memory-over').count(), want.fits ? 0 : bars.length);
-  // Decode rows: 1 GPU and n GPUs, nominal and effective, the engine's times; with n = 1 the
-  // one-GPU rows alone (not the same rows twice).
-  const rows = await page.locator('.memory-row').evaluateAll((els) => els.map((e) => [e.dataset.gpus, e.dataset.bandwidth, Number(e.dataset.timeS)]));
-  assert.deepEqual(rows, [
-    ['one', 'nominal', want.one_gpu_decode_time_s], ['one', 'effective', want.one_gpu_decode_time_effective_s],
-    ...(want.gpus === 1 ? [] : [['n', 'nominal', want.decode_time_s], ['n', 'effective', want.decode_time_effective_s]]),
-  ]);
-  // §1's 8 H200 for DeepSeek-V3: the engine's least power of two, said beside the least count.
-  const tpSaid = (await page.locator('[data-fact="min-gpus"]').textContent()).match(/([\d,]+)( 块)?[.。]$/);
-  assert.equal(Number(tpSaid?.[1].replaceAll(',', '')), want.min_gpus_power_of_two);
-  const labels = await page.locator('.memory-row .memory-row-label').allTextContents();
-  assert.equal(new Set(labels).size, labels.length, `no row drawn twice: ${labels}`);
-  // The table has the engine's numbers, each under its field.
-  const cells = await page.locator('details.chart-table tr[data-field]').evaluateAll((els) => els.map((e) => [e.dataset.field, e.querySelector('td').dataset.value]));
-  assert.ok(cells.length >= 17);
-  for (const [key, value] of cells) assert.equal(value, String(want[key]), `table ${key}`);
-  return want;
-}
+// The view's figures, bars, verdicts and choices against the engine's answer at these settings
+// (truth/memory.mjs, the truth walk's own check).
+const checkAgainstEngine = async (page, s) => (await check(page, s)).want;
 
 // The view in Chinese at its defaults: checked on the Chinese page of the layout checks.
 async function chinese(zh) {

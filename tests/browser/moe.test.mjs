@@ -7,34 +7,13 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { checkViewLayout, DESKTOP, openPage, useLab } from './helpers.mjs';
 import { formatBytes, formatTime } from '../../web/util/units.js';
-import { engine } from './engine.mjs';
+import { check as checkAgainstEngine, settled } from './truth/moe.mjs';
 
 const errors = [];
 const fresh = (...args) => lab.fresh(...args);
 
-// The view once it has drawn these settings.
-const settled = (page, { model, ep, tokens, hot }) => page.waitForSelector(
-  `[data-view="moe"][data-model="${model}"][data-ep="${ep}"][data-tokens="${tokens}"][data-hot="${hot}"]:not([aria-busy]) [data-role="drawn"]:not([hidden])`, { timeout: 20000 });
-
-/** The figures the page shows, from its data-* attributes, against the engine's answer. */
-async function checkAgainstEngine(page, settings) {
-  await settled(page, settings);
-  const want = engine({ op: 'moe', model: settings.model, ep: settings.ep, batch_tokens: settings.tokens, hot_factor: settings.hot });
-  const view = page.locator('[data-view="moe"]');
-  const got = await view.evaluate((el) => ({ ...el.dataset }));
-  assert.equal(Number(got.alltoallTimeS), want.alltoall_time_s);
-  assert.equal(Number(got.alltoallAlphaTimeS), want.alltoall_alpha_time_s);
-  assert.equal(Number(got.stepTimeS), want.step_time_s);
-  assert.equal(Number(got.skew), want.skew);
-  assert.equal(Number(got.busiestRecvBytes), want.busiest_recv_bytes_layer);
-  assert.equal(Number(got.meanRecvBytes), want.mean_recv_bytes_layer);
-  const bars = await page.locator('.moe-bar').evaluateAll((els) => els.map((e) => Number(e.dataset.recvBytes)));
-  assert.deepEqual(bars, want.recv_bytes_per_gpu_layer, 'one bar a GPU, the engine\'s bytes');
-  assert.equal(bars.length, want.ep);
-  const cells = await page.locator('details.chart-table td[data-recv-bytes]').evaluateAll((els) => els.map((e) => Number(e.dataset.recvBytes)));
-  assert.deepEqual(cells, want.recv_bytes_per_gpu_layer, 'the table has the same bytes');
-  return { want, got };
-}
+// The view's figures, bars, cases and choices against the engine's answer at these settings
+// (truth/moe.mjs, the truth walk's own check; it returns {want, got}).
 
 // The view in Chinese at its defaults: checked on the Chinese page of the layout checks.
 async function chinese(zh) {

@@ -7,49 +7,20 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { checkViewLayout, DESKTOP, openPage, useLab } from './helpers.mjs';
 import { formatTime } from '../../web/util/units.js';
-import { engine } from './engine.mjs';
+import { check, first, settled } from './truth/rdma.mjs';
 
 const errors = [];
 const fresh = (...args) => lab.fresh(...args);
 
-const settled = (page, { bytes, chunks }) => page.waitForSelector(
-  `[data-view="rdma"][data-bytes="${bytes}"][data-chunks="${chunks}"]:not([aria-busy]) [data-role="drawn"]:not([hidden])`, { timeout: 20000 });
-
-/** The page's figures from its data-* attributes against the engine's answer for the same request. */
-async function checkAgainstEngine(page, request) {
-  await settled(page, { bytes: request.bytes, chunks: request.chunks });
-  const want = engine({ op: 'gpudirect', ...request });
-  const view = page.locator('[data-view="rdma"]');
-  const got = await view.evaluate((el) => ({ ...el.dataset }));
-  assert.equal(got.fastest, want.fastest);
-  assert.equal(got.ncclPath, want.nccl_path);
-  assert.equal(Number(got.stagedOverGpudirect), want.staged_over_gpudirect);
-  assert.equal(Number(got.pipelinedOverGpudirect), want.pipelined_over_gpudirect);
-  const paths = await page.locator('.rdma-path').evaluateAll((els) => els.map((e) => ({
-    id: e.dataset.path, time_s: Number(e.dataset.timeS), host_copies: Number(e.dataset.hostCopies),
-    host_memory_bytes: Number(e.dataset.hostMemoryBytes), paced_by: e.dataset.pacedBy,
-    stages: [...e.querySelectorAll('.rdma-lane')].map((l) => ({ stage: l.dataset.stage, start_s: Number(l.dataset.startS), end_s: Number(l.dataset.endS), busy_s: Number(l.dataset.busyS) })),
-  })));
-  assert.deepEqual(paths, want.paths.map((p) => ({
-    id: p.id, time_s: p.time_s, host_copies: p.host_copies, host_memory_bytes: p.host_memory_bytes, paced_by: p.paced_by,
-    stages: p.stages.map((s) => ({ stage: s.stage, start_s: s.start_s, end_s: s.end_s, busy_s: s.busy_s })),
-  })));
-  // Bars sit where the engine's times put them: the staged path's last stage ends at the axis's end.
-  const longest = Math.max(...want.paths.map((p) => p.time_s));
-  const last = page.locator('.rdma-path[data-path="host_staged"] .rdma-lane[data-stage="host_to_gpu"] .rdma-bar');
-  if (want.paths[0].time_s === longest) {
-    const [left, width] = await last.evaluate((b) => [parseFloat(b.style.left), parseFloat(b.style.width)]);
-    assert.ok(Math.abs(left + width - 100) < 0.01, `ends at ${left + width}%`);
-  }
-  assert.equal(await page.locator('details.chart-table tbody tr').count(), want.paths.reduce((n, p) => n + p.stages.length, 0));
-  return want;
-}
+// The view's settings as a student sets them (size in MB); `check` holds every figure, bar and
+// sentence case the view draws at them to the engine's answer (truth/rdma.mjs, the truth walk's own).
+const at = (changes = {}) => ({ ...first, ...changes });
 
 const says = (page) => page.locator('.rdma-sentences li').evaluateAll((els) => els.map((e) => e.dataset.says));
 
 // The view in Chinese at its defaults: checked on the Chinese page of the layout checks.
 async function chinese(zh) {
-  await settled(zh, { bytes: 1e9, chunks: 64 });
+  await settled(zh, first);
   assert.match(await zh.locator('[data-says="direct"]').textContent(), /^GPUDirect RDMA 传 1 GB 用 25\.01 ms，只有网络本身；经主机内存三段依次要 64\.08 ms，是它的 2\.56×。$/);
 }
 
@@ -62,21 +33,21 @@ describe('rdma view', () => {
     const view = page.locator('[data-view="rdma"]');
     assert.equal(await view.getAttribute('data-lecture'), '2.4');
     // The lecture's 1 GB (code 01 demo 4): 64 ms staged, about 25 ms pipelined, 25 ms GPUDirect.
-    const lecture = await checkAgainstEngine(page, { bytes: 1e9, chunks: 64, link: 'ib_ndr', host_link: 'pcie5', same_pcie_switch: true });
+    const lecture = await check(page, first);
     assert.deepEqual(await says(page), ['direct', 'pipelined-overlaps', 'nccl-gpudirect']);
-    const first = await page.locator('.rdma-sentences li').first().textContent();
-    assert.equal(first, `GPUDirect RDMA moves 1 GB in ${formatTime(lecture.paths[2].time_s)}, the network alone; through host memory one stage after another it takes ${formatTime(lecture.paths[0].time_s)}, ${Number(lecture.staged_over_gpudirect.toPrecision(3))}× as long.`);
-    assert.match(first, /in 25\.01 ms.* takes 64\.08 ms, 2\.56× as long/);
+    const opening = await page.locator('.rdma-sentences li').first().textContent();
+    assert.equal(opening, `GPUDirect RDMA moves 1 GB in ${formatTime(lecture.paths[2].time_s)}, the network alone; through host memory one stage after another it takes ${formatTime(lecture.paths[0].time_s)}, ${Number(lecture.staged_over_gpudirect.toPrecision(3))}× as long.`);
+    assert.match(opening, /in 25\.01 ms.* takes 64\.08 ms, 2\.56× as long/);
     assert.match(await page.locator('[data-says="pipelined-overlaps"]').textContent(), /paced by the network stage; both hosts’ memory still moves 4 GB/);
     assert.equal(await page.locator('.rdma-path.rdma-nccl').getAttribute('data-path'), 'gpudirect');
     // No shared PCIe switch: NCCL copies through host memory.
     await page.locator('#rdma-switch').uncheck();
     await page.waitForSelector('[data-view="rdma"][data-nccl-path="host_pipelined"]:not([aria-busy])');
-    await checkAgainstEngine(page, { bytes: 1e9, chunks: 64, link: 'ib_ndr', host_link: 'pcie5', same_pcie_switch: false });
+    await check(page, at({ same_pcie_switch: false }));
     assert.deepEqual(await says(page), ['direct', 'pipelined-overlaps', 'nccl-host_pipelined']);
     // Very many chunks: each pays its α, and the pipeline is slower than no chunking at all.
     await page.locator('#rdma-chunks').fill('1048576');
-    const many = await checkAgainstEngine(page, { bytes: 1e9, chunks: 1048576, link: 'ib_ndr', host_link: 'pcie5', same_pcie_switch: false });
+    const many = await check(page, at({ chunks: 1048576, same_pcie_switch: false }));
     assert.ok(many.paths[1].time_s > many.paths[0].time_s);
     assert.deepEqual(await says(page), ['direct', 'pipelined-worse', 'nccl-host_pipelined']);
     assert.equal(many.pipelined_case, 'worse');
@@ -84,15 +55,15 @@ describe('rdma view', () => {
     await page.locator('#rdma-chunks').fill('64');
     await page.locator('#rdma-host-link').selectOption('pcie4');
     await page.locator('#rdma-link').selectOption('nvlink4');
-    const fastNic = await checkAgainstEngine(page, { bytes: 1e9, chunks: 64, link: 'nvlink4', host_link: 'pcie4', same_pcie_switch: false });
+    const fastNic = await check(page, at({ link: 'nvlink4', host_link: 'pcie4', same_pcie_switch: false }));
     assert.notEqual(fastNic.paths[1].paced_by, 'network');
     assert.match(await page.locator('[data-says="pipelined-overlaps"]').textContent(), /paced by the (GPU → host memory|host memory → GPU) stage/);
     // Extremes: one byte, one chunk; 1,000,000,000 MB (1 PB).
     await page.locator('#rdma-mb').fill('0.000001');
     await page.locator('#rdma-chunks').fill('1');
-    await checkAgainstEngine(page, { bytes: 1, chunks: 1, link: 'nvlink4', host_link: 'pcie4', same_pcie_switch: false });
+    await check(page, at({ mb: 0.000001, chunks: 1, link: 'nvlink4', host_link: 'pcie4', same_pcie_switch: false }));
     await page.locator('#rdma-mb').fill('1000000000');
-    const one = await checkAgainstEngine(page, { bytes: 1e15, chunks: 1, link: 'nvlink4', host_link: 'pcie4', same_pcie_switch: false });
+    const one = await check(page, at({ mb: 1e9, chunks: 1, link: 'nvlink4', host_link: 'pcie4', same_pcie_switch: false }));
     // One chunk overlaps nothing: the engine says so, and no stage is said to pace it.
     assert.equal(one.pipelined_case, 'single_chunk');
     assert.deepEqual(await says(page), ['direct', 'pipelined-single_chunk', 'nccl-host_pipelined']);
@@ -105,11 +76,11 @@ describe('rdma view', () => {
     await page.locator('#rdma-mb').fill('');
     assert.match(await view.locator('[data-role="settings-error"]').textContent(), /^Message size: nothing typed; allowed a number of MB/);
     await page.locator('#rdma-mb').fill('16');
-    await checkAgainstEngine(page, { bytes: 16e6, chunks: 8, link: 'nvlink4', host_link: 'pcie4', same_pcie_switch: false });
+    await check(page, at({ mb: 16, chunks: 8, link: 'nvlink4', host_link: 'pcie4', same_pcie_switch: false }));
     await ctx.close();
   });
 
-  test('axe-core clean, no sideways scroll at 390 px with the table open, screenshots; the Chinese sentences at the defaults', () => checkViewLayout(lab, 'rdma', { ready: (page) => settled(page, { bytes: 1e9, chunks: 64 }), errors, more: async (page, lang, viewport) => {
+  test('axe-core clean, no sideways scroll at 390 px with the table open, screenshots; the Chinese sentences at the defaults', () => checkViewLayout(lab, 'rdma', { ready: (page) => settled(page, first), errors, more: async (page, lang, viewport) => {
     if (lang === 'zh' && viewport.width === DESKTOP.width) await chinese(page);
   } }));
 

@@ -4,7 +4,7 @@
 // of starting its own. ./lab test runs this.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_OPTIONS, DIST, FRAMED_BY_LOCALHOST } from './helpers.mjs';
@@ -17,12 +17,20 @@ mkdirSync(join(loadsFile, '..'), { recursive: true });
 rmSync(loadsFile, { force: true });
 const browser = await chromium.launchServer(CHROMIUM_OPTIONS);
 const servers = [await serve(DIST, 0), await serve(DIST, 0, { frameAncestors: FRAMED_BY_LOCALHOST })];
-// The files run COMMLAB_BROWSER_JOBS at a time (default 3: a page loading leaves a core waiting on
-// the other's work). Their speed checks hold under that load: they weigh CPU time or a ratio of
-// times, never a wall-clock budget (tests/README.md "Budgets").
+// The files that time the page (long tasks while dragging or typing, a check's latency) run
+// alone, one after another; the others COMMLAB_BROWSER_JOBS at a time (default 3: a page loading
+// leaves a core waiting on the other's work).
+const TIMED = ['author.test.mjs', 'embed.test.mjs', 'scorm.test.mjs', 'views.test.mjs'];
 const jobs = Number(process.env.COMMLAB_BROWSER_JOBS ?? 3);
 const here = fileURLToPath(new URL('.', import.meta.url));
-const all = files.length ? files : readdirSync(here).filter((f) => f.endsWith('.test.mjs')).map((f) => join(here, f));
+// The longest files first (minutes each: the truth walk, Topics' links, the page), so that the
+// pool does not end on one of them alone.
+const LONG = ['walk.test.mjs', 'topics.test.mjs', 'page.test.mjs', 'engine_failure.test.mjs', 'storage.test.mjs', 'charts.test.mjs'];
+const rank = (f) => { const i = LONG.indexOf(basename(f)); return i < 0 ? LONG.length : i; };
+const all = (files.length ? files : readdirSync(here).filter((f) => f.endsWith('.test.mjs')).map((f) => join(here, f)))
+  .sort((a, b) => rank(a) - rank(b));
+const timed = all.filter((f) => TIMED.includes(basename(f)));
+const rest = all.filter((f) => !TIMED.includes(basename(f)));
 const env = {
   ...process.env,
   COMMLAB_BROWSER_WS: browser.wsEndpoint(),
@@ -33,7 +41,7 @@ const run = (list, concurrency) => (list.length === 0 ? Promise.resolve(0) : new
   const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...list], { stdio: 'inherit', env });
   child.on('exit', (status) => resolve(status ?? 1));
 }));
-const code = await run(all, jobs);
+const code = Math.max(await run(timed, 1), await run(rest, jobs));
 if (existsSync(loadsFile)) {
   const rows = readFileSync(loadsFile, 'utf8').trim().split('\n').map((line) => line.split('\t')).sort((a, b) => b[1] - a[1]);
   const total = rows.reduce((sum, [, n]) => sum + Number(n), 0);

@@ -72,9 +72,9 @@ export const FORMS = {
   },
   bound: {
     refused: 'm', legendBound: 'b', verifiedAll: 'n', meets: '{}', below: '{}',
-    above: (m, x) => m('text', { ...x, verdict: m(x.against === 'fewer' ? 'fewer' : 'notFewer', x) }),
-    growthSentence: '{}', steps: count,
-    verifiedSome: (m, x) => m('text', { verified: x.verified || m('none'), counted: x.counted }),
+    above: (m, x) => m('text', { ...x, verdict: m(x.against, x) /* simulate's steps_against_ring: fewer, same or more */ }),
+    growthSentence: '{}', steps: count, noSwitch: 'link',
+    verifiedSome: (m, x) => m('text', { verified: x.verified || m('none'), counted: x.counted.map(([why, names]) => m(why, { names })).join(m('and')) }),
     range: {
       devices: range, mb: range,
     },

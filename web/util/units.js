@@ -56,10 +56,20 @@ export function formatTime(s) {
   return `${Number((s / f).toPrecision(4))} ${u}`;
 }
 
-/** Bytes in decimal units ("256 KB"). Presentation only. */
+/**
+ * Bytes in decimal units ("256 KB"), the lab's units. A whole number of KiB, MiB, GiB or TiB that
+ * four figures would round says its binary size too ("65.54 KB (64 KiB)"): where the lecture
+ * writes "64 KB" of a power of two it means 64 KiB. Presentation only.
+ */
 export function formatBytes(b) {
   if (!Number.isFinite(b)) return '–';
   const a = Math.abs(b);
   const [f, u] = a >= 1e12 ? [1e12, 'TB'] : a >= 1e9 ? [1e9, 'GB'] : a >= 1e6 ? [1e6, 'MB'] : a >= 1e3 ? [1e3, 'KB'] : [1, 'B'];
-  return `${Number((b / f).toPrecision(4))} ${u}`;
+  const shown = Number((b / f).toPrecision(4));
+  const text = `${shown} ${u}`;
+  if (shown * f === b || !Number.isInteger(b)) return text;
+  for (const [g, v] of [[1024 ** 4, 'TiB'], [1024 ** 3, 'GiB'], [1024 ** 2, 'MiB'], [1024, 'KiB']]) {
+    if (a >= g && b % g === 0) return `${text} (${(b / g).toLocaleString('en-US')} ${v})`;
+  }
+  return text;
 }

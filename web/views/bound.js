@@ -55,21 +55,33 @@ export function createBoundView(lang, links) {
     if (!turn) return;
     root.setAttribute('aria-busy', 'true');
     const k = Number(devices.value);
-    const bytes = Number(mb.value) * 1e6;
+    // MB to bytes by moving the decimal point (Number('0.00204e6') is 2040), not by multiplying
+    // (0.00204 * 1e6 is 2040.0000000000002, which data mode refuses as not whole 8-byte elements).
+    const [mantissa, exponent = '0'] = mb.value.trim().toLowerCase().split('e');
+    const bytes = Number(`${mantissa}e${Number(exponent) + 6}`);
     // One batch: every algorithm run by the step engine on buffers, then the ring's bound at each
     // k of the growth row.
     const run = (algorithm, mode) => ({ op: 'simulate', collective: 'allreduce', algorithm, devices: k, bytes, link: link.value, mode, trace_limit: 0 });
-    const runs = BOUND_ALGORITHMS.map((algorithm) => run(algorithm, 'data'));
+    // In-switch reduction only where the link's switch reduces (the links op's reducing_switch:
+    // NVLS, SHARP; §5.4): on the others it is left out and the sentences say why.
+    const reducing = links.find((l) => l.id === link.value)?.reducing_switch ?? 'none';
+    const algorithms = BOUND_ALGORITHMS.filter((a) => a !== 'in_switch' || reducing !== 'none');
+    const runs = algorithms.map((algorithm) => run(algorithm, 'data'));
     const bounds = BOUND_DEVICES.map((n) => ({ op: 'collective', collective: 'allreduce', algorithm: 'ring', devices: n, bytes, link: link.value }));
     const answers = await askMany([...runs, ...bounds], 'bound');
-    if (turn.stale) return;
+    if (turn.stale || !answers) return; // superseded (door.js askMany): the later one draws
     // A run refused on buffers (too large, or less than one 8-byte element) is counted instead;
     // a refusal of the counted run too is said.
-    const large = BOUND_ALGORITHMS.filter((a, i) => answers?.[i]?.error);
+    const large = algorithms.filter((a, i) => answers?.[i]?.error);
     if (large.length) {
       const counted = await askMany(large.map((a) => run(a, 'accounting')), 'bound');
       if (turn.stale) return;
-      large.forEach((a, j) => { answers[BOUND_ALGORITHMS.indexOf(a)] = counted?.[j] ?? null; });
+      // Each counted run keeps the engine's reason for not running it on buffers (its error code).
+      large.forEach((a, j) => {
+        const i = algorithms.indexOf(a);
+        const code = answers[i].error.code;
+        answers[i] = counted?.[j] ? { ...counted[j], data_refused: code } : null;
+      });
     }
     root.removeAttribute('aria-busy');
     const refused = answers?.find((a) => a?.error);
@@ -79,13 +91,13 @@ export function createBoundView(lang, links) {
     }
     const sims = answers.slice(0, runs.length);
     const growthAnswers = answers.slice(runs.length);
-    Object.assign(root.dataset, { devices: String(k), bytes: String(bytes), link: link.value, lowerBoundBytes: String(sims[0].lower_bound_bytes) });
-    draw(sims, growthAnswers);
+    Object.assign(root.dataset, { devices: String(k), mb: mb.value, bytes: String(bytes), link: link.value, reducingSwitch: reducing, lowerBoundBytes: String(sims[0].lower_bound_bytes) });
+    draw(sims, growthAnswers, reducing);
   }
 
   const algoName = (a) => vt.algorithms[a] ?? a;
 
-  function draw(sims, growthAnswers) {
+  function draw(sims, growthAnswers, reducing) {
     const bound = sims[0].lower_bound_bytes;
     const longest = Math.max(bound, ...sims.map((s) => s.bytes_sent_per_device));
     const pct = (x) => `${(longest > 0 ? (x / longest) * 100 : 0).toFixed(3)}%`;
@@ -115,7 +127,7 @@ export function createBoundView(lang, links) {
       ]),
       ...rows,
     );
-    sentences.replaceChildren(...said(sims).map((s) => h('li', { dataset: { says: s.key } }, s.text)));
+    sentences.replaceChildren(...said(sims, reducing).map((s) => h('li', { dataset: { says: s.key, ...(s.stepsAgainstRing ? { stepsAgainstRing: s.stepsAgainstRing } : {}), ...(s.countedBecause ? { countedBecause: s.countedBecause } : {}) } }, s.text)));
     tableBox.replaceChildren(dataTable(sims));
     growth.replaceChildren(
       h('h3', { text: t.growthTitle }),
@@ -130,21 +142,28 @@ export function createBoundView(lang, links) {
   }
 
   // Sentences chosen by the engine's figures: verification, who meets the bound, who is above, the switch below.
-  function said(sims) {
+  function said(sims, reducing) {
     const by = (w) => sims.filter((s) => againstBound(s) === w);
     const names = (list) => list.map((s) => algoName(s.algorithm)).join(t.and);
     const list = [];
     const verified = sims.filter((s) => s.verified === true);
     list.push(verified.length === sims.length
       ? { key: 'verified-all', text: t.verifiedAll(sims.length) }
-      : { key: 'verified-some', text: t.verifiedSome({ verified: names(verified), counted: names(sims.filter((s) => s.verified !== true)) }) });
+      : (() => {
+        // Counted, grouped by the engine's reason: too large for buffers, or not whole 8-byte elements.
+        const counted = sims.filter((s) => s.verified !== true);
+        const why = (s) => (s.data_refused === 'too_large' ? 'tooLarge' : 'notElements');
+        const groups = ['tooLarge', 'notElements'].map((w) => [w, names(counted.filter((s) => why(s) === w))]).filter(([, n]) => n);
+        return { key: 'verified-some', countedBecause: counted.map((s) => s.data_refused ?? 'none').join(' '), text: t.verifiedSome({ verified: names(verified), counted: groups }) };
+      })());
     const meets = by('meets');
     if (meets.length) list.push({ key: 'meets', text: t.meets({ names: names(meets), bound: formatBytes(sims[0].lower_bound_bytes) }) });
     // Above the bound buys fewer alphas only when the engine finds fewer steps than the ring's.
     for (const s of by('above')) {
-      list.push({ key: `above-${s.algorithm}`, text: t.above({ name: algoName(s.algorithm), sent: formatBytes(s.bytes_sent_per_device), bound: formatBytes(s.lower_bound_bytes), steps: s.steps, ringSteps: s.ring_steps, against: s.steps_against_ring }) });
+      list.push({ key: `above-${s.algorithm}`, stepsAgainstRing: s.steps_against_ring, text: t.above({ name: algoName(s.algorithm), sent: formatBytes(s.bytes_sent_per_device), bound: formatBytes(s.lower_bound_bytes), steps: s.steps, ringSteps: s.ring_steps, against: s.steps_against_ring }) });
     }
     for (const s of by('below')) list.push({ key: `below-${s.algorithm}`, text: t.below({ name: algoName(s.algorithm), sent: formatBytes(s.bytes_sent_per_device), bound: formatBytes(s.lower_bound_bytes) }) });
+    if (reducing === 'none') list.push({ key: 'no-switch', text: t.noSwitch(links.find((l) => l.id === link.value)?.label ?? link.value) });
     return list;
   }
 
@@ -153,7 +172,7 @@ export function createBoundView(lang, links) {
     const cols = [t.colAlgorithm, t.colSent, t.colLower, t.colSteps, t.colTime, t.colRun];
     details.append(h('table', {}, [
       h('thead', {}, h('tr', {}, cols.map((c) => h('th', { scope: 'col', text: c })))),
-      h('tbody', {}, sims.map((s) => h('tr', { dataset: { algorithm: s.algorithm } }, [
+      h('tbody', {}, sims.map((s) => h('tr', { dataset: { algorithm: s.algorithm, bytesSentPerDevice: String(s.bytes_sent_per_device), lowerBoundBytes: String(s.lower_bound_bytes), steps: String(s.steps), timeS: String(s.time_s), verified: String(s.verified === true) } }, [
         h('th', { scope: 'row', text: algoName(s.algorithm) }),
         ...[formatBytes(s.bytes_sent_per_device), formatBytes(s.lower_bound_bytes), String(s.steps), formatTime(s.time_s), s.verified === true ? t.runVerified : t.runCounted].map((v) => h('td', { text: v })),
       ]))),

@@ -105,7 +105,7 @@ export function createCompareView(lang, links = []) {
       return;
     }
     rule.textContent = t.rule(percent(answer.cross_share));
-    Object.assign(root.dataset, { model: m.id, node: n.id, phase: s.phase, tokens: String(s.tokens), tp: String(s.tp), pp: String(s.pp), ep: String(s.ep), cp: String(s.cp), nvlink: n.intra_link, nic: n.nic_link });
+    Object.assign(root.dataset, { model: m.id, node: n.id, phase: s.phase, tokens: String(s.tokens), tp: String(s.tp), pp: String(s.pp), ep: String(s.ep), cp: String(s.cp), nvlink: n.intra_link, nic: n.nic_link, nodeGpus: String(n.gpus), crossShare: String(answer.cross_share) });
     draw(compareRows(answer), { m, n, s });
   }
 
@@ -169,7 +169,7 @@ export function createCompareView(lang, links = []) {
       };
       box.append(h('div', { class: 'compare-bar-row', dataset: { row: r.id } }, [h('strong', { text: t.rows[r.id] }), lane('nvlink', n.intra_link), lane('nic', n.nic_link)]));
     }
-    if (times.length) box.append(h('div', { class: 'compare-axis', 'aria-hidden': 'true' }, [h('span', { text: formatTime(10 ** lo) }), h('span', { text: t.logAxis }), h('span', { text: formatTime(10 ** hi) })]));
+    if (times.length) box.append(h('div', { class: 'compare-axis', 'aria-hidden': 'true', dataset: { fromS: String(10 ** lo), toS: String(10 ** hi) } }, [h('span', { text: formatTime(10 ** lo) }), h('span', { text: t.logAxis }), h('span', { text: formatTime(10 ** hi) })]));
     return box;
   }
 
@@ -186,7 +186,8 @@ export function createCompareView(lang, links = []) {
     if (cross.length) list.push({ key: 'cross', text: t.cross(cross) });
     const row = (id) => rows.find((r) => r.id === id);
     if (row('tp').belongs === 'nvlink' && s.tp > n.gpus) list.push({ key: 'tp-wider', text: t.tpWider(s.tp, n.gpus) });
-    if (row('tp').belongs === 'nvlink' && row('pp').belongs === 'cross') list.push({ key: 'combine', text: t.combine(s.tp, s.pp) });
+    // The lecture's combination puts TP inside a node: offered only when TP fits in one.
+    if (row('tp').belongs === 'nvlink' && s.tp <= n.gpus && row('pp').belongs === 'cross') list.push({ key: 'combine', text: t.combine(s.tp, s.pp) });
     return list;
   }
 

@@ -24,8 +24,6 @@ export function alphaShare(perAllreduce) {
   return perAllreduce.time_s > 0 ? perAllreduce.alpha_time_s / perAllreduce.time_s : 0;
 }
 
-/** vLLM's limit as it is written, in MiB, with its decimal size beside it ("8 MiB, 8.389 MB"). */
-const mib = (b) => `${Number((b / 1048576).toPrecision(4))} MiB, ${formatBytes(b)}`;
 
 /** A share as a percentage ("99.7%"). Presentation only. */
 const percent = (x) => `${Number((x * 100).toPrecision(3))}%`;
@@ -84,7 +82,7 @@ export function createDecodeView(lang, links) {
     // One batch: the presets (the pickers) and the step under every algorithm, side by side.
     const answers = await askMany([{ op: 'presets' }, ...DECODE_ALGORITHMS.map((algorithm) => ({ ...base, algorithm })),
       ...DECODE_KERNELS.map((k) => ({ ...base, ...k }))], 'decode');
-    if (turn.stale) return;
+    if (turn.stale || !answers) return; // superseded (door.js askMany): the later one draws
     root.removeAttribute('aria-busy');
     const [presets, ...steps] = answers;
     if (presets?.error || steps.some((r) => r?.error)) {
@@ -114,11 +112,12 @@ export function createDecodeView(lang, links) {
 
   const algoName = (a) => t.kernels[a] ?? vt.algorithms[a] ?? a;
   // Why vLLM's kernel cannot run at a step's settings: the limit the engine names, in words.
-  const whyNot = (s) => t.notHere({ limit: s.per_allreduce.limit, tp: s.tp, bytes: formatBytes(s.allreduce_bytes), limitBytes: mib(s.per_allreduce.limit_bytes) });
+  const whyNot = (s) => t.notHere({ limit: s.per_allreduce.limit, tp: s.tp, bytes: formatBytes(s.allreduce_bytes), limitBytes: formatBytes(s.per_allreduce.limit_bytes) });
 
   function draw(steps) {
     const first = steps[0];
     const against = first.phase === 'decode' ? t.weightRead : t.compute;
+    Object.assign(summary.dataset, { allreduces: String(first.allreduces), allreduceBytes: String(first.allreduce_bytes), computeTimeS: String(first.compute_time_s) });
     summary.textContent = t.summary({
       model: first.model.label, tp: first.tp, allreduces: first.allreduces, bytes: formatBytes(first.allreduce_bytes),
       tokens: first.tokens, phase: t.phases[first.phase], against, againstTime: formatTime(first.compute_time_s),
@@ -151,7 +150,7 @@ export function createDecodeView(lang, links) {
       be.style.width = width(betaPart);
       const wr = h('span', { class: 'bar bar-compute' });
       wr.style.width = width(s.compute_time_s);
-      const bound = s.comm_time_s === 0 ? 'none' : share >= 0.5 ? 'latency' : 'bandwidth';
+      const bound = s.bound; // the engine's: latency when α is at least half of each all-reduce
       rows.push(h('div', {
         class: 'decode-row',
         dataset: {
@@ -166,7 +165,7 @@ export function createDecodeView(lang, links) {
           h('span', { class: 'decode-track' }, [h('span', { class: 'decode-box' }, wr), h('span', { class: 'decode-value', text: `${against} ${formatTime(s.compute_time_s)}` })]),
         ]),
       ]));
-      items.push(h('li', { dataset: { algorithm: p.algorithm, bound } }, [
+      items.push(h('li', { dataset: { algorithm: p.algorithm, bound, ...(p.vllm_picks === undefined ? {} : { vllmPicks: String(p.vllm_picks) }) } }, [
         h('strong', { text: `${algoName(p.algorithm)}${t.colon}` }),
         t.sentence({ bound, ratio: s.comm_to_compute, ratioText: percent(s.comm_to_compute), times: String(Number(s.comm_to_compute.toPrecision(3))), against, share: percent(share), steps: p.steps }),
         ...(p.vllm_picks ? [t.vllmPicks(formatBytes(s.allreduce_bytes), s.tp)] : []),
@@ -199,7 +198,7 @@ export function createDecodeView(lang, links) {
     const row = (key, what, bytes, how, time) => h('tr', { dataset: { transfer: key, bytes: String(bytes), timeS: String(time) } }, [
       h('th', { scope: 'row', text: what }), h('td', { text: formatBytes(bytes) }), h('td', { text: how }), h('td', { text: formatTime(time) }),
     ]);
-    Object.assign(transfers.dataset, { kvBytes: String(kv.kv_bytes), oneNicS: String(kv.one_nic_s), allNicsS: String(kv.all_nics_s), prefillS: String(kv.prefill_s), ssdS: String(ssd.time_s), hostS: String(host.time_s) });
+    Object.assign(transfers.dataset, { model: m.id, nics: String(kv.nics), kvBytes: String(kv.kv_bytes), oneNicS: String(kv.one_nic_s), allNicsS: String(kv.all_nics_s), prefillS: String(kv.prefill_s), ssdS: String(ssd.time_s), hostS: String(host.time_s) });
     transfers.replaceChildren(
       h('h3', { id: 'decode-transfers-title', text: t.transfersTitle }),
       h('table', { class: 'decode-transfers-table' }, [
@@ -211,10 +210,10 @@ export function createDecodeView(lang, links) {
           row('cold-host', t.coldHost(NODE_GPUS), mem.weight_bytes, t.host(NODE_GPUS), host.time_s),
         ]),
       ]),
-      h('p', { 'data-role': 'transfers-sentence', text: t.transfersSentence({
+      h('p', { 'data-role': 'transfers-sentence', 'data-says': kv.against_prefill, text: t.transfersSentence({
         model: m.label, kv: formatBytes(kv.kv_bytes), one: formatTime(kv.one_nic_s), all: formatTime(kv.all_nics_s), nics: kv.nics, prefill: formatTime(kv.prefill_s),
         weights: formatBytes(mem.weight_bytes), ssd: formatTime(ssd.time_s), host: formatTime(host.time_s), gpus: NODE_GPUS,
-        hidden: kv.all_nics_s < kv.prefill_s,
+        hidden: kv.against_prefill === 'less',
       }) }),
     );
   }
@@ -227,12 +226,15 @@ export function createDecodeView(lang, links) {
       h('tbody', {}, steps.map((s) => {
         const p = s.per_allreduce;
         if (p.applies === false) {
-          return h('tr', { dataset: { algorithm: p.algorithm, applies: 'false' } }, [
+          return h('tr', { dataset: { algorithm: p.algorithm, applies: 'false', limit: p.limit } }, [
             h('th', { scope: 'row', text: algoName(p.algorithm) }),
             h('td', { colspan: String(cols.length - 1), text: whyNot(s) }),
           ]);
         }
-        return h('tr', { dataset: { algorithm: p.algorithm } }, [
+        return h('tr', { dataset: {
+          algorithm: p.algorithm, steps: String(p.steps), allreduceTimeS: String(p.time_s), alphaTimeS: String(p.alpha_time_s), betaTimeS: String(p.beta_time_s),
+          commTimeS: String(s.comm_time_s), computeTimeS: String(s.compute_time_s), commToCompute: String(s.comm_to_compute), alphaShare: String(alphaShare(p)),
+        } }, [
           h('th', { scope: 'row', text: algoName(p.algorithm) }),
           ...[String(p.steps), formatTime(p.time_s), formatTime(p.alpha_time_s), formatTime(p.beta_time_s), formatTime(s.comm_time_s),
             formatTime(s.compute_time_s), percent(s.comm_to_compute), percent(alphaShare(p))].map((v) => h('td', { text: v })),

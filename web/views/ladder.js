@@ -77,12 +77,14 @@ export function createLadder(lang) {
     s.efficiency = e;
     root.setAttribute('aria-busy', 'true');
     // The lecture's pairs (the engine's default), then the student's, in one batch with the nodes.
-    const [lecture, picked, presets] = await askMany([
+    // null when a later refresh superseded this one (door.js askMany): that one draws.
+    const answers = await askMany([
       { op: 'ladder', efficiency: s.efficiency, node: s.node },
       { op: 'ladder', efficiency: s.efficiency, pairs: [[s.a, s.b]] },
       { op: 'presets' },
     ], 'ladder');
-    if (mine !== asked) return;
+    if (mine !== asked || !answers) return;
+    const [lecture, picked, presets] = answers;
     root.removeAttribute('aria-busy');
     const err = [lecture, picked, presets].find((r) => r?.error);
     if (err) {
@@ -108,11 +110,12 @@ export function createLadder(lang) {
 
   const sentence = (c) => (c.equal ? t.same(c.faster_label, c.slower_label, formatRate(c.faster_Bps))
     : t.faster(c.faster_label, c.slower_label, formatRatio(c.ratio), formatRate(c.faster_Bps), formatRate(c.slower_Bps)));
-  const claim = (c, role) => h('li', { dataset: { comparison: `${c.a}/${c.b}`, faster: c.faster, slower: c.slower, ratio: String(c.ratio), role } }, sentence(c));
+  const figures = (c) => ({ comparison: `${c.a}/${c.b}`, faster: c.faster, slower: c.slower, ratio: String(c.ratio), equal: String(c.equal), fasterBps: String(c.faster_Bps), slowerBps: String(c.slower_Bps) });
+  const claim = (c, role) => h('li', { dataset: { ...figures(c), role } }, sentence(c));
 
   function draw(out, mine, nodes) {
     fillPickers(out.rungs, nodes);
-    root.dataset.efficiency = String(out.efficiency);
+    Object.assign(root.dataset, { efficiency: String(out.efficiency), a: mine.a, b: mine.b, node: out.node.id });
     const [blo, bhi] = decades(out.rungs.map((r) => r.beta_Bps));
     const [alo, ahi] = decades(out.rungs.map((r) => r.alpha_s));
     const axis = (lo, hi, fmt, cls) => {
@@ -148,9 +151,12 @@ export function createLadder(lang) {
       h('div', { class: 'ladder-row', 'aria-hidden': 'true' }, [h('span'), axis(blo, bhi, formatRate, 'axis-beta'), axis(alo, ahi, formatTime, 'axis-alpha')]),
     );
     claims.replaceChildren(...out.comparisons.map((c) => claim(c, 'lecture')));
-    yours.replaceChildren(h('span', { dataset: { comparison: `${mine.a}/${mine.b}`, faster: mine.faster, slower: mine.slower, ratio: String(mine.ratio), role: 'yours' } }, sentence(mine)));
+    yours.replaceChildren(h('span', { dataset: { ...figures(mine), role: 'yours' } }, sentence(mine)));
     const n = out.node;
-    Object.assign(node.dataset, { node: n.id, ratio: String(n.ratio), faster: n.faster, insideBps: String(n.inside_Bps), outsideBps: String(n.outside_Bps) });
+    Object.assign(node.dataset, {
+      node: n.id, ratio: String(n.ratio), faster: n.faster, equal: String(n.equal), gpus: String(n.gpus), nics: String(n.nics), insideBps: String(n.inside_Bps), outsideBps: String(n.outside_Bps),
+      insideNominalBps: String(n.inside_nominal_Bps), outsideNominalBps: String(n.outside_nominal_Bps),
+    });
     nodeText.textContent = t.nodeNote({
       label: n.label, gpus: n.gpus, intra: n.intra_label, nics: n.nics, nic: n.nic_label,
       inside: formatRate(n.inside_nominal_Bps), insideEff: formatRate(n.inside_Bps),
@@ -167,10 +173,10 @@ export function createLadder(lang) {
       h('tbody', {}, out.rungs.map((r) => h('tr', { dataset: { link: r.id } }, [
         h('th', { scope: 'row', text: r.label }),
         h('td', { text: t.levels[r.level] ?? r.level }),
-        h('td', { text: formatRate(r.nominal_Bps) }),
+        h('td', { 'data-nominal-bps': String(r.nominal_Bps), text: formatRate(r.nominal_Bps) }),
         h('td', { 'data-beta-bps': String(r.beta_Bps), text: formatRate(r.beta_Bps) }),
         h('td', { 'data-alpha-s': String(r.alpha_s), text: formatTime(r.alpha_s) }),
-        h('td', { text: formatBytes(r.n_half_bytes) }),
+        h('td', { 'data-n-half-bytes': String(r.n_half_bytes), text: formatBytes(r.n_half_bytes) }),
       ]))),
     ]));
     return details;

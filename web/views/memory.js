@@ -102,8 +102,8 @@ export function createMemory(lang) {
 
   function fill(presets) {
     filled = true;
-    pickModel.replaceChildren(...presets.models.map((m) => h('option', { value: m.id, text: t.modelOption(m.label, formatBytes(m.weight_bytes), m.bytes_per_param) })));
-    pickGpu.replaceChildren(...presets.gpus.map((g) => h('option', { value: g.id, text: t.gpuOption(g.label, formatBytes(g.hbm_bytes), rate(g.hbm_Bps)) })));
+    pickModel.replaceChildren(...presets.models.map((m) => h('option', { value: m.id, dataset: { weightBytes: String(m.weight_bytes), bytesPerParam: String(m.bytes_per_param) }, text: t.modelOption(m.label, formatBytes(m.weight_bytes), m.bytes_per_param) })));
+    pickGpu.replaceChildren(...presets.gpus.map((g) => h('option', { value: g.id, dataset: { hbmBytes: String(g.hbm_bytes), hbmBps: String(g.hbm_Bps) }, text: t.gpuOption(g.label, formatBytes(g.hbm_bytes), rate(g.hbm_Bps)) })));
     pickModel.value = s.model;
     pickGpu.value = s.gpu;
   }
@@ -122,6 +122,9 @@ export function createMemory(lang) {
       oneGpuDecodeTimeEffectiveS: String(out.one_gpu_decode_time_effective_s), totalGpus: String(out.total_gpus),
       tokensPerS: String(out.tokens_per_s), tokensPerSEffective: String(out.tokens_per_s_effective),
       trafficBytesBetweenReplicas: String(out.traffic_bytes_between_replicas),
+      weightBytes: String(out.weight_bytes), kvBytes: String(out.kv_bytes), usedFraction: String(out.used_fraction),
+      minGpusPowerOfTwo: String(out.min_gpus_power_of_two), hbmBps: String(out.gpu.hbm_Bps), hbmEfficiency: String(out.hbm_efficiency),
+      speedup: String(out.speedup), oneGpuFits: String(out.one_gpu_fits),
     });
     const w = {
       model: out.model.label, gpu: out.gpu.label, n: out.gpus, weights: formatBytes(out.weight_bytes),
@@ -155,11 +158,12 @@ export function createMemory(lang) {
     }));
     barsNote.textContent = [t.legend, shown < out.gpus ? t.drawnOf(shown, count(out.gpus)) : ''].filter(Boolean).join(t.sep);
 
+    // Room for KV, or none: the engine's weights_fit.
     facts.replaceChildren(...[
       ['min-gpus', t.factMin(w)],
-      ['kv-room', out.kv_room_bytes_per_gpu >= 0 ? t.factRoom(w) : t.factShort(w)],
+      ['kv-room', out.weights_fit ? t.factRoom(w) : t.factShort(w), out.weights_fit ? 'room' : 'short'],
       ['max-context', t.factContext(w)],
-    ].map(([k, text]) => h('li', { dataset: { fact: k }, text })));
+    ].map(([k, text, says]) => h('li', { dataset: { fact: k, ...(says ? { says } : {}) }, text })));
 
     // Batch-1 decode: one GPU against n, nominal and effective bandwidth (P5 §1, §5.7).
     const longest = Math.max(out.one_gpu_decode_time_effective_s, out.decode_time_effective_s);
@@ -175,17 +179,19 @@ export function createMemory(lang) {
     decode.replaceChildren(...rows.map(([gpus, bw, time, label, over]) => {
       const bar = h('span', { class: `bar memory-${bw}` });
       bar.style.width = `${((time / longest) * 100).toFixed(2)}%`;
-      return h('div', { class: 'memory-row', dataset: { gpus, bandwidth: bw, timeS: String(time) } }, [
+      return h('div', { class: 'memory-row', dataset: { gpus, bandwidth: bw, timeS: String(time), fits: String(!over) } }, [
         h('span', { class: 'memory-row-label', text: label }),
         h('span', { class: 'memory-track' }, bar),
         h('span', { class: 'memory-value', text: over ? t.valueOver(formatTime(time)) : formatTime(time) }),
       ]);
     }));
+    Object.assign(decodeNote.dataset, { gpus: out.gpus === 1 ? 'one' : 'n', oneGpuFits: String(out.one_gpu_fits), moe: String(out.model.experts > 0) });
     decodeNote.textContent = [out.gpus === 1 ? t.decodeNoteOne(w) : t.decodeNote(w), out.one_gpu_fits ? '' : t.oneDoesNotFit(w), out.model.experts > 0 ? t.moeNote(w) : ''].filter(Boolean).join(t.sep);
 
     // Replicas (§6.1).
     const plural = out.replicas > 1 ? 'many' : 'one';
     replicaSentence.dataset.replicas = plural;
+    replicaSentence.dataset.fits = String(out.fits);
     replicaSentence.textContent = [t.replicasSentence[plural](w), out.fits ? '' : t.replicasOver(w)].filter(Boolean).join(t.sep);
     replicaFacts.replaceChildren(...[
       ['throughput', t.factThroughput(w)],

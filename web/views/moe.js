@@ -75,11 +75,13 @@ export function createMoe(lang) {
     if (!turn) return;
     Object.assign(s, { tokens: Number(tokens.value), hot: Number(hot.value) });
     root.setAttribute('aria-busy', 'true');
-    const [out, presets] = await askMany([
+    const answers = await askMany([
       { op: 'moe', model: s.model, ep: s.ep, batch_tokens: s.tokens, hot_factor: s.hot },
       { op: 'presets' },
     ], 'moe');
-    if (turn.stale) return;
+    // null: a later change superseded this request (the door's key), and that one draws.
+    if (turn.stale || !answers) return;
+    const [out, presets] = answers;
     root.removeAttribute('aria-busy');
     if (out?.error || presets?.error) {
       turns.say(t.failed);
@@ -92,7 +94,7 @@ export function createMoe(lang) {
 
   function fillModels(list) {
     models = list.filter((m) => MODELS.includes(m.id));
-    pickModel.replaceChildren(...models.map((m) => h('option', { value: m.id, text: t.modelOption(m.label ?? m.id, m.experts, m.top_k) })));
+    pickModel.replaceChildren(...models.map((m) => h('option', { value: m.id, dataset: { experts: String(m.experts), topK: String(m.top_k) }, text: t.modelOption(m.label ?? m.id, m.experts, m.top_k) })));
     pickModel.value = s.model;
     fillEp();
   }
@@ -107,7 +109,6 @@ export function createMoe(lang) {
   function draw(out) {
     const recv = out.recv_bytes_per_gpu_layer;
     const most = Math.max(...recv);
-    const busiest = recv.indexOf(most);
     const alphaShare = out.alltoall_time_s > 0 ? out.alltoall_alpha_time_s / out.alltoall_time_s : 0;
     const routing = out.ep === 1 ? 'local' : Math.abs(out.skew - 1) < 1e-9 ? 'even' : out.skew > 1 ? 'hot' : 'cold';
     const bound = out.ep === 1 ? 'none' : alphaShare >= 0.5 ? 'latency' : 'bandwidth';
@@ -116,7 +117,13 @@ export function createMoe(lang) {
       skew: String(out.skew), alphaShare: String(alphaShare), routing, bound,
       alltoallTimeS: String(out.alltoall_time_s), alltoallAlphaTimeS: String(out.alltoall_alpha_time_s),
       stepTimeS: String(out.step_time_s), busiestRecvBytes: String(out.busiest_recv_bytes_layer), meanRecvBytes: String(out.mean_recv_bytes_layer),
+      tokensPerGpu: String(out.tokens_per_gpu), remoteFraction: String(out.remote_fraction), dispatchBytesPerGpuLayer: String(out.dispatch_bytes_per_gpu_layer),
+      combineBytesPerGpuLayer: String(out.combine_bytes_per_gpu_layer), bytesPerGpuStep: String(out.bytes_per_gpu_step), hotProbability: String(out.hot_probability),
+      alltoallsPerStep: String(out.alltoalls_per_step), topK: String(out.model.top_k),
     });
+    // The busiest GPUs: every GPU that receives the engine's busiest bytes (a cold expert leaves
+    // all the others tied), when routing is uneven.
+    const busiest = (i) => (routing === 'hot' || routing === 'cold') && recv[i] === out.busiest_recv_bytes_layer;
     const words = {
       ep: out.ep, skew: ratio(out.skew), busiest: formatBytes(out.busiest_recv_bytes_layer), mean: formatBytes(out.mean_recv_bytes_layer),
       expertGpu: formatBytes(recv[0]), // the hot (or cold) expert's GPU: the engine lists it first
@@ -129,7 +136,7 @@ export function createMoe(lang) {
     // Receive bytes a layer, one bar a GPU; the busiest highlighted (P5 §4.3).
     bars.setAttribute('aria-label', t.recvLabel(words));
     bars.replaceChildren(...recv.map((b, i) => {
-      const bar = h('span', { class: `moe-bar${i === busiest && routing !== 'even' ? ' moe-busiest' : ''}`, dataset: { gpu: String(i), recvBytes: String(b) }, title: t.gpuBar(i, formatBytes(b)) });
+      const bar = h('span', { class: `moe-bar${busiest(i) ? ' moe-busiest' : ''}`, dataset: { gpu: String(i), recvBytes: String(b) }, title: t.gpuBar(i, formatBytes(b)) });
       bar.style.height = `${most > 0 ? ((b / most) * 100).toFixed(2) : 0}%`;
       return bar;
     }));
@@ -150,16 +157,16 @@ export function createMoe(lang) {
       ['step-bytes', t.factStep(formatBytes(out.bytes_per_gpu_step))],
       ['hot', t.factHot(percent(out.hot_probability), out.model.top_k)],
     ].map(([k, text]) => h('li', { dataset: { fact: k, ...(k === 'tokens-per-gpu' ? { tokensPerGpu: String(out.tokens_per_gpu) } : {}) }, text })));
-    tableBox.replaceChildren(dataTable(out, recv, busiest, routing));
+    tableBox.replaceChildren(dataTable(out, recv, busiest));
   }
 
-  function dataTable(out, recv, busiest, routing) {
+  function dataTable(out, recv, busiest) {
     const details = h('details', { class: 'chart-table' }, [h('summary', { text: t.table })]);
     details.append(h('table', {}, [
       h('caption', { text: t.tableCaption }),
       h('thead', {}, h('tr', {}, [t.colGpu, t.colRecv, t.colVsMean].map((c) => h('th', { scope: 'col', text: c })))),
       h('tbody', {}, recv.map((b, i) => h('tr', { dataset: { gpu: String(i) } }, [
-        h('th', { scope: 'row', text: i === busiest && routing !== 'even' ? t.gpuBusiest(i) : t.gpu(i) }),
+        h('th', { scope: 'row', dataset: { busiest: String(busiest(i)) }, text: busiest(i) ? t.gpuBusiest(i) : t.gpu(i) }),
         h('td', { 'data-recv-bytes': String(b), text: formatBytes(b) }),
         h('td', { text: out.mean_recv_bytes_layer > 0 ? `${ratio(b / out.mean_recv_bytes_layer)}×` : '–' }),
       ]))),

@@ -8,7 +8,7 @@
 import { h } from '../util/dom.js';
 import { viewStrings } from '../util/i18n.js';
 import { ncclStrings } from '../util/section_strings.js';
-import { formatBytes, formatTime, inputText } from '../util/units.js';
+import { formatBytes, formatTime } from '../util/units.js';
 import { askMany } from '../engine/door.js';
 import { createCrossover, createNccl } from './chart.js';
 import { formatRate } from './ladder.js';
@@ -48,7 +48,9 @@ export function createNcclView(lang, links) {
   const root = h('section', { class: 'nccl-view card', dataset: { view: 'nccl-view', lecture: '5.6' }, 'aria-labelledby': 'nccl-title' });
   const field = (label, control, id) => h('div', { class: 'param' }, [h('label', { for: id, text: label }), control]);
   const devices = h('input', { id: 'nccl-devices', type: 'number', min: '2', max: '1024', step: '1', value: String(s.devices), 'data-setting': 'devices' });
-  const bytes = h('input', { id: 'nccl-bytes', type: 'number', min: '1', max: '1000000000', step: 'any', value: inputText(s.bytes), 'data-setting': 'bytes' });
+  // The size as the address gives it, every digit: rounded for display (inputText's 6 figures), a
+  // shared 8,820,942 B would be drawn at 8,820,940 B and written back so into the address.
+  const bytes = h('input', { id: 'nccl-bytes', type: 'number', min: '1', max: '1000000000', step: 'any', value: String(s.bytes), 'data-setting': 'bytes' });
   const byteText = h('span', { class: 'unit', text: formatBytes(s.bytes) });
   const link = h('select', { id: 'nccl-link', 'data-setting': 'link' }, links.map((l) => h('option', { value: l.id, text: l.label })));
   link.value = s.link;
@@ -96,14 +98,17 @@ export function createNcclView(lang, links) {
     history.replaceState(history.state, '', `?${new URLSearchParams({ view: 'nccl', devices: String(s.devices), bytes: String(s.bytes), link: s.link })}${location.hash}`);
     Object.assign(root.dataset, { devices: String(s.devices), bytes: String(s.bytes), link: s.link });
     root.setAttribute('aria-busy', 'true');
-    const [proto, pick, ring] = await askMany([
+    // null when a later refresh superseded this one (door.js askMany): that one draws.
+    const answers = await askMany([
       { op: 'nccl.protocols', link: s.link },
       { op: 'nccl', devices: s.devices, bytes: s.bytes, link: s.link },
       { op: 'nccl', devices: s.devices, bytes: s.bytes, link: s.link, algorithms: ['ring'] },
     ], 'nccl-view');
-    // The in-switch algorithm the engine's tuner weighs on this link (NVLS, CollNet), or none:
-    // §5.4 gives in-switch reduction only to switches that reduce.
-    const reducing = pick?.left_out ? ['nvls', 'collnet'].find((a) => !pick.left_out.some((x) => x.algorithm === a)) ?? 'none' : 'none';
+    if (turn.stale || !answers) return;
+    const [proto, pick, ring] = answers;
+    // The in-switch algorithm the engine gives this link's switch (links op: NVLS, CollNet), or
+    // none: §5.4 gives in-switch reduction only to switches that reduce.
+    const reducing = links.find((l) => l.id === s.link)?.reducing_switch ?? 'none';
     const charts = Promise.all([
       chart.update({ devices: s.devices, link: s.link, bytes: s.bytes }),
       nvls.update({ devices: s.devices, link: s.link, bytes: s.bytes, ...(reducing === 'none' ? { algorithms: ['ring'], selected: 'ring' } : { algorithms: ['ring', 'in_switch'], selected: 'in_switch' }) }),
@@ -120,13 +125,20 @@ export function createNcclView(lang, links) {
     root.dataset.reducingSwitch = reducing;
     const label = links.find((l) => l.id === s.link)?.label ?? s.link;
     nvlsNote.textContent = reducing === 'nvls' ? t.nvlsNote : reducing === 'collnet' ? t.collnetNote : t.noSwitch(label);
+    nvlsNote.dataset.says = reducing;
     root.dataset.ready = 'true';
   }
 
   function drawProtocols(out) {
     const pct = (x) => `${Number((x * 100).toPrecision(4))}%`;
+    // Every figure a protocol's sentence and its table row show, and which sentence (flag in the data or a fence).
+    const figures = (p) => ({
+      protocol: p.protocol, payloadShare: String(p.payload_share), unitBytes: String(p.unit_bytes), payloadBytes: String(p.payload_bytes), flagBytes: String(p.flag_bytes),
+      bandwidthBps: String(p.bandwidth_Bps), stepLatencyS: String(p.step_latency_s), baseLatencyS: String(p.base_latency_s), flagInData: String(p.flag_in_data),
+    });
+    protocols.dataset.linkBetaBps = String(out.link.beta_Bps);
     const items = out.protocols.map((p) => h('li', {
-      dataset: { protocol: p.protocol, payloadShare: String(p.payload_share), unitBytes: String(p.unit_bytes), payloadBytes: String(p.payload_bytes), flagBytes: String(p.flag_bytes), bandwidthBps: String(p.bandwidth_Bps), stepLatencyS: String(p.step_latency_s) },
+      dataset: figures(p),
     }, [h('strong', { text: `${p.protocol}: ` }), (p.flag_in_data ? t.flagged : t.fenced)({
       unit: formatBytes(p.unit_bytes), payload: formatBytes(p.payload_bytes), flag: formatBytes(p.flag_bytes), share: pct(p.payload_share),
       bw: formatRate(p.bandwidth_Bps), beta: formatRate(out.link.beta_Bps), hop: formatTime(p.step_latency_s), base: formatTime(p.base_latency_s),
@@ -134,7 +146,7 @@ export function createNcclView(lang, links) {
     const details = h('details', { class: 'chart-table' }, [h('summary', { text: t.protocolTable })]);
     details.append(h('table', {}, [
       h('thead', {}, h('tr', {}, [t.colProtocol, t.colUnit, t.colPayload, t.colFlag, t.colShare, t.colBandwidth, t.colHop, t.colBase].map((c) => h('th', { scope: 'col', text: c })))),
-      h('tbody', {}, out.protocols.map((p) => h('tr', {}, [
+      h('tbody', {}, out.protocols.map((p) => h('tr', { dataset: figures(p) }, [
         h('th', { scope: 'row', text: p.protocol }),
         ...[p.flag_in_data ? formatBytes(p.unit_bytes) : '–', p.flag_in_data ? formatBytes(p.payload_bytes) : '–', p.flag_in_data ? formatBytes(p.flag_bytes) : t.fence,
           pct(p.payload_share), formatRate(p.bandwidth_Bps), formatTime(p.step_latency_s), formatTime(p.base_latency_s)].map((v) => h('td', { text: v })),
@@ -145,13 +157,13 @@ export function createNcclView(lang, links) {
 
   function drawChoice(pick, ring) {
     const name = (c) => `${vt.algorithms[c.algorithm] ?? c.algorithm} · ${c.protocol}`;
-    Object.assign(choice.dataset, { algorithm: pick.algorithm, protocol: pick.protocol, timeS: String(pick.time_s), ringProtocol: ring.protocol, ringTimeS: String(ring.time_s) });
-    const rows = pick.candidates.map((c) => h('tr', { dataset: { pair: `${c.algorithm}/${c.protocol}`, timeS: String(c.time_s) }, class: c.algorithm === pick.algorithm && c.protocol === pick.protocol ? 'is-best' : null }, [
+    Object.assign(choice.dataset, { algorithm: pick.algorithm, protocol: pick.protocol, timeS: String(pick.time_s), ringProtocol: ring.protocol, ringTimeS: String(ring.time_s), bytes: String(pick.bytes), devices: String(pick.devices) });
+    const rows = pick.candidates.map((c) => h('tr', { dataset: { pair: `${c.algorithm}/${c.protocol}`, timeS: String(c.time_s), latencyS: String(c.latency_s), bandwidthBps: String(c.bandwidth_Bps) }, class: c.algorithm === pick.algorithm && c.protocol === pick.protocol ? 'is-best' : null }, [
       h('th', { scope: 'row', text: name(c) }), h('td', { text: formatTime(c.time_s) }), h('td', { text: formatTime(c.latency_s) }), h('td', { text: formatRate(c.bandwidth_Bps) }),
     ]));
     const label = links.find((l) => l.id === s.link)?.label ?? s.link;
     const leftOut = pick.left_out.length === 0 ? null : h('p', {
-      'data-role': 'left-out', 'data-algorithms': pick.left_out.map((x) => x.algorithm).join(' '),
+      'data-role': 'left-out', 'data-algorithms': pick.left_out.map((x) => x.algorithm).join(' '), 'data-reasons': pick.left_out.map((x) => x.reason).join(' '),
       text: t.leftOut(label, pick.left_out.map((x) => t.leftOutWhy[x.reason] ?? x.reason).join('; ')),
     });
     choice.replaceChildren(

@@ -97,9 +97,10 @@ export function createNodeView(lang) {
     const show = traffic.value;
     const svg = s('svg', { class: 'node-svg', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-labelledby': 'node-svg-title' });
     svg.append(s('title', { id: 'node-svg-title' }, t.pictureLabel({ nodes: n, label: preset.label, gpus: g, nics: preset.nics })));
-    const nvEdges = s('g', { class: 'node-edges node-nvlink', 'data-link': intra.id });
+    const linkData = (l) => ({ 'data-link': l.id, 'data-alpha-s': l.alpha_s, 'data-beta-bps': l.beta_Bps, 'data-nominal-bps': l.nominal_Bps });
+    const nvEdges = s('g', { class: 'node-edges node-nvlink', ...linkData(intra) });
     titled(nvEdges, linkWords(intra));
-    const nicEdges = s('g', { class: 'node-edges node-nic', 'data-link': nic.id });
+    const nicEdges = s('g', { class: 'node-edges node-nic', ...linkData(nic) });
     titled(nicEdges, linkWords(nic));
     const parts = s('g');
     const gpuAt = (x0, i) => [x0 + 8 + (i % perRow) * cell + cell / 2, gpuY + Math.floor(i / perRow) * (cell + 14) + cell / 2];
@@ -137,6 +138,7 @@ export function createNodeView(lang) {
       label(switchY + 8, t.rowLabels.nvswitch), label(gpuY + cell / 2 + 3, t.rowLabels.gpus), label(nicY + 6, t.rowLabels.nics),
       label(railY + 7, t.railsLabel(preset.nics)), label(spineY + 8, t.spine));
     picture.replaceChildren(svg);
+    ratio.dataset.faster = inside.faster; // the engine's case that picks the verdict
     ratio.textContent = t.ratio({ label: preset.label, gpus: g, intra: intra.label, inside: formatRate(inside.inside_Bps), nics: preset.nics, nic: nic.label, outside: formatRate(inside.outside_Bps), ratio: formatRatio(inside.ratio), faster: inside.faster });
     placement.dataset.traffic = show;
     placement.textContent = t.placement[show]({ gpus: g, intra: intra.label, nic: nic.label, label: preset.label, nodes: n });
@@ -145,15 +147,15 @@ export function createNodeView(lang) {
 
   function dataTable(preset, intra, nic, inside) {
     const details = h('details', { class: 'chart-table' }, [h('summary', { text: t.table })]);
-    const row = (name, l, count, total) => h('tr', { dataset: { link: l.id } }, [
+    const row = (name, l, count, totalBps) => h('tr', { dataset: { link: l.id, count: String(count), alphaS: String(l.alpha_s), betaBps: String(l.beta_Bps), nominalBps: String(l.nominal_Bps), totalBps: String(totalBps) } }, [
       h('th', { scope: 'row', text: name }),
-      ...[l.label, String(count), formatTime(l.alpha_s), formatRate(l.beta_Bps), formatRate(l.nominal_Bps), total].map((v) => h('td', { text: v })),
+      ...[l.label, String(count), formatTime(l.alpha_s), formatRate(l.beta_Bps), formatRate(l.nominal_Bps), formatRate(totalBps)].map((v) => h('td', { text: v })),
     ]);
     details.append(h('table', {}, [
       h('thead', {}, h('tr', {}, [t.colPart, t.colLink, t.colCount, t.colAlpha, t.colBeta, t.colNominal, t.colTotal].map((c) => h('th', { scope: 'col', text: c })))),
       h('tbody', {}, [
-        row(t.rowNvlink, intra, preset.gpus, formatRate(inside.inside_Bps)),
-        row(t.rowNic, nic, preset.nics, formatRate(inside.outside_Bps)),
+        row(t.rowNvlink, intra, preset.gpus, inside.inside_Bps),
+        row(t.rowNic, nic, preset.nics, inside.outside_Bps),
       ]),
     ]));
     return details;

@@ -61,6 +61,7 @@ export function createRdmaView(lang, links) {
       op: 'gpudirect', bytes: Number(mb.value) * 1e6, chunks: Number(chunks.value),
       link: net.value, host_link: host.value, same_pcie_switch: sameSwitch.checked,
     };
+    const typed = mb.value;
     const out = await ask(request, 'rdma');
     if (turn.stale) return;
     root.removeAttribute('aria-busy');
@@ -69,6 +70,7 @@ export function createRdmaView(lang, links) {
       return;
     }
     Object.assign(root.dataset, {
+      mb: typed, link: request.link, hostLink: request.host_link, samePcieSwitch: String(request.same_pcie_switch),
       bytes: String(out.bytes), chunks: String(out.chunks), fastest: out.fastest, ncclPath: out.nccl_path,
       stagedOverGpudirect: String(out.staged_over_gpudirect), pipelinedOverGpudirect: String(out.pipelined_over_gpudirect),
     });
@@ -95,7 +97,7 @@ export function createRdmaView(lang, links) {
         const bar = h('span', { class: `rdma-bar rdma-${s.stage}` });
         bar.style.left = pct(s.start_s);
         bar.style.width = pct(s.end_s - s.start_s);
-        return h('div', { class: 'rdma-lane', dataset: { stage: s.stage, startS: String(s.start_s), endS: String(s.end_s), busyS: String(s.busy_s) } }, [
+        return h('div', { class: 'rdma-lane', dataset: { stage: s.stage, link: s.link, startS: String(s.start_s), endS: String(s.end_s), busyS: String(s.busy_s) } }, [
           h('span', { class: 'rdma-stage', text: `${t.stages[s.stage]} (${linkName(s.link)})` }),
           h('span', { class: 'rdma-track' }, bar),
         ]);

@@ -77,7 +77,7 @@ export function createRingView(lang, links) {
       model.replaceChildren(...p.models.map((m) => h('option', { value: m.id, text: m.label })));
       model.value = 'llama3_70b';
     }
-    Object.assign(root.dataset, { model: model.value, devices: String(a.devices), tokensPerDevice: String(a.tokens_per_device), linkA: linkA.value, linkB: linkB.value });
+    Object.assign(root.dataset, { model: model.value, devices: String(a.devices), promptTokens: String(base.prompt_tokens), tokensPerDevice: String(a.tokens_per_device), linkA: linkA.value, linkB: linkB.value });
     draw([a, b]);
   }
 

@@ -126,9 +126,11 @@ export function createSplitView(lang, links = []) {
     const tok = Number(tokens.value);
     const shape = checkShape(k);
     busyAdd(1);
-    const [out] = await askMany([{ op: 'sharding_check', shards: k, tokens: tok, ...shape }], 'split-check');
+    // null when a later check superseded this one (door.js askMany): that one draws.
+    const answers = await askMany([{ op: 'sharding_check', shards: k, tokens: tok, ...shape }], 'split-check');
     busyAdd(-1);
-    if (turn.stale) return;
+    if (turn.stale || !answers) return;
+    const [out] = answers;
     Object.assign(root.dataset, { shards: String(k), tokens: String(tok) });
     if (out?.error) {
       // The engine's own reason, in the page's words: T/k tokens a shard, or a check too large.
@@ -136,11 +138,22 @@ export function createSplitView(lang, links = []) {
       const why = out.error.code === 'invalid_value' && m.startsWith("field 'tokens'") ? t.tokensMultiple(tok, k)
         : out.error.code === 'out_of_range' && m.includes("'tokens' x") ? t.tooLarge(tok, shape.hidden, shape.ffn) : t.failed;
       root.dataset.checkError = out.error.code;
+      clearCheck(); // no figures of an earlier check left behind
       return checkTurns.say(why);
     }
     delete root.dataset.checkError;
     checkTurns.say('');
     drawCheck(out);
+  }
+
+  // The split check's figures (root data), emptied while the engine refuses the settings (kept in
+  // their place, so that the root's attributes come in the same order however the view got here).
+  const CHECK_FIGURES = ['correctBytes', 'wrongBytes', 'bytesRatio', 'maxAbsError', 'wrongMaxAbsError', 'spMaxAbsError', 'attentionMaxAbsError', 'hidden', 'ffn', 'qHeads', 'kvHeads'];
+  function clearCheck() {
+    for (const k of CHECK_FIGURES) if (k in root.dataset) root.dataset[k] = '';
+    delete checkSentence.dataset.agree;
+    checkSentence.textContent = '';
+    for (const part of [picture, byteBars, checkTable]) part.replaceChildren();
   }
 
   function drawCheck(out) {
@@ -166,10 +179,10 @@ export function createSplitView(lang, links = []) {
       bar('wrong', t.wrong, mlp.wrong_bytes, most, `${formatBytes(mlp.wrong_bytes)} (${times(mlp.bytes_ratio)}×)`, 'split-bad'),
     );
     checkTable.replaceChildren(table(t.checkTable, [t.colSplit, t.colCut, t.colBytes, t.colError], [
-      ['megatron', t.megatron, `${t.byColumns}; ${t.byRows}`, formatBytes(mlp.correct_bytes), sci(mlp.max_abs_error)],
-      ['wrong', t.wrong, `${t.byRowsWrong}; ${t.whole}`, `${formatBytes(mlp.wrong_bytes)} (${times(mlp.bytes_ratio)}×)`, sci(mlp.wrong_max_abs_error)],
-      ['sp', t.sp, t.spCut, formatBytes(mlp.correct_bytes), sci(mlp.sp_max_abs_error)],
-      ['attention', t.attention, t.attentionCut, '–', sci(att.max_abs_error)],
+      ['megatron', t.megatron, `${t.byColumns}; ${t.byRows}`, fig(formatBytes(mlp.correct_bytes), mlp.correct_bytes), fig(sci(mlp.max_abs_error), mlp.max_abs_error)],
+      ['wrong', t.wrong, `${t.byRowsWrong}; ${t.whole}`, fig(`${formatBytes(mlp.wrong_bytes)} (${times(mlp.bytes_ratio)}×)`, mlp.wrong_bytes), fig(sci(mlp.wrong_max_abs_error), mlp.wrong_max_abs_error)],
+      ['sp', t.sp, t.spCut, fig(formatBytes(mlp.correct_bytes), mlp.correct_bytes), fig(sci(mlp.sp_max_abs_error), mlp.sp_max_abs_error)],
+      ['attention', t.attention, t.attentionCut, '–', fig(sci(att.max_abs_error), att.max_abs_error)],
     ]));
   }
 
@@ -180,7 +193,7 @@ export function createSplitView(lang, links = []) {
     const stripes = Math.min(k, 16); // past 16 the stripes would be hairlines: the label says k
     const W = 620;
     const H = 140;
-    const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'split-svg', role: 'img', 'data-split': kind, 'aria-label': `${title}: ${firstCut}; ${downCut}; ${allreduces.join('; ')}` });
+    const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'split-svg', role: 'img', 'data-split': kind, 'data-shards': k, 'data-tokens': out.tokens, 'data-hidden': out.mlp.hidden, 'data-ffn': out.mlp.ffn, 'aria-label': `${title}: ${firstCut}; ${downCut}; ${allreduces.join('; ')}` });
     svg.append(s('text', { x: 4, y: 14, class: 'split-svg-title' }, title));
     const box = (x, y, w, hh, label, sub) => {
       svg.append(s('rect', { x, y, width: w, height: hh, class: 'split-m' }));
@@ -232,12 +245,15 @@ export function createSplitView(lang, links = []) {
     ]);
   }
 
+  // A table cell that shows a figure: its text, the figure itself in data-value.
+  const fig = (text, value) => ({ text, value });
   function table(caption, cols, rows) {
     const details = h('details', { class: 'chart-table' }, [h('summary', { text: t.table })]);
     details.append(h('table', {}, [
       h('caption', { text: caption }),
       h('thead', {}, h('tr', {}, cols.map((c) => h('th', { scope: 'col', text: c })))),
-      h('tbody', {}, rows.map(([key, head, ...cells]) => h('tr', { dataset: { row: key } }, [h('th', { scope: 'row', text: head }), ...cells.map((c) => h('td', { text: c }))]))),
+      h('tbody', {}, rows.map(([key, head, ...cells]) => h('tr', { dataset: { row: key } }, [h('th', { scope: 'row', text: head }),
+        ...cells.map((c) => (typeof c === 'string' ? h('td', { text: c }) : h('td', { text: c.text, dataset: { value: String(c.value) } })))]))),
     ]));
     return details;
   }
@@ -255,9 +271,10 @@ export function createSplitView(lang, links = []) {
     const base = { op: 'tp', tp: k, tokens: tok, phase: 'decode' };
     if (model.value) base.model = model.value;
     busyAdd(1);
-    const [presets, a, b] = await askMany([{ op: 'presets' }, { ...base, link: inside.value }, { ...base, link: across.value }], 'split-tp');
+    const answers = await askMany([{ op: 'presets' }, { ...base, link: inside.value }, { ...base, link: across.value }], 'split-tp');
     busyAdd(-1);
-    if (turn.stale) return;
+    if (turn.stale || !answers) return;
+    const [presets, a, b] = answers;
     if (presets?.error || a?.error || b?.error) return tpTurns.say(t.failed);
     if (!models) {
       models = presets.models;
@@ -277,7 +294,7 @@ export function createSplitView(lang, links = []) {
       bytesSentPerGpu: String(a.bytes_sent_per_gpu), spBytesSentPerGpu: String(sp.bytes_sent_per_gpu),
       activationBytesPerGpu: String(sp.activation_bytes_per_gpu), tpActivationBytesPerGpu: String(sp.tp_activation_bytes_per_gpu),
       insideCommTimeS: String(a.comm_time_s), acrossCommTimeS: String(b.comm_time_s), weightReadTimeS: String(a.weight_read_time_s),
-      insideCommToCompute: String(a.comm_to_compute), acrossCommToCompute: String(b.comm_to_compute), place,
+      insideCommToCompute: String(a.comm_to_compute), acrossCommToCompute: String(b.comm_to_compute), allreduces: String(a.allreduces), place,
     });
     const w = {
       model: a.model.label, k: a.tp, tokens: a.tokens, count: a.allreduces, sent: formatBytes(a.bytes_sent_per_gpu), spSent: formatBytes(sp.bytes_sent_per_gpu),
@@ -302,14 +319,14 @@ export function createSplitView(lang, links = []) {
       bar('weight-read', t.weightRead, a.weight_read_time_s, mostTime, w.read, 'split-read'),
     );
     tpTable.replaceChildren(table(t.tpTable(w), [t.colWhat, t.colInside(w.inside), t.colAcross(w.across)], [
-      ['allreduces', t.rowAllreduces, String(a.allreduces), String(b.allreduces)],
-      ['sent', t.rowSent, w.sent, formatBytes(b.bytes_sent_per_gpu)],
-      ['sp-sent', t.rowSpSent, w.spSent, formatBytes(b.sequence_parallel.bytes_sent_per_gpu)],
-      ['tp-activation', t.tpAct, w.tpAct, formatBytes(b.sequence_parallel.tp_activation_bytes_per_gpu)],
-      ['sp-activation', t.spAct, w.spAct, formatBytes(b.sequence_parallel.activation_bytes_per_gpu)],
-      ['comm', t.rowComm, w.insideTime, w.acrossTime],
-      ['weight-read', t.weightRead, w.read, formatTime(b.weight_read_time_s)],
-      ['ratio', t.rowRatio, ratioText(a.comm_to_compute), ratioText(b.comm_to_compute)],
+      ['allreduces', t.rowAllreduces, fig(String(a.allreduces), a.allreduces), fig(String(b.allreduces), b.allreduces)],
+      ['sent', t.rowSent, fig(w.sent, a.bytes_sent_per_gpu), fig(formatBytes(b.bytes_sent_per_gpu), b.bytes_sent_per_gpu)],
+      ['sp-sent', t.rowSpSent, fig(w.spSent, sp.bytes_sent_per_gpu), fig(formatBytes(b.sequence_parallel.bytes_sent_per_gpu), b.sequence_parallel.bytes_sent_per_gpu)],
+      ['tp-activation', t.tpAct, fig(w.tpAct, sp.tp_activation_bytes_per_gpu), fig(formatBytes(b.sequence_parallel.tp_activation_bytes_per_gpu), b.sequence_parallel.tp_activation_bytes_per_gpu)],
+      ['sp-activation', t.spAct, fig(w.spAct, sp.activation_bytes_per_gpu), fig(formatBytes(b.sequence_parallel.activation_bytes_per_gpu), b.sequence_parallel.activation_bytes_per_gpu)],
+      ['comm', t.rowComm, fig(w.insideTime, a.comm_time_s), fig(w.acrossTime, b.comm_time_s)],
+      ['weight-read', t.weightRead, fig(w.read, a.weight_read_time_s), fig(formatTime(b.weight_read_time_s), b.weight_read_time_s)],
+      ['ratio', t.rowRatio, fig(ratioText(a.comm_to_compute), a.comm_to_compute), fig(ratioText(b.comm_to_compute), b.comm_to_compute)],
     ]));
   }
   // comm_to_compute in words: a percentage below 1, "2.6×" from 1.
