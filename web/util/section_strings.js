@@ -71,7 +71,7 @@ export const FORMS = {
     checkSentence: (m, w) => m(w.agree === 'agree' ? 'agree' : 'differ', w),
   },
   bound: {
-    refused: 'm', legendBound: 'b', verifiedAll: 'n', meets: '{}', below: '{}',
+    refused: 'm', legendBound: 'b', verifiedAll: 'n', meets: (m, x) => m(x.n === 1 ? 'one' : 'many', x), below: '{}',
     above: (m, x) => m('text', { ...x, verdict: m(x.against, x) /* simulate's steps_against_ring: fewer, same or more */ }),
     growthSentence: '{}', steps: count, noSwitch: 'link',
     verifiedSome: (m, x) => m('text', { verified: x.verified || m('none'), counted: x.counted.map(([why, names]) => m(why, { names })).join(m('and')) }),

@@ -157,7 +157,7 @@ export function createBoundView(lang, links) {
         return { key: 'verified-some', countedBecause: counted.map((s) => s.data_refused ?? 'none').join(' '), text: t.verifiedSome({ verified: names(verified), counted: groups }) };
       })());
     const meets = by('meets');
-    if (meets.length) list.push({ key: 'meets', text: t.meets({ names: names(meets), bound: formatBytes(sims[0].lower_bound_bytes) }) });
+    if (meets.length) list.push({ key: 'meets', text: t.meets({ n: meets.length, names: names(meets), bound: formatBytes(sims[0].lower_bound_bytes) }) });
     // Above the bound buys fewer alphas only when the engine finds fewer steps than the ring's.
     for (const s of by('above')) {
       list.push({ key: `above-${s.algorithm}`, stepsAgainstRing: s.steps_against_ring, text: t.above({ name: algoName(s.algorithm), sent: formatBytes(s.bytes_sent_per_device), bound: formatBytes(s.lower_bound_bytes), steps: s.steps, ringSteps: s.ring_steps, against: s.steps_against_ring }) });
