@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { axeViolations, DESKTOP, openPage, PHONE, screenshotDir, shot, useLab } from './helpers.mjs';
 import { engine } from './engine.mjs';
+import { check as checkNccl, first as ncclFirst, settled as ncclSettled } from './truth/nccl.mjs';
+import * as ladderTruth from './truth/ladder.mjs';
 import { pageOptions } from '../../web/app/address.js';
 
 const errors = [];
@@ -306,46 +308,35 @@ describe('topics', () => {
     await layout(page, 'ladder', 'en');
     const view = page.locator('[data-view="ladder"]');
     assert.equal(await view.getAttribute('data-lecture'), '2.1');
-    const want = engine({ op: 'ladder' });
-    const rows = await page.locator('.ladder-row[data-link]').evaluateAll((els) => els.map((e) => ({ id: e.dataset.link, level: e.dataset.level, beta: Number(e.dataset.betaBps), alpha: Number(e.dataset.alphaS) })));
-    assert.deepEqual(rows, want.rungs.map((r) => ({ id: r.id, level: r.level, beta: r.beta_Bps, alpha: r.alpha_s })));
-    assert.deepEqual(rows.map((r) => r.id), ['hbm3', 'nvlink5', 'nvlink4', 'pcie5', 'pcie4', 'ib_ndr', 'roce400', 'ethernet', 'nvme'], 'HBM to NVMe');
-    const claims = await page.locator('[data-role="claims"] [data-comparison]').evaluateAll((els) => els.map((e) => ({ faster: e.dataset.faster, slower: e.dataset.slower, ratio: Number(e.dataset.ratio), text: e.textContent })));
-    assert.deepEqual(claims.map(({ faster, slower, ratio }) => ({ faster, slower, ratio })), want.comparisons.map((c) => ({ faster: c.faster, slower: c.slower, ratio: c.ratio })));
-    assert.equal(claims[0].text, 'HBM3 (H100) is 7.44× faster than NVLink 4: 2.68 TB/s against 360 GB/s.');
+    // Every rung, bar, comparison and the node: truth/ladder.mjs, the truth walk's own check.
+    const { lecture: want } = await ladderTruth.check(page, ladderTruth.first);
+    assert.deepEqual(want.rungs.map((r) => r.id), ['hbm3', 'nvlink5', 'nvlink4', 'pcie5', 'pcie4', 'ib_ndr', 'roce400', 'ethernet', 'nvme'], 'HBM to NVMe');
+    assert.equal(await page.locator('[data-role="claims"] [data-comparison]').first().textContent(), 'HBM3 (H100) is 7.44× faster than NVLink 4: 2.68 TB/s against 360 GB/s.');
     const node = page.locator('#ladder-node');
     assert.equal(await node.getAttribute('data-lecture'), '2.3');
-    assert.equal(Number(await node.getAttribute('data-ratio')), want.node.ratio);
-    assert.equal(await node.getAttribute('data-faster'), 'inside');
+    assert.equal(want.node.faster, 'inside');
     assert.match(await node.locator('[data-role="node-note"]').textContent(), /3\.6 TB\/s .*400 GB\/s .*inside is 9× outside\.$/);
     // The student's pair: the engine says which is faster, whichever comes first.
     await page.locator('#ladder-a').selectOption('ethernet');
     await page.locator('#ladder-b').selectOption('nvme');
-    const mine = engine({ op: 'ladder', pairs: [['ethernet', 'nvme']] }).comparisons[0];
-    await page.waitForSelector('[data-role="yours"] [data-comparison="ethernet/nvme"]');
+    const { mine } = await ladderTruth.check(page, { ...ladderTruth.first, a: 'ethernet', b: 'nvme' });
+    assert.equal(mine.comparisons[0].faster, 'nvme');
     const yours = page.locator('[data-role="yours"] [data-comparison]');
-    assert.equal(await yours.getAttribute('data-faster'), mine.faster);
-    assert.equal(await yours.getAttribute('data-faster'), 'nvme');
-    assert.equal(Number(await yours.getAttribute('data-ratio')), mine.ratio);
     assert.equal(await yours.textContent(), 'NVMe SSD is 2.24× faster than Ethernet 25G (TCP): 5.6 GB/s against 2.5 GB/s.');
     await page.locator('#ladder-a').selectOption('roce400');
     await page.locator('#ladder-b').selectOption('ib_ndr');
-    await page.waitForSelector('[data-role="yours"] [data-comparison="roce400/ib_ndr"]');
+    await ladderTruth.check(page, { ...ladderTruth.first, a: 'roce400', b: 'ib_ndr' });
     assert.equal(await yours.textContent(), 'RoCE 400G and InfiniBand NDR are equally fast: 40 GB/s each.');
     // Another node, another efficiency: the engine's figures again.
     await page.locator('#ladder-node-pick').selectOption('gb200_nvl72');
     await page.locator('#ladder-efficiency').fill('0.5');
-    await page.waitForSelector('[data-view="ladder"][data-efficiency="0.5"]:not([aria-busy]) #ladder-node[data-node="gb200_nvl72"]');
-    const half = engine({ op: 'ladder', efficiency: 0.5, node: 'gb200_nvl72' });
-    assert.equal(Number(await page.locator('.ladder-row[data-link="nvlink4"]').getAttribute('data-beta-bps')), half.rungs[2].beta_Bps);
-    assert.equal(Number(await node.getAttribute('data-inside-bps')), half.node.inside_Bps);
-    assert.equal(Number(await node.getAttribute('data-ratio')), half.node.ratio);
+    await ladderTruth.check(page, { efficiency: 0.5, a: 'roce400', b: 'ib_ndr', node: 'gb200_nvl72' });
     // A value the engine would refuse is said in the page's words; nothing is drawn meanwhile.
     await page.locator('#ladder-efficiency').fill('2');
     assert.equal(await page.locator('[data-view="ladder"] [data-role="settings-error"]').textContent(), 'Efficiency: 2 is outside the allowed range; allowed 0.01 to 1. Nothing is drawn meanwhile.');
     assert.equal(await page.locator('[data-view="ladder"] [data-role="drawn"]').isHidden(), true);
     await page.locator('#ladder-efficiency').fill('0.01');
-    await page.waitForSelector('[data-view="ladder"][data-efficiency="0.01"]:not([aria-busy]) [data-role="drawn"]:not([hidden])');
+    await ladderTruth.check(page, { efficiency: 0.01, a: 'roce400', b: 'ib_ndr', node: 'gb200_nvl72' });
     // In Chinese, the engine's comparison in the lecture's words.
     const zh = await openPage(ctxL, `${lab.server.url}?view=ladder&lang=zh`, errors);
     assert.equal(await zh.locator('[data-role="claims"] li').first().textContent(), 'HBM3 (H100) 比 NVLink 4 快 7.44 倍：2.68 TB/s 对 360 GB/s。');
@@ -361,33 +352,11 @@ describe('topics', () => {
     const mine = ncclErrors;
     const ctx = ctxL;
     const view = page.locator('[data-view="nccl-view"]');
-    const settled = (k, b, link) => page.waitForSelector(`[data-view="nccl-view"][data-devices="${k}"][data-bytes="${b}"][data-link="${link}"]:not([aria-busy]) [data-role="choice"][data-time-s]`, { timeout: 20000 });
-    await settled(8, 1e6, 'nvlink4');
+    await ncclSettled(page, ncclFirst);
     await layout(page, 'nccl', 'en');
     assert.equal(await view.getAttribute('data-lecture'), '5.6');
-    const check = async (k, b, link) => {
-      const cross = engine({ op: 'crossover', kind: 'nccl', devices: k, link, algorithms: ['ring'], bytes: b });
-      const chart = view.locator('[data-view="nccl"]');
-      assert.equal(await chart.getAttribute('data-lecture'), '5.6');
-      assert.deepEqual(JSON.parse(await chart.getAttribute('data-boundaries')), cross.boundaries.map((x) => ({ bytes: x.bytes, from: x.from, to: x.to })), `${k} GPUs, ${b} B, ${link}`);
-      assert.equal(await chart.getAttribute('data-fastest'), cross.cheapest.name);
-      const pick = engine({ op: 'nccl', devices: k, bytes: b, link });
-      const ring = engine({ op: 'nccl', devices: k, bytes: b, link, algorithms: ['ring'] });
-      const choice = view.locator('[data-role="choice"]');
-      assert.deepEqual([await choice.getAttribute('data-algorithm'), await choice.getAttribute('data-protocol'), Number(await choice.getAttribute('data-time-s'))], [pick.algorithm, pick.protocol, pick.time_s]);
-      assert.deepEqual([await choice.getAttribute('data-ring-protocol'), Number(await choice.getAttribute('data-ring-time-s'))], [ring.protocol, ring.time_s]);
-      // §5.4: in-switch reduction only where a switch reduces (the engine's links op); the
-      // tuner then weighs it (§5.6) and the view says what it left out.
-      const reducing = engine({ op: 'links' }).links.find((l) => l.id === link).reducing_switch;
-      assert.equal(await view.getAttribute('data-reducing-switch'), reducing);
-      const leftOut = await view.locator('[data-role="left-out"]').getAttribute('data-algorithms').catch(() => null);
-      assert.equal(leftOut, pick.left_out.length ? pick.left_out.map((x) => x.algorithm).join(' ') : null);
-      if (reducing !== 'none') assert.ok(pick.candidates.some((c) => c.algorithm === reducing), `${link}: the tuner weighs ${reducing}`);
-      const nvls = view.locator('[data-view="crossover"]');
-      assert.equal(await nvls.getAttribute('data-lecture'), '5.4');
-      assert.equal(Number(await nvls.getAttribute('data-time-s')), engine({ op: 'allreduce', algorithm: reducing === 'none' ? 'ring' : 'in_switch', devices: k, bytes: b, link }).time_s);
-      return { cross, pick, reducing };
-    };
+    // Every figure, case and conclusion of the view against the engine's (truth/nccl.mjs).
+    const check = (devices, bytes, link) => checkNccl(page, { devices, bytes, link });
     // 8 GPUs on NVLink 4: LL below 64 KB, LL128 at 16 MB, Simple from 256 MB (P5 §5.6).
     const { cross: lecture, pick: lecturePick } = await check(8, 1e6, 'nvlink4');
     // The in-switch reduction the chart draws fastest is the tuner's pick too.
@@ -395,9 +364,6 @@ describe('topics', () => {
     assert.match(await view.locator('[data-role="choice-note"]').textContent(), /NCCL’s tuner picks NVLS \(NVSwitch\) · Simple/);
     assert.deepEqual(lecture.boundaries.map((x) => [x.from, x.to]), [['ring/LL', 'ring/LL128'], ['ring/LL128', 'ring/Simple']]);
     assert.ok(lecture.boundaries[0].bytes > 64e3 && lecture.boundaries[0].bytes < 16e6 && lecture.boundaries[1].bytes > 16e6 && lecture.boundaries[1].bytes < 256e6);
-    const proto = engine({ op: 'nccl.protocols', link: 'nvlink4' });
-    const drawn = await view.locator('[data-role="protocols"] li[data-protocol]').evaluateAll((els) => els.map((e) => ({ protocol: e.dataset.protocol, payload_share: Number(e.dataset.payloadShare), unit_bytes: Number(e.dataset.unitBytes), payload_bytes: Number(e.dataset.payloadBytes), flag_bytes: Number(e.dataset.flagBytes), bandwidth_Bps: Number(e.dataset.bandwidthBps), step_latency_s: Number(e.dataset.stepLatencyS) })));
-    assert.deepEqual(drawn, proto.protocols.map(({ protocol, payload_share, unit_bytes, payload_bytes, flag_bytes, bandwidth_Bps, step_latency_s }) => ({ protocol, payload_share, unit_bytes, payload_bytes, flag_bytes, bandwidth_Bps, step_latency_s })));
     assert.equal(await view.locator('li[data-protocol="LL"]').textContent(), 'LL: each 8 B unit it writes carries 4 B of data and a 4 B flag, so 50% of the link’s 360 GB/s carries payload (180 GB/s); the receiver reads the flag with the data, so a hop costs 470 ns (3.6 µs a call).');
     assert.match(await view.locator('li[data-protocol="LL128"]').textContent(), /each 128 B unit it writes carries 120 B of data and a 8 B flag, so 93\.75% /);
     // Extremes, and another link.
@@ -405,7 +371,6 @@ describe('topics', () => {
       await page.locator('#nccl-link').selectOption(link);
       await page.locator('#nccl-devices').fill(String(k));
       await page.locator('#nccl-bytes').fill(String(b));
-      await settled(k, b, link);
       await check(k, b, link);
     }
     assert.match(page.url(), /view=nccl&devices=2&bytes=1000000000&link=pcie5/);
@@ -420,17 +385,17 @@ describe('topics', () => {
     assert.match(await view.locator('[data-role="settings-error"]').textContent(), /^Message size: 2000000000 B is outside the allowed range; allowed 1 B to 1 GB\./);
     // The address: a bad value is named and the lecture's shown; a good one opens as given.
     const bad = await openPage(ctx, `${lab.server.url}?view=nccl&devices=abc&link=warp`, mine);
-    await bad.waitForSelector('[data-view="nccl-view"][data-devices="8"][data-link="nvlink4"]:not([aria-busy]) [data-role="choice"][data-time-s]');
+    await ncclSettled(bad, ncclFirst);
     assert.match(await bad.locator('[data-view="nccl-view"] [data-role="address-problems"]').textContent(), /devices=abc cannot be used .* link=warp cannot be used/);
     await bad.close();
     const zh = await openPage(ctx, `${lab.server.url}?view=nccl&lang=zh&devices=16&bytes=16000000`, mine);
-    await zh.waitForSelector('[data-view="nccl-view"][data-devices="16"]:not([aria-busy]) [data-role="choice"][data-time-s]');
+    await ncclSettled(zh, { ...ncclFirst, devices: 16, bytes: 16e6 });
     const pick = engine({ op: 'nccl', devices: 16, bytes: 16e6, link: 'nvlink4' });
     assert.match(await zh.locator('[data-role="choice-note"]').textContent(), new RegExp(`^16 MB、16 块 GPU 时，NCCL 调优器选择 .* · ${pick.protocol}：`));
     // Its own settings again for the layout in Chinese.
     await zh.locator('#nccl-devices').fill('8');
     await zh.locator('#nccl-bytes').fill('1000000');
-    await zh.waitForSelector('[data-view="nccl-view"][data-devices="8"][data-bytes="1000000"][data-link="nvlink4"]:not([aria-busy]) [data-role="choice"][data-time-s]', { timeout: 20000 });
+    await ncclSettled(zh, ncclFirst);
     await layout(zh, 'nccl', 'zh');
     assert.deepEqual(mine, [], 'no console errors');
     await ctxL.close();
