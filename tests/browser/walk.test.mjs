@@ -1,10 +1,10 @@
 // The seeded truth walk (tests/README.md "The truth walk"): every Topics view with settings, at its
 // first settings and then at settings drawn from each control's domain by a seeded generator, set
-// through its controls as a student would, in English and then in Chinese. At each, what the view
-// shows is the engine's (tests/browser/truth/<view>.mjs: figures, the cases that pick sentences,
-// bars in the order of their times); switching the language redraws the same figures, cases and
-// bars and changes only the words. COMMLAB_WALK_SEED repeats a walk (the seed is printed);
-// COMMLAB_WALK_VIEWS=ring,moe walks those alone.
+// through its controls (a student's edits' events, all in one task), in English and then in
+// Chinese. At each, what the view shows is the engine's (tests/browser/truth/<view>.mjs: figures,
+// the cases that pick sentences, bars in the order of their times); switching the language
+// redraws the same figures, cases and bars and changes only the words. COMMLAB_WALK_SEED repeats
+// a walk (the seed is printed); COMMLAB_WALK_VIEWS=ring,moe walks those alone.
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { after, describe, test } from 'node:test';

@@ -32,20 +32,22 @@ export const selectOptions = (page) => page.evaluate(() => Object.fromEntries([.
   .map((e) => [e.dataset.setting, [...e.options].map((o) => o.value)])));
 
 /**
- * Gives the section view's controls the values of `settings` (keyed by data-setting), as a student
- * would: a select chosen, a number typed, a box ticked; controls already at their value are left.
+ * Gives the section view's controls the values of `settings` (keyed by data-setting) in one task,
+ * each with the input and change events a student's edit fires (a select chosen, a number typed,
+ * a box ticked): the view draws once for them all, the drawings each event started superseded,
+ * instead of once a control (each drawing asks the engine). Controls already at their value are
+ * left.
  */
-export async function setControls(page, settings) {
-  for (const [name, value] of Object.entries(settings)) {
-    const control = page.locator(`[data-role="section-view"] [data-setting="${name}"]`);
-    const kind = await control.evaluate((e) => (e.tagName === 'SELECT' ? 'select' : e.type));
-    if (kind === 'checkbox') {
-      if ((await control.isChecked()) !== Boolean(value)) await control.setChecked(Boolean(value));
-    } else if ((await control.inputValue()) !== String(value)) {
-      if (kind === 'select') await control.selectOption(String(value));
-      else await control.fill(String(value));
+export function setControls(page, settings) {
+  return page.evaluate((wanted) => {
+    for (const [name, value] of Object.entries(wanted)) {
+      const e = document.querySelector(`[data-role="section-view"] [data-setting="${name}"]`);
+      if (e.type === 'checkbox' ? e.checked === Boolean(value) : e.value === String(value)) continue;
+      if (e.type === 'checkbox') e.checked = Boolean(value); else e.value = String(value);
+      e.dispatchEvent(new Event('input', { bubbles: true }));
+      e.dispatchEvent(new Event('change', { bubbles: true }));
     }
-  }
+  }, settings);
 }
 
 /**
