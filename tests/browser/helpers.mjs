@@ -55,7 +55,11 @@ export function useLab(serverOptions = {}) {
   return lab;
 }
 
-export const CHROMIUM_OPTIONS = chromiumOptions();
+// The tests' Chromium compiles wasm with V8's baseline compiler alone: otherwise every page's
+// engine is compiled again by the optimising tier in the background, about 0.5 s of CPU a page
+// load on two cores, for the same answers. ./lab bench times the page as users get it.
+const options = chromiumOptions();
+export const CHROMIUM_OPTIONS = { ...options, args: [...options.args, '--js-flags=--liftoff-only'] };
 
 /**
  * The browser of a test file: the one Chromium that tests/browser/run.mjs started for every file
