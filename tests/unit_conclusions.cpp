@@ -127,35 +127,33 @@ TEST(Conclusions, TheTextScansFindWhatTheyLookFor) {
 class ConclusionTexts : public ::testing::TestWithParam<int> {};
 
 TEST_P(ConclusionTexts, OfEveryVariantAreClean) {
-  {
-    const int id = GetParam();
-    const json doc = eval({{"op", "exercise.get"}, {"id", id}});
-    int link_params = 0;
-    for (const json& p : doc.at("params"))
-      if ((p.at("kind") == "choice" && commlab::find_link(p.at("default").get<std::string>())) || p.at("id") == "alpha_s")
-        ++link_params;  // a link by name, or a link by its alpha and beta
-    for_each_variant(id, [&](const Variant& v) {
-      for (const char* part : {"statement", "solution"})
-        for (const char* lang : {"en", "zh"}) {
-          const std::string text = v.solved.at(part).at(lang);
-          const std::string prose = prose_only(text);
-          EXPECT_FALSE(has(prose, "{")) << v.where() << " " << part << "." << lang << ": " << text;
-          EXPECT_FALSE(has(text, "(about:") || has(text, "within 10%") || has(text, "约数"))
-              << v.where() << " " << part << "." << lang << ": grading jargon: " << text;
-          EXPECT_FALSE(calls_slower_faster(text)) << v.where() << ": " << text;
-          EXPECT_FALSE(bad_article(text)) << v.where() << ": " << text;
-        }
-      // A statement naming a link gives its alpha and its (effective) beta.
+  const int id = GetParam();
+  const json doc = eval({{"op", "exercise.get"}, {"id", id}});
+  int link_params = 0;
+  for (const json& p : doc.at("params"))
+    if ((p.at("kind") == "choice" && commlab::find_link(p.at("default").get<std::string>())) || p.at("id") == "alpha_s")
+      ++link_params;  // a link by name, or a link by its alpha and beta
+  for_each_variant(id, [&](const Variant& v) {
+    for (const char* part : {"statement", "solution"})
       for (const char* lang : {"en", "zh"}) {
-        const std::string st = v.solved.at("statement").at(lang);
-        size_t alphas = 0, betas = 0;
-        for (size_t at = st.find("α = "); at != std::string::npos; at = st.find("α = ", at + 1)) ++alphas;
-        for (size_t at = st.find("β = "); at != std::string::npos; at = st.find("β = ", at + 1)) ++betas;
-        EXPECT_GE(alphas, static_cast<size_t>(link_params)) << v.where() << ": " << st;
-        EXPECT_GE(betas, static_cast<size_t>(link_params)) << v.where() << ": " << st;
+        const std::string text = v.solved.at(part).at(lang);
+        const std::string prose = prose_only(text);
+        EXPECT_FALSE(has(prose, "{")) << v.where() << " " << part << "." << lang << ": " << text;
+        EXPECT_FALSE(has(text, "(about:") || has(text, "within 10%") || has(text, "约数"))
+            << v.where() << " " << part << "." << lang << ": grading jargon: " << text;
+        EXPECT_FALSE(calls_slower_faster(text)) << v.where() << ": " << text;
+        EXPECT_FALSE(bad_article(text)) << v.where() << ": " << text;
       }
-    });
-  }
+    // A statement naming a link gives its alpha and its (effective) beta.
+    for (const char* lang : {"en", "zh"}) {
+      const std::string st = v.solved.at("statement").at(lang);
+      size_t alphas = 0, betas = 0;
+      for (size_t at = st.find("α = "); at != std::string::npos; at = st.find("α = ", at + 1)) ++alphas;
+      for (size_t at = st.find("β = "); at != std::string::npos; at = st.find("β = ", at + 1)) ++betas;
+      EXPECT_GE(alphas, static_cast<size_t>(link_params)) << v.where() << ": " << st;
+      EXPECT_GE(betas, static_cast<size_t>(link_params)) << v.where() << ": " << st;
+    }
+  });
 }
 
 INSTANTIATE_TEST_SUITE_P(Exercises, ConclusionTexts, ::testing::Range(1, 9));

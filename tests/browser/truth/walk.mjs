@@ -1,5 +1,6 @@
 // What a seeded truth walk needs (tests/browser/walk.test.mjs): a seeded generator, draws from a
-// control's domain, controls set with the events of a student's edits, and what a view shows in numbers.
+// control's domain, controls set with the events of a student's edits, and what a view shows in
+// numbers.
 
 /** mulberry32: a small seeded generator of numbers in [0, 1). */
 export function seeded(seed) {
