@@ -32,7 +32,7 @@ before(async () => {
 <p>After the exercise.</p>
 <script src="${lab.url}embed.js" defer></script></body></html>`,
   });
-  browser = await launch();
+  browser = await launch({ full: true });
 });
 
 after(async () => {

@@ -74,7 +74,7 @@ before(async () => {
     '/two': coursePage(TWO),
   };
   host = await courseSite(pages);
-  browser = await launch();
+  browser = await launch({ full: true });
 });
 
 after(async () => {

@@ -98,7 +98,7 @@ before(async () => {
 <div id="r-en" data-commlab-exercise="3" data-lang="en"></div>`, { labUrl: refusing.url, lang: 'zh' }),
   };
   host = await courseSite(pages);
-  browser = await launch();
+  browser = await launch({ full: true });
 });
 
 after(async () => {

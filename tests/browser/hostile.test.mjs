@@ -43,7 +43,7 @@ async function setUp() {
     url: `http://localhost:${server.address().port}/`,
     close: () => new Promise((r) => server.close(r)),
   })));
-  browser = await launch();
+  browser = await launch({ full: true });
 }
 
 after(async () => {

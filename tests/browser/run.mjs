@@ -1,13 +1,14 @@
-// Runs the browser test files (all of tests/browser/, or those named) against
-// one Chromium and one static server of dist/ started here (two: as deployed, and framed by a
-// course site on localhost): each file connects to them (helpers.launch, helpers.serve) instead
-// of starting its own. ./lab test runs this.
+// Runs the browser test files (all of tests/browser/, or those named) against the browsers and
+// static servers of dist/ started here: Chromium's headless shell and the full Chromium
+// (helpers.launch says which file takes which), and two servers (as deployed, and framed by a
+// course site on localhost). Each file connects to them instead of starting its own. ./lab test
+// runs this.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_OPTIONS, DIST, FRAMED_BY_LOCALHOST } from './helpers.mjs';
+import { CHROMIUM_OPTIONS, DIST, FRAMED_BY_LOCALHOST, SHELL_OPTIONS } from './helpers.mjs';
 import { serve } from '../../web/tools/serve.mjs';
 
 const files = process.argv.slice(2);
@@ -15,7 +16,7 @@ const files = process.argv.slice(2);
 const loadsFile = join(fileURLToPath(new URL('../../build-wasm/', import.meta.url)), `page-loads-${process.pid}.tsv`);
 mkdirSync(join(loadsFile, '..'), { recursive: true });
 rmSync(loadsFile, { force: true });
-const browser = await chromium.launchServer(CHROMIUM_OPTIONS);
+const browsers = [await chromium.launchServer(SHELL_OPTIONS), await chromium.launchServer(CHROMIUM_OPTIONS)];
 const servers = [await serve(DIST, 0), await serve(DIST, 0, { frameAncestors: FRAMED_BY_LOCALHOST })];
 // The files that time the page (long tasks while dragging or typing, a check's latency, a frame's
 // ready within its 10 s) run first, two at a time and apart from the rest; the others
@@ -33,7 +34,8 @@ const timed = all.filter((f) => TIMED.includes(basename(f)));
 const rest = all.filter((f) => !TIMED.includes(basename(f)));
 const env = {
   ...process.env,
-  COMMLAB_BROWSER_WS: browser.wsEndpoint(),
+  COMMLAB_BROWSER_WS: browsers[0].wsEndpoint(),
+  COMMLAB_FULL_BROWSER_WS: browsers[1].wsEndpoint(),
   COMMLAB_LOADS_FILE: loadsFile,
   COMMLAB_SERVER_URLS: JSON.stringify({ default: servers[0].url, [FRAMED_BY_LOCALHOST]: servers[1].url }),
 };
@@ -49,5 +51,5 @@ if (existsSync(loadsFile)) {
   rmSync(loadsFile);
 }
 for (const s of servers) await s.close();
-await browser.close();
+for (const b of browsers) await b.close();
 process.exit(code);

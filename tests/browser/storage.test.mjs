@@ -110,7 +110,7 @@ function importFile(page, doc, name = 'progress.json') {
 
 const LANG_ASIDE = /^commlab\.corrupt\.\d+\.commlab\.v2\.lang$/;
 
-const lab = useLab();
+const lab = useLab({}, { full: true });
 
 describe('progress is never lost', () => {
   let ctx;
