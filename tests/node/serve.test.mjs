@@ -67,7 +67,7 @@ writeFileSync(join(dist, 'engine', 'engine.wasm'), Buffer.alloc(20000, 7));
 writeFileSync(join(dist, 'tiny.json'), '1');
 writeFileSync(join(dist, 'app.3f2a9c1d.js'), 'export const hashed = true; '.repeat(50));
 writeFileSync(join(site, 'secret.txt'), 'outside dist');
-compressFolder(dist);
+await compressFolder(dist);
 
 /** A raw GET (no transparent decompression): {status, headers, body}. */
 function get(server, path, headers = {}, method = 'GET') {
@@ -204,7 +204,7 @@ test('a sibling older than its file is stale: the edited file is sent; an except
   const doc = JSON.stringify({ statement: 'the lecture says so. '.repeat(100) });
   writeFileSync(join(edited, 'doc.json'), doc);
   writeFileSync(join(edited, 'exercises', '03.json'), doc);
-  compressFolder(edited, { except: ['exercises'] });
+  await compressFolder(edited, { except: ['exercises'] });
   assert.throws(() => readFileSync(join(edited, 'exercises', '03.json.br')), /ENOENT/);
   assert.ok(readFileSync(join(edited, 'doc.json.br')).length < doc.length);
   const server = await serve(edited, 0);

@@ -8,7 +8,8 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { extname, join, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 
 /** Extensions worth compressing (images like .png are compressed already). */
 export const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.wasm', '.svg']);
@@ -17,7 +18,7 @@ export const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.
 export const ENCODINGS = {
   br: {
     suffix: '.br',
-    compress: (bytes) => brotliCompressSync(bytes, {
+    compress: (bytes) => promisify(brotliCompress)(bytes, {
       params: {
         [constants.BROTLI_PARAM_QUALITY]: 11,
         [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
@@ -26,7 +27,7 @@ export const ENCODINGS = {
       },
     }),
   },
-  gzip: { suffix: '.gz', compress: (bytes) => gzipSync(bytes, { level: 9 }) },
+  gzip: { suffix: '.gz', compress: (bytes) => promisify(gzip)(bytes, { level: 9 }) },
 };
 
 function* files(dir) {
@@ -40,31 +41,29 @@ function* files(dir) {
 /**
  * Writes X.br and X.gz for every compressible file X under `dir`, but those under the
  * subfolders named in `except`; a sibling that would not be smaller than X is not written (the
- * server then sends X itself). Returns [{path, raw_bytes, br_bytes, gzip_bytes}] (null where
- * not written).
+ * server then sends X itself). Resolves to [{path, raw_bytes, br_bytes, gzip_bytes}] (null where
+ * not written). The files are compressed side by side in zlib's thread pool (every core).
  */
-export function compressFolder(dir, { except = [] } = {}) {
-  const written = [];
+export async function compressFolder(dir, { except = [] } = {}) {
   const skipped = except.map((name) => join(dir, name) + sep);
-  for (const path of [...files(dir)]) {
-    if (!COMPRESSIBLE.has(extname(path)) || skipped.some((s) => path.startsWith(s))) continue;
+  const paths = [...files(dir)].filter((path) => COMPRESSIBLE.has(extname(path)) && !skipped.some((s) => path.startsWith(s)));
+  return Promise.all(paths.map(async (path) => {
     const raw = readFileSync(path);
     const row = { path, raw_bytes: raw.length };
-    for (const [name, { suffix, compress }] of Object.entries(ENCODINGS)) {
-      const packed = compress(raw);
+    await Promise.all(Object.entries(ENCODINGS).map(async ([name, { suffix, compress }]) => {
+      const packed = await compress(raw);
       row[`${name}_bytes`] = packed.length < raw.length ? packed.length : null;
       if (packed.length < raw.length) writeFileSync(path + suffix, packed);
-    }
-    written.push(row);
-  }
-  return written;
+    }));
+    return row;
+  }));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const args = process.argv.slice(2);
   const except = args.flatMap((a, i) => (args[i - 1] === '--except' ? [a] : []));
   const dir = args.find((a, i) => a !== '--except' && args[i - 1] !== '--except') ?? 'dist';
-  const rows = compressFolder(dir, { except });
+  const rows = await compressFolder(dir, { except });
   const sum = (key) => rows.reduce((s, r) => s + (r[key] ?? r.raw_bytes), 0);
   const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
   console.log(`compressed ${rows.length} files of ${dir}: ${kb(sum('raw_bytes'))} raw, ` +

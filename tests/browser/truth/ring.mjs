@@ -50,11 +50,18 @@ export async function check(page, s) {
   });
   const says = await page.locator('[data-role="hiding-sentences"] li').evaluateAll((els) => els.map((e) => e.dataset.says));
   assert.deepEqual(says, wants.map((w) => w.hiding_case), `${at}: the sentences say the engine's cases`);
-  // A sentence that says "hides" stands beside a transfer bar no longer than the compute's.
+  // Each bar is its time on one axis (the longest time of both links is 100%, drawn to 0.001%),
+  // so a transfer bar is longer than the compute's where the time is, up to that resolution; a
+  // sentence that says "hides" stands beside a transfer bar no longer than the compute's.
   const bars = await page.locator('.ring-link-row').evaluateAll((els) => els.map((e) => [...e.querySelectorAll('.ring-bar')].map((b) => parseFloat(b.style.width))));
+  const longest = Math.max(...wants.flatMap((w) => [w.compute_time_s, w.transfer_time_s]));
   bars.forEach(([compute, transfer], i) => {
     const w = wants[i];
-    assert.equal(transfer > compute, w.transfer_time_s > w.compute_time_s, `${at} ${links[i]}: bars ${compute}% and ${transfer}% against ${w.compute_time_s} and ${w.transfer_time_s} s`);
+    const what = `${at} ${links[i]}: bars ${compute}% and ${transfer}% against ${w.compute_time_s} and ${w.transfer_time_s} s`;
+    assert.ok(Math.abs(compute - (w.compute_time_s / longest) * 100) <= 0.0005 + 1e-9, what);
+    assert.ok(Math.abs(transfer - (w.transfer_time_s / longest) * 100) <= 0.0005 + 1e-9, what);
+    if (transfer > compute) assert.ok(w.transfer_time_s > w.compute_time_s, what);
+    if (transfer < compute) assert.ok(w.transfer_time_s < w.compute_time_s, what);
     assert.equal(says[i] === 'hidden', w.hidden_with_alpha, `${at} ${links[i]}: ${says[i]}`);
   });
   for (const layout of ['contiguous', 'zigzag']) {
