@@ -86,28 +86,10 @@ export async function launch({ full = false } = {}) {
 // own (the load events of its pages' main frames) and tests/browser/run.mjs prints them.
 let pageLoads = 0;
 function countLoads(context) {
-  context.on('page', (page) => {
-    pollEvery50ms(page);
-    page.on('load', () => { pageLoads += 1; });
-  });
+  context.on('page', (page) => page.on('load', () => { pageLoads += 1; }));
   return context;
 }
 
-// waitForFunction looks every 50 ms unless a call asks otherwise. Playwright's default looks on
-// every animation frame, which keeps a waiting page drawing 60 frames a second: 0.17 s of CPU a
-// second of waiting here, against 0.02 s at 100 ms. The suite waits for minutes in all (answers,
-// frames, the engine's 10 s timeouts). Set once on the classes of the first page and its frame.
-let polled = false;
-function pollEvery50ms(page) {
-  if (polled) return;
-  polled = true;
-  for (const proto of [Object.getPrototypeOf(page), Object.getPrototypeOf(page.mainFrame())]) {
-    const wait = proto.waitForFunction;
-    proto.waitForFunction = function (fn, arg, options = {}) {
-      return wait.call(this, fn, arg, { polling: 50, ...options });
-    };
-  }
-}
 process.on('exit', () => {
   if (!process.env.COMMLAB_LOADS_FILE || !process.argv[1]) return;
   appendFileSync(process.env.COMMLAB_LOADS_FILE, `${relative(ROOT, process.argv[1])}\t${pageLoads}\n`);
