@@ -11,6 +11,9 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
 /** Extensions worth compressing (images like .png are compressed already). */
 export const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.wasm', '.svg']);
 
@@ -18,7 +21,7 @@ export const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.
 export const ENCODINGS = {
   br: {
     suffix: '.br',
-    compress: (bytes) => promisify(brotliCompress)(bytes, {
+    compress: (bytes) => brotliAsync(bytes, {
       params: {
         [constants.BROTLI_PARAM_QUALITY]: 11,
         [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
@@ -27,7 +30,7 @@ export const ENCODINGS = {
       },
     }),
   },
-  gzip: { suffix: '.gz', compress: (bytes) => promisify(gzip)(bytes, { level: 9 }) },
+  gzip: { suffix: '.gz', compress: (bytes) => gzipAsync(bytes, { level: 9 }) },
 };
 
 function* files(dir) {
