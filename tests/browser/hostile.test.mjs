@@ -185,8 +185,11 @@ describe('the page\'s own settings in its address', () => {
     };
     {
       // A view that is none falls back to the exercises, all eight of them.
-      const said = await open('?view=__proto__&lang=constructor&seed=abc&reveal=__proto__&calculator=valueOf&hints=1&embed=yes');
-      assert.deepEqual(Object.keys(said).sort(), ['calculator', 'embed', 'hints', 'lang', 'reveal', 'seed', 'view']);
+      const said = await open('?view=__proto__&lang=constructor&seed=abc&reveal=__proto__&calculator=valueOf&hints=1&embed=yes&scorm=yes');
+      assert.deepEqual(Object.keys(said).sort(), ['calculator', 'embed', 'hints', 'lang', 'reveal', 'scorm', 'seed', 'view']);
+      // An unknown scorm value turns nothing on: no course platform is looked for.
+      assert.match(said.scorm, /scorm: "yes" is not allowed; allowed: 1, student\. Shown instead: no course platform/);
+      assert.equal(await page.locator('#lms').count(), 0);
       assert.equal(said.view, 'view: "__proto__" is not allowed; allowed: explore, author, measured, topics, ladder, nccl, moe, decode, split, rdma, bound, memory, compare, node, ring. Shown instead: the exercises.');
       assert.equal(await page.locator('[data-view="explore"]').count(), 0);
       assert.match(said.lang, /lang: "constructor" is not allowed; allowed: en, zh\. Shown instead: the saved or the browser’s language\./);
@@ -199,6 +202,9 @@ describe('the page\'s own settings in its address', () => {
       assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
       assert.equal(await page.locator('section.card[data-exercise]').count(), 8);
     }
+    // A malformed escape after # (`#%`) names no section: the view opens, nothing throws.
+    await visit(page, '?view=ladder#%');
+    await page.waitForSelector('[data-role="section-view"]');
     for (const value of ['constructor', '__proto__', '99', '3.5', '-1']) {
       // An exercise wins over the view: another view that is none rides along, named too.
       const other = value === '99' ? '&view=toString' : '';
@@ -338,6 +344,22 @@ describe('hostile messages from the parent', () => {
     await until(f3, () => document.querySelector('[data-answer="ring"]').dataset.verdict === 'correct');
     await post(page, 3, [`{"type": "commlab:restore", "exercise": 3, "state": ${copy}}`, '{"type": "commlab:reset", "exercise": 3}'], 500);
     await until(f3, () => !document.querySelector('[data-answer="ring"]').dataset.verdict);
+    assert.deepEqual(errors, []);
+  });
+
+  test('a host restore that claims more than its answers earn is judged again: no verdict or solved state it did not earn', async () => {
+    const f6 = frameOf(page, 6);
+    const claims = { current: 'lecture', variants: { lecture: {
+      answers: WRONG6, verdicts: { microbatches: 'correct', token_interval: 'correct' }, solved: true, attempts: 1, updated: '2030-01-01T00:00:00.000Z',
+    } } };
+    await post(page, 6, [JSON.stringify({ type: 'commlab:restore', exercise: 6, state: claims })]);
+    await until(f6, () => document.querySelector('[data-answer="token_interval"]').dataset.verdict === 'incorrect');
+    assert.equal(await f6.locator('[data-answer="microbatches"]').getAttribute('data-verdict'), 'incorrect');
+    assert.doesNotMatch(await f6.locator('[data-role="status"]').innerText(), /Solved/);
+    // What the frame posts back (the course page's copy) is the judged record.
+    await page.waitForFunction((k) => JSON.parse(localStorage.getItem(k) ?? 'null')?.variants?.lecture?.updated === '2030-01-01T00:00:00.000Z', hostKey(6));
+    const held = await page.evaluate((k) => JSON.parse(localStorage.getItem(k)).variants.lecture, hostKey(6));
+    assert.deepEqual([held.solved, held.verdicts], [false, { microbatches: 'incorrect', token_interval: 'incorrect' }]);
     assert.deepEqual(errors, []);
   });
 });

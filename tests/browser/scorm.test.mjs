@@ -48,8 +48,8 @@ iframe { width: 100%; height: 1500px; border: 1px solid #c5ccd6; background: #ff
 // window.API is a new Scorm12API seeded with `cmi` (what the LMS holds of the student), and the
 // package's launch href opens in a new frame. `broken` makes every LMSSetValue of that element
 // send a value of the wrong type, which the runtime refuses (error 405), as an LMS with its own
-// rules would. window.lmsLog and window.cmi() are the session's.
-const LMS_JS = `window.launch = async (pkg, { cmi = null, broken = null } = {}) => {
+// rules would; `query` is added to the launch address. window.lmsLog and window.cmi() are the session's.
+const LMS_JS = `window.launch = async (pkg, { cmi = null, broken = null, query = '' } = {}) => {
   document.querySelector('#sco')?.remove();
   const log = [];
   window.lmsLog = log;
@@ -74,7 +74,7 @@ const LMS_JS = `window.launch = async (pkg, { cmi = null, broken = null } = {}) 
   const sco = [...xml.getElementsByTagName('resource')].find((r) => r.getAttribute('adlcp:scormtype') === 'sco');
   document.querySelector('#activity').textContent = xml.getElementsByTagName('title')[0].textContent;
   const frame = Object.assign(document.createElement('iframe'), { id: 'sco', title: 'SCORM activity' });
-  frame.src = '../pkg/' + pkg + '/' + sco.getAttribute('href');
+  frame.src = '../pkg/' + pkg + '/' + sco.getAttribute('href') + query;
   document.querySelector('main').append(frame);
 };
 `;
@@ -137,9 +137,9 @@ async function lmsPage(ctx) {
  * Launches package `pkg` in the LMS page (with the CMI it holds, `cmi`; `broken`: an element
  * whose values it refuses); resolves to the SCO's frame once the page in it is ready.
  */
-async function launchIn(page, pkg, { cmi = null, broken = null } = {}) {
+async function launchIn(page, pkg, { cmi = null, broken = null, query = '' } = {}) {
   running.set(page, pkg);
-  await page.evaluate(([name, options]) => window.launch(name, options), [pkg, { cmi, broken }]);
+  await page.evaluate(([name, options]) => window.launch(name, options), [pkg, { cmi, broken, query }]);
   await page.waitForFunction(() => document.querySelector('#sco')?.contentDocument?.documentElement?.dataset.ready === 'true', null, { timeout: 20000 });
   return (await page.locator('#sco').elementHandle()).contentFrame();
 }
@@ -324,7 +324,7 @@ describe('SCORM 1.2 packages', () => {
     assert.deepEqual(errors, []);
   });
 
-  test('a hostile suspend_data is refused with a message, and the page works; in Chinese on a phone too', async () => {
+  test('a hostile suspend_data is refused with a message and kept on the LMS until the student starts over; in Chinese on a phone too', async () => {
     const hostile = [
       ['not the page\'s text', /not the text this page writes/],
       ['{"v":1,"3":[0,[0,["162 us"],"c","many"]]}', /attempts/],
@@ -336,21 +336,77 @@ describe('SCORM 1.2 packages', () => {
       const frame = await open('commlab-exercise-3', { cmi: { core: { entry: 'resume' }, suspend_data: text } });
       const said = frame.locator('#lms [data-topic="restore"]');
       assert.match(await said.innerText(), why, text.slice(0, 60));
-      assert.match(await said.innerText(), /was not used/);
-      // Nothing of it shows; the page checks answers and reports as usual.
+      assert.match(await said.innerText(), /was not used.*stays on the platform as it is/);
+      // Nothing of it shows; the page checks answers, but writes nothing over what the LMS holds.
       assert.equal(await frame.locator('[data-answer="ring"]').inputValue(), '');
       await answerIn(frame, { ring: '1 us' });
       assert.equal(await frame.locator('[data-answer="ring"]').getAttribute('data-verdict'), 'incorrect');
-      await page.waitForFunction(() => window.lmsLog.includes('LMSCommit'));
-      assert.deepEqual([(await cmiOf(page)).status, (await cmiOf(page)).score], ['incomplete', '0']);
+      await page.waitForTimeout(800); // past the commit's delay
+      const cmi = await cmiOf(page);
+      assert.equal(cmi.suspend, text);
+      assert.equal(cmi.score, '');
+      assert.ok(!(await page.evaluate(() => window.lmsLog.includes('LMSCommit'))));
+      assert.equal(await frame.locator('#lms [data-topic="score"]').count(), 0, 'no score is said to be recorded');
     }
+    // "Start over here": written only at the student's next answer.
+    const frame = await open('commlab-exercise-3', { cmi: { core: { entry: 'resume' }, suspend_data: 'not the page\'s text' } });
+    await frame.locator('#lms [data-action="scorm-start-over"]').click();
+    assert.match(await frame.locator('#lms [data-topic="restore"]').innerText(), /next answer is recorded/);
+    await page.waitForTimeout(800);
+    assert.equal((await cmiOf(page)).suspend, 'not the page\'s text');
+    await answerIn(frame, { ring: '1 us' });
+    await page.waitForFunction(() => window.lmsLog.includes('LMSCommit'));
+    const cmi = await cmiOf(page);
+    assert.deepEqual([cmi.status, cmi.score], ['incomplete', '0']);
+    assert.match(cmi.suspend, /^\{"v":1,"3":/);
     // The refusal on a phone whose browser speaks Chinese (the screenshot).
     const zh = await browser.newContext({ viewport: { width: 390, height: 900 }, locale: 'zh-CN' });
     const phone = await lmsPage(zh);
-    const frame = await launchIn(phone, 'commlab-exercise-3', { cmi: { suspend_data: '{"v":1,"3":[0,[0,["1"],"c","many"]]}' } });
-    assert.match(await frame.locator('#lms [data-topic="restore"]').innerText(), /[\u4e00-\u9fff]/);
+    const zhFrame = await launchIn(phone, 'commlab-exercise-3', { cmi: { suspend_data: '{"v":1,"3":[0,[0,["1"],"c","many"]]}' } });
+    assert.match(await zhFrame.locator('#lms [data-topic="restore"]').innerText(), /[\u4e00-\u9fff]/);
+    assert.match(await zhFrame.locator('#lms [data-action="scorm-start-over"]').innerText(), /重新开始/);
     await shot(phone, { path: join(screenshotDir(), 'scorm-refused-390-zh.png') });
     await zh.close();
+    assert.deepEqual(errors, []);
+  });
+
+  test('a grade is earned, never imported: forged suspend_data, a progress file and a carry that claim more than their answers earn nothing', async () => {
+    const forged = {
+      version: 2, format: 'commlab-progress',
+      exercises: { 3: { current: 'lecture', variants: { lecture: {
+        solved: true, attempts: 1, verdicts: { ring: 'correct', recursive_doubling: 'correct', rabenseifner: 'correct', binary_tree: 'correct', best: 'correct' },
+        answers: { ring: '1 us' }, updated: '2030-01-01T00:00:00.000Z',
+      } } } },
+    };
+    const unearned = async (frame, how) => {
+      assert.doesNotMatch(await frame.locator('[data-role="status"]').innerText(), /Solved/, how);
+      assert.equal(await frame.locator('[data-answer="ring"]').getAttribute('data-verdict'), 'incorrect', how);
+      assert.equal(await frame.locator('[data-answer="best"]').getAttribute('data-verdict'), null, how);
+      await page.waitForFunction(() => window.lmsLog.includes('LMSCommit'));
+      const cmi = await cmiOf(page);
+      assert.deepEqual([cmi.status, cmi.score], ['incomplete', '0'], how);
+      assert.match(await frame.locator('#lms [data-topic="score"]').innerText(), /score 0 of 100/, how);
+    };
+    // suspend_data: solved, every verdict correct and credited, one wrong answer typed.
+    let frame = await open('commlab-exercise-3', { cmi: { core: { entry: 'resume' }, suspend_data: '{"v":1,"3":[0,[0,["1 us"],"ccccc",1,0,1,31]]}' } });
+    await unearned(frame, 'suspend_data');
+    // The same claims with no answer at all.
+    frame = await open('commlab-exercise-3', { cmi: { core: { entry: 'resume' }, suspend_data: '{"v":1,"3":[0,[0,[],"ccccc",1,0,1,31]]}' } });
+    assert.doesNotMatch(await frame.locator('[data-role="status"]').innerText(), /Solved/);
+    await page.waitForFunction(() => window.lmsLog.includes('LMSCommit'));
+    assert.deepEqual([(await cmiOf(page)).status, (await cmiOf(page)).score], ['incomplete', '0']);
+    // The visible "Import progress" button, with a file that claims the same.
+    frame = await open('commlab-exercise-3');
+    await page.waitForFunction(() => window.lmsLog.includes('LMSCommit'));
+    await frame.locator('#import-file').setInputFiles({ name: 'progress.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(forged)) });
+    await frame.waitForFunction(() => document.querySelector('[data-answer="ring"]').value === '1 us');
+    await page.evaluate(() => window.lmsLog.splice(0));
+    await unearned(frame, 'import');
+    // A carry in the launch address ("Open in the full lab").
+    const carry = Buffer.from(JSON.stringify({ exercise: 3, state: forged.exercises[3] })).toString('base64url');
+    frame = await open('commlab-exercise-3', { query: `&carry=${carry}` });
+    await frame.waitForFunction(() => document.querySelector('[data-answer="ring"]').value === '1 us');
+    await unearned(frame, 'carry');
     assert.deepEqual(errors, []);
   });
 
@@ -383,6 +439,8 @@ describe('SCORM 1.2 packages', () => {
     const said = frame.locator('#lms [data-topic="lms-error"]');
     await said.first().waitFor();
     assert.match(await said.first().innerText(), /refused LMSSetValue of cmi\.core\.score\.raw: error 405/);
+    // The score it refused is not said to be recorded.
+    assert.match(await frame.locator('#lms [data-topic="score"]').innerText(), /did not take this work’s score/);
     assert.equal(await frame.locator('#lms').getAttribute('data-kind'), 'error');
     await shot(page, { path: join(screenshotDir(), 'scorm-lms-error-1280.png') });
     assert.deepEqual(errors, []);

@@ -315,7 +315,14 @@ describe('progress per variant', () => {
     await reload(page, { clear: false, entries: [
       ['commlab.v2.current.3', JSON.stringify('devices=5000')],
       ['commlab.v2.progress.3.devices=5000', JSON.stringify({ params: { devices: 5000, bytes: 256000, alpha_s: 5e-6, beta_Bps: 4e10 }, attempts: 2 })],
+      // A record of exercise 1 that claims more than its answers earn (a grade is earned, never imported).
+      ['commlab.v2.progress.1.lecture', JSON.stringify({ answers: { n_half: '1 B' }, verdicts: { n_half: 'correct', time: 'correct', fraction: 'correct' }, solved: true, attempts: 1 })],
     ] });
+    assert.doesNotMatch(await status(page, 1), /Solved/);
+    assert.equal(await card(page, 1).locator('[data-answer="n_half"]').getAttribute('data-verdict'), 'incorrect');
+    assert.equal(await card(page, 1).locator('[data-answer="time"]').getAttribute('data-verdict'), null);
+    const judged = await page.evaluate(() => JSON.parse(localStorage.getItem('commlab.v2.progress.1.lecture')));
+    assert.deepEqual([judged.solved, judged.verdicts, judged.answers], [false, { n_half: 'incorrect' }, { n_half: '1 B' }]);
     assert.doesNotMatch(await statement(page, 3), /\{/);
     assert.equal(await card(page, 3).getAttribute('data-variant'), 'lecture');
     assert.match(await page.locator('#notice').innerText(), /set aside \(Exercise 3/);
@@ -370,7 +377,7 @@ describe('progress per variant', () => {
     await reload(page, { clear: true, entries: [['commlab.progress.v1', JSON.stringify({
       format: 'commlab-progress', version: 1, lang: 'zh',
       exercises: {
-        2: { params: null, answers: { steps: '6' }, verdicts: { steps: 'correct' }, attempts: 1, solved: true, hints: 1, solutionOpen: false },
+        2: { params: null, answers: { bytes_sent: '150 MB', steps: '6', time: '429 us' }, verdicts: { bytes_sent: 'correct', steps: 'correct', time: 'correct' }, attempts: 1, solved: true, hints: 1, solutionOpen: false },
         3: { params: { devices: 32, bytes: 256000, alpha_s: 5e-6, beta_Bps: 4e10 }, answers: { ring: '1' }, verdicts: { ring: 'incorrect' }, attempts: 1, solved: false, hints: 0, solutionOpen: false },
       },
     })]] });

@@ -99,7 +99,8 @@ test('worst case: eight exercises, 40 variants each, every field 200 characters:
       variants[key] = record(doc, params, {
         updated: `2026-01-01T00:00:${String(v).padStart(2, '0')}.000Z`,
         verdict: (a, i) => (v === 7 ? 'correct' : ['incorrect', 'format-error', null][(v + i) % 3]),
-        text: (a) => (v === 7 ? '1'.repeat(200) : `${'\u4e2d'.repeat(150)}${'x'.repeat(50)}`),
+        // A correct answer as long as one is typed with every digit (24 characters); the others 200.
+        text: (a) => (v === 7 ? '1'.repeat(24) : `${'\u4e2d'.repeat(150)}${'x'.repeat(50)}`),
         solved: v === 7,
       });
       current = key;
@@ -126,29 +127,60 @@ test('worst case: eight exercises, 40 variants each, every field 200 characters:
   assert.deepEqual(scoreOf(back.exercises, back.credits), before, 'the score is as it was');
 });
 
-test('worst case for the score: unsolved, every answer but one correct and 200 characters long, two variants each', (t) => {
-  const states = {};
-  const credits = {};
-  for (const doc of all) {
-    const variants = {};
-    for (const v of [0, 1]) {
-      const params = longParams(doc, v);
-      variants[variantKey(doc, params)] = record(doc, params, {
-        verdict: (a, i) => (i === doc.answers.length - 1 ? 'incorrect' : 'correct'),
-        text: () => '7'.repeat(200),
-        updated: `2026-01-0${v + 1}T00:00:00.000Z`,
-      });
+test('worst case for the score: unsolved, every answer but one correct, two variants each: kept at 24 characters an answer; at 200 only what was dropped is lost', (t) => {
+  const build = (chars) => {
+    const states = {};
+    for (const doc of all) {
+      const variants = {};
+      for (const v of [0, 1]) {
+        const params = longParams(doc, v);
+        variants[variantKey(doc, params)] = record(doc, params, {
+          verdict: (a, i) => (i === doc.answers.length - 1 ? 'incorrect' : 'correct'),
+          text: () => '7'.repeat(chars),
+          updated: `2026-01-0${v + 1}T00:00:00.000Z`,
+        });
+      }
+      // The first is shown, the second counted (as good): both are kept.
+      states[doc.id] = { current: Object.keys(variants)[0], variants };
     }
-    // The first is shown, the second counted (as good): both are kept.
-    states[doc.id] = { current: Object.keys(variants)[0], variants };
+    return states;
+  };
+  for (const chars of [24, 200]) {
+    const states = build(chars);
+    const before = scoreOf(states, {});
+    const { text, dropped } = encodeProgress(input(states, {}));
+    t.diagnostic(`${chars} characters an answer: suspend_data ${text.length} of ${SUSPEND_CHARS}; dropped ${JSON.stringify(dropped)}; score ${before.score}`);
+    assert.ok(text.length <= SUSPEND_CHARS);
+    assert.equal(dropped.exercises, 0);
+    const back = decodeProgress(text, docs);
+    const after = scoreOf(back.exercises, back.credits);
+    // A correct answer whose text goes loses its verdict too: a restore judges answers, not verdicts.
+    if (chars === 24) assert.deepEqual([after, dropped.correctText], [before, 0]);
+    else {
+      assert.ok(dropped.correctText > 0);
+      assert.ok(after.earned >= before.earned - dropped.correctText, `${after.earned} of ${before.earned}`);
+      for (const ex of Object.values(back.exercises)) {
+        for (const rec of Object.values(ex.variants)) for (const k of Object.keys(rec.verdicts)) assert.ok(rec.answers[k], 'no verdict without its text');
+      }
+    }
   }
-  const before = scoreOf(states, credits);
-  const { text, dropped } = encodeProgress(input(states, credits));
-  t.diagnostic(`suspend_data ${text.length} of ${SUSPEND_CHARS}; dropped ${JSON.stringify(dropped)}; score ${before.score}`);
-  assert.ok(text.length <= SUSPEND_CHARS);
-  assert.equal(dropped.exercises, 0);
-  const back = decodeProgress(text, docs);
-  assert.deepEqual(scoreOf(back.exercises, back.credits), before, 'correct answers keep their verdict when their text goes');
+});
+
+test('a solved record keeps the answers that solved it when they differ from those typed since', () => {
+  const doc = docs.get('3');
+  const solvedWith = { ring: '162 us', recursive_doubling: '45.6 us', rabenseifner: '52 us', binary_tree: '91.2 us', best: 'recursive_doubling' };
+  const rec = { ...record(doc, null, { text: (a) => solvedWith[a.id], verdict: () => 'correct', solved: true }), solvedWith };
+  const same = encodeProgress(input({ 3: { current: 'lecture', variants: { lecture: rec } } })).text;
+  assert.equal(decodeProgress(same, docs).exercises['3'].variants.lecture.solvedWith, undefined, 'the same texts are not kept twice');
+  const changed = { ...rec, answers: { ...rec.answers, ring: '1 us' }, verdicts: { ...rec.verdicts, ring: 'incorrect' } };
+  const text = encodeProgress(input({ 3: { current: 'lecture', variants: { lecture: changed } } })).text;
+  assert.ok(text.length > same.length);
+  const back = decodeProgress(text, docs).exercises['3'].variants.lecture;
+  assert.deepEqual([back.solved, back.solvedWith, back.answers.ring], [true, solvedWith, '1 us']);
+  // Kept only with the solved flag, and one text an answer.
+  const one = (t) => decodeProgress(t, docs).problems.map((p) => p.field);
+  assert.deepEqual(one('{"v":1,"3":[0,[0,[],"",0,0,0,0,["a","b","c","d","e"]]]}'), ['solvedWith']);
+  assert.deepEqual(one('{"v":1,"3":[0,[0,[],"",0,0,1,0,["a"]]]}'), ['solvedWith']);
 });
 
 test('what cannot be read is refused, naming the place; nothing else is taken from it', () => {

@@ -70,8 +70,9 @@ export function pageOptions(query) {
     if (!carry) bad('carry', text.length > 40 ? `${text.slice(0, 40)}…` : text, { word: 'carry' }, { word: 'noCarry' });
   }
   // scorm=1: a SCORM 1.2 activity of a course platform (app/scorm.js); scorm=student also gives
-  // each student a variant of their own, from the platform's cmi.core.student_id.
-  const scorm = listed('scorm', ['1', 'student'], null, null, '1');
+  // each student a variant of their own, from the platform's cmi.core.student_id. Any other value
+  // is refused by name: the page keeps its own storage and reports to no platform.
+  const scorm = listed('scorm', ['1', 'student'], null, { word: 'noScorm' });
   const look = lookOptions(query, listed, bad);
   return { view, exercise, embed: embedText === '1', lang, calculator, hints, reveal, seed, student, carry, print, scorm, ...look, problems };
 }

@@ -11,7 +11,7 @@ import { exerciseProblem } from './address.js';
 import { renderProgress, renderToc } from './chrome.js';
 import { firstBatch, rememberLecture } from './engine_start.js';
 import { tellHost } from './frame.js';
-import { restoreSaved } from './progress.js';
+import { judgeHeld, restoreSaved } from './progress.js';
 import { takeCarried } from './transfer.js';
 
 // The cards prerendered into index.html, by exercise id, in the page's language; their ids let
@@ -153,11 +153,14 @@ export function followOtherPages(page) {
   const { store } = page;
   const touched = new Set();
   let redraw = false;
-  const redrawTouched = () => {
+  const redrawTouched = async () => {
     if (!redraw) return;
     redraw = false;
-    for (const c of page.cards) if (touched.has('*') || touched.has(String(c.id))) c.reload();
+    const shown = page.cards.filter((c) => touched.has('*') || touched.has(String(c.id)));
     touched.clear();
+    // Another page's records claim no more than their answers earn either.
+    await judgeHeld(store, page.docs, shown.map((c) => String(c.id)));
+    for (const c of shown) c.reload();
     renderProgress(page);
   };
   window.addEventListener('storage', (e) => {

@@ -5,7 +5,7 @@
 // The engine answers asynchronously: each check runs twice, first to learn which parameters it
 // asks the engine about (one batch), then for real with the answers at hand (withEngine).
 
-import { solveAll } from '../engine/door.js';
+import { askMany, solveAll } from '../engine/door.js';
 import { pick, strings } from '../util/i18n.js';
 import { LECTURE, fullParams, variantKey } from '../card/variant.js';
 import { emptyRecord, isVariantKey } from './store.js';
@@ -13,8 +13,8 @@ import { emptyRecord, isVariantKey } from './store.js';
 export const FORMAT = 'commlab-progress';
 export const VERSION = 2;
 const VERDICTS = ['correct', 'incorrect', 'format-error'];
-const FIELDS = ['params', 'answers', 'verdicts', 'messages', 'attempts', 'solved', 'hints', 'solutionOpen',
-  'revealed', 'created', 'updated'];
+const FIELDS = ['params', 'answers', 'verdicts', 'messages', 'attempts', 'solved', 'solvedWith', 'hints',
+  'solutionOpen', 'revealed', 'created', 'updated'];
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 // A value quoted in a message: JSON, cut short (a file may hold megabytes in one field).
@@ -72,6 +72,72 @@ async function withEngine(run) {
 }
 
 /**
+ * Judges restored records again (web/README.md "A grade is earned, never imported"). In
+ * `exercises` ({id: {current, variants}}, records already checked; `docs`: id -> document) each
+ * answer that claims a verdict is checked by the engine for its variant, and the engine's verdict
+ * and message replace the record's; a verdict without its text goes; "solved" stands only where
+ * the answers it was earned with (`solvedWith`, else the answers) are all correct now. Typed
+ * answers are never changed. Returns {changed: [[id, variant key]], judged}. When the engine
+ * cannot answer, throws an Error in `lang` (`lenient`: the claims are dropped, judged false).
+ */
+export async function judgeProgress(docs, exercises, { lang = 'en', lenient = false } = {}) {
+  const asks = [];
+  const records = [];
+  for (const [id, ex] of Object.entries(exercises)) {
+    const doc = docs.get(String(id));
+    if (!doc) continue; // another build's exercise: kept as it is, and counted nowhere
+    for (const [key, rec] of Object.entries(ex.variants ?? {})) {
+      const texts = (from, ids) => Object.fromEntries(ids.map((k) => [k, from?.[k]?.trim() ?? '']).filter(([, v]) => v));
+      const checked = texts(rec.answers, Object.keys(rec.verdicts ?? {}));
+      const solving = rec.solved ? texts(rec.solvedWith ?? rec.answers, doc.answers.map((a) => a.id)) : {};
+      const ask = (answers) => {
+        if (!Object.keys(answers).length) return -1;
+        asks.push({ op: 'exercise.check', id: doc.id, params: fullParams(doc, rec.params), answers });
+        return asks.length - 1;
+      };
+      records.push({ id, key, doc, rec, checked: ask(checked), solving: Object.keys(solving).length === doc.answers.length ? ask(solving) : -1 });
+    }
+  }
+  const out = asks.length ? await askMany(asks) : [];
+  const failed = out?.find((r) => r?.error) ?? (out ? null : { message: 'no answer' });
+  if (failed && !lenient) throw new Error(strings(lang).judgeFailed(failed.error?.message ?? failed.message));
+  const verdictOf = (i, k) => (i >= 0 && !out?.[i]?.error ? out[i].verdicts?.[k] ?? null : null);
+  const changed = [];
+  for (const { id, key, doc, rec, checked, solving } of records) {
+    const before = JSON.stringify([rec.verdicts, rec.messages, rec.solved, rec.solvedWith]);
+    const verdicts = {};
+    const messages = {};
+    for (const k of Object.keys(rec.verdicts ?? {})) {
+      const v = verdictOf(checked, k);
+      if (!v?.verdict) continue;
+      verdicts[k] = v.verdict;
+      if (v.message) messages[k] = v.message;
+    }
+    rec.verdicts = verdicts;
+    rec.messages = messages;
+    rec.solved = doc.answers.every((a) => verdictOf(solving, a.id)?.verdict === 'correct');
+    if (rec.solved) rec.solvedWith = asks[solving].answers;
+    else delete rec.solvedWith;
+    if (JSON.stringify([rec.verdicts, rec.messages, rec.solved, rec.solvedWith]) !== before) changed.push([id, key]);
+  }
+  return { changed, judged: !failed };
+}
+
+/**
+ * Judges again what the store holds of exercises `ids` (written by another page of the origin)
+ * and saves each record whose claims changed, unless a newer one replaced it meanwhile.
+ */
+export async function judgeHeld(store, docs, ids) {
+  const exercises = Object.fromEntries(ids.filter((id) => docs.has(String(id))).map((id) => [id, store.snapshot(id)]));
+  const { changed, judged } = await judgeProgress(docs, exercises, { lenient: true });
+  if (!judged) return;
+  for (const [id, key] of changed) {
+    const rec = exercises[id].variants[key];
+    if (store.record(id, key) === rec) store.saveRecord(id, key, rec);
+  }
+}
+
+/**
  * Checks one record. strict: the first problem throws a Problem naming the field; else bad
  * fields are dropped. Returns a clean record with every field present.
  */
@@ -104,7 +170,9 @@ export function cleanRecord(doc, raw, { strict = false, lang = 'en', where = '',
     }
     return out;
   };
-  rec.answers = map('answers', (x) => typeof x === 'string' && x.length <= 200);
+  const typed = (x) => typeof x === 'string' && x.length <= 200;
+  rec.answers = map('answers', typed);
+  if (raw.solvedWith !== undefined) rec.solvedWith = map('solvedWith', typed);
   rec.verdicts = map('verdicts', (x) => VERDICTS.includes(x));
   const message = (s) => typeof s === 'string' && s.length <= MESSAGE_CHARS;
   rec.messages = map('messages', (x) => message(x)
@@ -218,8 +286,10 @@ function fromV1(raw) {
  * Reads an export file whole; returns {lang, exercises} or throws an Error whose message names
  * the exercise and the field at fault (in `lang`). Nothing is applied here.
  */
-export function parseProgressFile(text, docs, lang) {
-  return withEngine(() => parseProgressFileNow(text, docs, lang));
+export async function parseProgressFile(text, docs, lang) {
+  const parsed = await withEngine(() => parseProgressFileNow(text, docs, lang));
+  await judgeProgress(docs, parsed.exercises, { lang });
+  return parsed;
 }
 
 function parseProgressFileNow(text, docs, lang) {
@@ -253,6 +323,8 @@ export async function restoreSaved(store, docs, lang) {
   // A record read back before each write: its types checked, its parameters were checked on load.
   store.clean = (id, raw) => (docs.get(id) ? cleanRecord(docs.get(id), raw, { engine: false }) : raw);
   const { source, exercises, setAside, legacyAside, trimmed, problems, fields } = await withEngine(() => planRestore(store, docs, lang));
+  // What a record claims is judged again; a record that claimed more is saved as its answers earn.
+  const judging = await judgeProgress(docs, exercises, { lenient: true });
   for (const [id, key] of setAside) store.setAsideRecord(id, key);
   // A record kept without fields it could not use: the original is copied aside, then the
   // record is rewritten without them (under its recomputed key; the old key goes once it is saved).
@@ -264,6 +336,7 @@ export async function restoreSaved(store, docs, lang) {
   let legacyKept = true;
   for (const id of legacyAside) if (!store.setAsideLegacy(id, store.legacy.exercises[id])) legacyKept = false;
   store.adopt(exercises);
+  if (judging.judged) for (const [id, key] of judging.changed) if (!source[id]?.legacy) store.saveRecord(id, key, exercises[id].variants[key]);
   if (store.legacy) {
     for (const [id, ex] of Object.entries(source)) if (ex.legacy && docs.has(id)) store.persist(id);
     if (legacyKept) store.dropLegacy();
@@ -335,14 +408,18 @@ export function exportText(store) {
 
 /**
  * Checks one exercise's progress as a host page sends it back ({current, variants}, what the
- * frame posted): like an imported file, every record, field and variant; throws an Error naming
- * the field at fault (in `lang`). null or an empty object is no progress.
+ * frame posted, a carried record, suspend_data): like an imported file, every record, field and
+ * variant, then judged again (judgeProgress); throws an Error naming the field at fault (in
+ * `lang`). null or an empty object is no progress.
  */
 export async function parseExerciseState(doc, raw, lang) {
   if (raw == null) return { current: null, variants: {} };
+  let state;
   try {
-    return await withEngine(() => cleanExercise(doc, raw, { strict: true, lang }).out);
+    state = await withEngine(() => cleanExercise(doc, raw, { strict: true, lang }).out);
   } catch (e) {
     throw new Error(e.message);
   }
+  await judgeProgress(new Map([[String(doc.id), doc]]), { [doc.id]: state }, { lang });
+  return state;
 }

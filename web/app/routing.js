@@ -115,7 +115,7 @@ export function createViews(page) {
       await section.ready;
       ready();
       // A `#s-6.3` in the address scrolls to its section once drawn.
-      const aim = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+      const aim = hashTarget();
       if (aim) {
         aim.dataset.aimed = 'true'; // drawn after the load, so :target does not apply
         aim.scrollIntoView();
@@ -135,4 +135,15 @@ export function createViews(page) {
   }
 
   return { show, setLang };
+}
+
+/** The element the address's `#…` names, or null; a malformed escape (`#%`) is read as typed. */
+function hashTarget() {
+  const text = location.hash.slice(1);
+  if (!text) return null;
+  let id = text;
+  try {
+    id = decodeURIComponent(text);
+  } catch { /* URIError: not an escape, so the text itself is the name */ }
+  return document.getElementById(id);
 }

@@ -7,10 +7,8 @@
 // app/main.js calls scormStart, then restore once the documents are there, then report once the
 // cards are made.
 
-import { askMany } from '../engine/door.js';
 import { h } from '../util/dom.js';
 import { scormStrings } from '../util/i18n.js';
-import { fullParams } from '../card/variant.js';
 import { parseExerciseState } from './progress.js';
 import { SUSPEND_CHARS, correctMask, decodeProgress, encodeProgress, shownEarly, creditOf, summary, SuspendProblem } from './suspend.js';
 
@@ -96,6 +94,10 @@ class ScormSession {
     this.started_ms = Date.now();
     this.credits = new Map(); // `${exercise}\n${variant}` -> the answers correct when shown
     this.student = null;
+    // true: what the LMS holds could not be read, and nothing is written over it; 'armed': the
+    // student chose to start over, and the next change is written (web/README.md "Course platforms").
+    this.held = false;
+    this.unrecorded = false; // the LMS refused the last score or status written
     this.buildBox();
     this.api = findApi();
     if (!this.api) {
@@ -205,8 +207,14 @@ class ScormSession {
       if (topic === 'api' && this.summary && this.state === 'connected') continue;
       lines.push(h('p', { dataset: { topic, kind }, text: words(t) }));
     }
-    if (this.summary && this.state !== 'none' && this.state !== 'failed') {
-      lines.unshift(h('p', { dataset: { topic: 'score' }, text: t.recorded(this.summary.score, this.summary.status) }));
+    if (this.held === true) {
+      const button = h('button', { type: 'button', dataset: { action: 'scorm-start-over' }, text: t.startOver });
+      button.addEventListener('click', () => this.startOver());
+      lines.push(h('p', {}, [button]));
+    }
+    if (this.summary && this.state !== 'none' && this.state !== 'failed' && !this.held) {
+      const said = this.unrecorded ? t.notRecorded : t.recorded;
+      lines.unshift(h('p', { dataset: { topic: 'score', recorded: String(!this.unrecorded) }, text: said(this.summary.score, this.summary.status) }));
     }
     for (const e of this.errors) lines.push(h('p', { dataset: { topic: 'lms-error', kind: 'error' }, text: e.say(t) }));
     this.box.replaceChildren(...lines);
@@ -223,7 +231,8 @@ class ScormSession {
   /**
    * Puts what the LMS kept (cmi.suspend_data) into the store, for the package's exercises `ids`:
    * each exercise's records checked like an imported file (app/progress.js); a bad text or a bad
-   * exercise is refused and said, never used. The engine's verdicts and messages are asked again.
+   * exercise is refused and said, never used. The engine judges the answers again (a grade is
+   * earned, never imported).
    */
   async restore(store, docs, ids) {
     if (this.state !== 'connected' || !this.suspended) return;
@@ -233,7 +242,7 @@ class ScormSession {
       read = decodeProgress(this.suspended, mine);
     } catch (err) {
       if (!(err instanceof SuspendProblem)) throw err;
-      this.note('restore', (t) => t.refusedSaved(t.savedProblem(err.detail)), 'error');
+      this.hold((t) => t.refusedSaved(t.savedProblem(err.detail)));
       return;
     }
     const refused = read.problems.map((p) => (t) => t.refusedExercise(p.exercise, t.savedProblem(p)));
@@ -246,38 +255,23 @@ class ScormSession {
         refused.push((t) => t.refusedExercise(id, err.message));
         continue;
       }
-      await this.judgeAgain(mine.get(id), state);
       // The credit kept for a variant (its key is the one the check computes from the params).
       for (const k of Object.keys(state.variants)) this.credits.set(this.key(id, k), read.credits[id][k] ?? 0);
       store.merge(id, state);
     }
-    if (refused.length) this.note('restore', (t) => refused.map((f) => f(t)).join(' '), 'error');
+    if (refused.length) this.hold((t) => refused.map((f) => f(t)).join(' '));
   }
 
-  /**
-   * The verdicts of restored answers as the engine gives them now, with its messages (the text
-   * keeps neither the messages nor, on its own, a verdict the engine would not give).
-   */
-  async judgeAgain(doc, state) {
-    const asks = [];
-    for (const rec of Object.values(state.variants)) {
-      const answers = Object.fromEntries(Object.entries(rec.answers).filter(([k, v]) => rec.verdicts[k] && v.trim()));
-      if (Object.keys(answers).length) asks.push({ rec, answers });
-    }
-    if (!asks.length) return;
-    const out = await askMany(asks.map(({ rec, answers }) => ({
-      op: 'exercise.check', id: doc.id, params: fullParams(doc, rec.params), answers: Object.fromEntries(Object.entries(answers).map(([k, v]) => [k, v.trim()])),
-    })));
-    asks.forEach(({ rec, answers }, i) => {
-      const res = out?.[i];
-      if (!res || res.error) return;
-      for (const k of Object.keys(answers)) {
-        const v = res.verdicts?.[k];
-        if (!v?.verdict) continue;
-        rec.verdicts[k] = v.verdict;
-        if (v.message) rec.messages[k] = v.message;
-      }
-    });
+  /** What the LMS holds could not all be read: said, and kept from being written over. */
+  hold(words) {
+    this.held = true;
+    this.note('restore', (t) => `${words(t)} ${t.held}`, 'error');
+  }
+
+  /** The student chose to start over: the next change is written over what the LMS held. */
+  startOver() {
+    this.held = 'armed';
+    this.note('restore', (t) => t.startingOver);
   }
 
   // --- Reporting: status, score, suspend_data ---
@@ -307,6 +301,10 @@ class ScormSession {
    * that moment) and forgets it where they no longer are (a reset); then reports, a little later.
    */
   changed() {
+    if (this.held === 'armed') {
+      this.held = false;
+      this.note('restore', null);
+    }
     for (const card of this.cards) {
       const id = String(card.id);
       const keys = new Set(this.store.variants(id));
@@ -320,6 +318,7 @@ class ScormSession {
     }
     this.summary = this.measure();
     this.render();
+    if (this.held) return;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.commit(), COMMIT_DELAY_MS);
   }
@@ -354,21 +353,25 @@ class ScormSession {
     return text;
   }
 
-  /** Writes status, score and suspend_data, then LMSCommit. */
+  /** Writes status, score and suspend_data (nothing while what the LMS holds is kept). */
   write() {
-    if (!this.reporting) return;
+    if (!this.reporting || this.held) return false;
     const s = this.measure();
-    this.set('cmi.core.lesson_status', s.status);
-    this.set('cmi.core.score.raw', String(s.score));
-    this.set('cmi.suspend_data', this.suspendText());
+    const taken = [
+      this.set('cmi.core.lesson_status', s.status),
+      this.set('cmi.core.score.raw', String(s.score)),
+      this.set('cmi.suspend_data', this.suspendText()),
+    ];
+    this.unrecorded = !taken.every(Boolean);
+    this.render();
+    return true;
   }
 
   commit() {
     clearTimeout(this.timer);
     this.timer = null;
     if (this.state !== 'connected') return;
-    this.write();
-    this.call('LMSCommit', '');
+    if (this.write()) this.call('LMSCommit', '');
   }
 
   /** Leaving: exit = suspend (the LMS keeps suspend_data for the next launch), commit, finish. */

@@ -4,15 +4,17 @@
 //
 // The text is JSON: {"v":1,"<exercise>":[current,record,...],...}. `current` is the index of the
 // variant the exercise shows among its records (-1: none). A record is an array, trailing
-// defaults left off: [params, answers, verdicts, attempts, hints, flags, credit]:
+// defaults left off: [params, answers, verdicts, attempts, hints, flags, credit, solvedWith]:
 //   params   0 for the lecture's values, else the values in the document's parameter order
 //   answers  the typed texts in the document's answer order ("" none)
 //   verdicts one letter an answer: c correct, i incorrect, f format error, - none
 //   flags    1 solved, 2 revealed, 4 worked solution open
 //   credit   the answers correct when the answers were shown (a bit an answer, by position)
+//   solvedWith the texts that solved it, by position, where they differ from `answers`
 // The engine's messages and the times are not kept: the page asks the engine again on restore.
 // What is read back is rebuilt as the store's records and checked by app/progress.js like an
-// imported file: a hostile text is refused, never trusted.
+// imported file and judged again by the engine: a hostile text is refused, never trusted, and a
+// flag or verdict its answers do not earn is dropped.
 
 import { LECTURE, fullParams, variantKey } from '../card/variant.js';
 
@@ -90,17 +92,19 @@ function packRecord(doc, r) {
   const params = r.params ? doc.params.map((p) => r.params[p.id]) : 0;
   const answers = doc.answers.map((a, i) => r.answers[i] ?? '');
   const verdicts = doc.answers.map((a, i) => r.verdicts[i] ?? '-').join('');
-  const out = [params, answers, verdicts.replace(/-+$/, ''), r.attempts, r.hints, r.flags, r.credit];
+  const solving = r.solvedWith && r.solvedWith.some((x, i) => x !== answers[i].trim()) ? r.solvedWith : 0;
+  const out = [params, answers, verdicts.replace(/-+$/, ''), r.attempts, r.hints, r.flags, r.credit, solving];
   while (answers.length && answers.at(-1) === '') answers.pop();
-  // Trailing defaults: credit 0, flags 0, hints 0, attempts 0, no verdict, no answer.
-  const empty = [null, [], '', 0, 0, 0, 0];
+  // Trailing defaults: solved with the answers, credit 0, flags 0, hints 0, attempts 0, no
+  // verdict, no answer.
+  const empty = [null, [], '', 0, 0, 0, 0, 0];
   while (out.length > 1 && JSON.stringify(out.at(-1)) === JSON.stringify(empty[out.length - 1])) out.pop();
   return JSON.stringify(out);
 }
 
 /**
  * The records of exercise `doc`'s progress `state` ({current, variants}) as the text keeps them:
- * [{key, params, answers: [text], verdicts: [letter], attempts, hints, flags, credit, updated}],
+ * [{key, params, answers: [text], verdicts: [letter], attempts, hints, flags, credit, solvedWith, updated}],
  * answers by position; `credits(key)` is the credit kept for a variant.
  */
 function planExercise(doc, state, credits) {
@@ -115,6 +119,7 @@ function planExercise(doc, state, credits) {
       hints: rec.hints ?? 0,
       flags: (rec.solved ? SOLVED : 0) | (rec.revealed ? REVEALED : 0) | (rec.solutionOpen ? SOLUTION_OPEN : 0),
       credit: credits(key) ?? 0,
+      solvedWith: rec.solved && rec.solvedWith ? doc.answers.map((a) => rec.solvedWith[a.id] ?? '') : null,
       updated: rec.updated ?? '',
     });
   }
@@ -128,9 +133,10 @@ function planExercise(doc, state, credits) {
  * unchecked, wrong, correctText, exercises}} — what had to be left out to fit, in the order it
  * goes: variants that are neither shown nor the best counted one (the least recently changed
  * first), then typed answers not yet checked, then answers checked wrong (text and verdict), then
- * the text of correct answers (their verdict stays), then the best variants that are not shown,
- * and last whole exercises. The score only suffers from the last two, which a package of eight
- * exercises never reaches (tests/node/suspend.test.mjs builds the worst case).
+ * correct answers of records not solved (text and verdict: a restore judges answers, not
+ * verdicts), then the best variants that are not shown, and last whole exercises. The score only
+ * suffers from the last three, which a package of eight exercises never reaches
+ * (tests/node/suspend.test.mjs builds the worst case).
  */
 export function encodeProgress(exercises, limit = SUSPEND_CHARS) {
   const dropped = { variants: 0, unchecked: 0, wrong: 0, correctText: 0, exercises: 0 };
@@ -166,11 +172,12 @@ export function encodeProgress(exercises, limit = SUSPEND_CHARS) {
   }
   // 2-4. Answer texts, longest first: not checked; checked wrong; correct (the verdict stays).
   const answers = (which) => plan.flatMap((ex) => ex.records.flatMap((r) => r.answers.map((a, i) => ({ ex, r, i, a }))
-    .filter(({ a, i }) => a !== '' && which(r.verdicts[i])))).sort((x, y) => y.a.length - x.a.length);
+    .filter(({ a, i }) => a !== '' && which(r.verdicts[i], r))))
+    .sort((x, y) => y.a.length - x.a.length);
   const steps = [
     ['unchecked', (v) => v === '-', (r, i) => { r.answers[i] = ''; }],
     ['wrong', (v) => v === 'i' || v === 'f', (r, i) => { r.answers[i] = ''; r.verdicts[i] = '-'; }],
-    ['correctText', (v) => v === 'c', (r, i) => { r.answers[i] = ''; }],
+    ['correctText', (v, r) => v === 'c' && !(r.flags & SOLVED), (r, i) => { r.answers[i] = ''; r.verdicts[i] = '-'; }],
   ];
   for (const [name, which, clear] of steps) {
     for (const { ex, r, i } of answers(which)) {
@@ -253,8 +260,8 @@ function readExercise(doc, entry) {
   let current = null;
   records.forEach((r, n) => {
     const where = { record: n + 1 };
-    if (!Array.isArray(r) || r.length < 1 || r.length > 7) fail({ ...where, field: 'record', value: r });
-    const [params, answers = [], verdicts = '', attempts = 0, hints = 0, flags = 0, credit = 0] = r;
+    if (!Array.isArray(r) || r.length < 1 || r.length > 8) fail({ ...where, field: 'record', value: r });
+    const [params, answers = [], verdicts = '', attempts = 0, hints = 0, flags = 0, credit = 0, solving = 0] = r;
     let full = null;
     if (params !== 0) {
       if (!Array.isArray(params) || params.length !== doc.params.length) fail({ ...where, field: 'params', value: params });
@@ -264,12 +271,14 @@ function readExercise(doc, entry) {
     if (typeof verdicts !== 'string' || verdicts.length > doc.answers.length) fail({ ...where, field: 'verdicts', value: verdicts });
     if (!Number.isInteger(flags) || flags < 0 || flags > 7) fail({ ...where, field: 'flags', value: flags });
     if (!Number.isInteger(credit) || credit < 0 || credit >= 2 ** doc.answers.length) fail({ ...where, field: 'credit', value: credit });
+    if (solving !== 0 && (!Array.isArray(solving) || solving.length !== doc.answers.length || !(flags & SOLVED))) fail({ ...where, field: 'solvedWith', value: solving });
     const rec = {
       params: full, answers: {}, verdicts: {}, attempts, hints,
       solved: !!(flags & SOLVED), revealed: !!(flags & REVEALED), solutionOpen: !!(flags & SOLUTION_OPEN),
     };
     // Values handed on as found: the record check (app/progress.js) names what is wrong.
     answers.forEach((a, i) => { if (a !== '') rec.answers[doc.answers[i].id] = a; });
+    if (solving !== 0) rec.solvedWith = Object.fromEntries(solving.map((a, i) => [doc.answers[i].id, a]));
     [...verdicts].forEach((letter, i) => {
       if (letter !== '-') rec.verdicts[doc.answers[i].id] = VERDICT[letter] ?? letter;
     });

@@ -182,6 +182,9 @@ export const answersMixin = {
         else delete r.messages[a.id];
       }
       if (judged) r.attempts += 1;
+      // The answers that solved it are kept: a restore judges them again (web/README.md
+      // "A grade is earned, never imported"), whatever is typed later.
+      if (allCorrect && (!r.solved || !r.solvedWith)) r.solvedWith = answers;
       if (allCorrect) r.solved = true;
     });
     this.summary.textContent = allCorrect ? t.allCorrect : '';

@@ -23,7 +23,7 @@ const outcome = (o) => (o === 'faster' || o === 'slower' ? o : 'same');
 export const FORMS = {
   page: {
     paramNotNumber: 'label', paramOutOfRange: 'label typed lo hi', paramNotWhole: 'label typed',
-    progress: 'n total', importNothingFor: 'id', carryRefused: 'm', fileNotJson: 'm', fileVersion: 'v',
+    progress: 'n total', importNothingFor: 'id', carryRefused: 'm', judgeFailed: 'm', fileNotJson: 'm', fileVersion: 'v',
     fileUnknownExercise: 'id known', fileExercise: 'id title', fileVariant: 'key', fileUnknownAnswer: 'k',
     fileUnknownParam: 'k', fileAnswer: 'label k', fileParam: 'label k', fileBadValue: 'k v',
     fileNotCount: 'v', fileNotBoolean: 'v', fileNoSuchVariant: 'k', restoreDropped: 'list',
@@ -83,6 +83,7 @@ export const FORMS = {
   scorm: {
     initFailed: 'why', refusedSaved: 'what', refusedExercise: 'ex what',
     recorded: (m, score, status) => m('text', { score, status: m(status === 'passed' || status === 'completed' ? status : 'other') }),
+    notRecorded: (m, score, status) => m('text', { score, status: m(status === 'passed' || status === 'completed' ? status : 'other') }),
     refused: (m, call, element, code, text) => m('sentence', { call, code, of: element ? m('of', { element }) : '', said: text ? m('said', { text }) : '' }),
     threw: (m, call, element, message) => m('sentence', { call, message, of: element ? m('of', { element }) : '' }),
     savedProblem: (m, p) => (typeof p.field === 'string' && m.has(p.field)
@@ -90,7 +91,7 @@ export const FORMS = {
     // What did not fit, each kind counted.
     dropped: (m, d) => m('text', {
       list: ['variants', 'unchecked', 'wrong', 'correctText', 'exercises'].filter((k) => d[k]).map((k) => m(d[k] === 1 ? `${k}1` : k, { n: d[k] })).join(m('sep')),
-      score: m(d.exercises ? 'lower' : 'same'),
+      score: m(d.exercises || d.correctText ? 'lower' : 'same'),
     }),
   },
   measured: {
