@@ -370,6 +370,13 @@ describe('progress per variant', () => {
     await answer(other, 6, { token_interval: '3 ms' });
     await reload(page);
     assert.match(await status(page, 6), /3 attempts/);
+    // A record another page writes that claims more than its answers earn is judged here, and saved so.
+    await other.evaluate(() => localStorage.setItem('commlab.v2.progress.6.lecture', JSON.stringify({
+      answers: { microbatches: '4' }, verdicts: { microbatches: 'correct', token_interval: 'correct' }, solved: true, attempts: 9, updated: '2030-01-01T00:00:00.000Z',
+    })));
+    await page.waitForFunction(() => JSON.parse(localStorage.getItem('commlab.v2.progress.6.lecture')).solved === false, null, { polling: 100 });
+    assert.doesNotMatch(await status(page, 6), /Solved/);
+    assert.equal(await card(page, 6).locator('[data-answer="microbatches"]').getAttribute('data-verdict'), 'incorrect');
     await other.close();
   });
 
