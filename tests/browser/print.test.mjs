@@ -6,9 +6,10 @@
 // The preview at 1280 and 390 px (screenshots). One page for the file, each test loading the
 // addresses it needs (a load costs 1-2 s here), resized between widths.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { answer, DESKTOP, engineEval, PHONE, screenshotDir, settled, shot, useLab } from './helpers.mjs';
+import { answer, DESKTOP, DIST, engineEval, PHONE, screenshotDir, settled, shot, useLab } from './helpers.mjs';
 
 const errors = [];
 const IDS = [1, 2, 3, 4, 5, 6, 7, 8];
@@ -36,6 +37,7 @@ function sheet(page) {
       given: shown(card.querySelector('[data-role="given"]'))
         ? Object.fromEntries([...card.querySelectorAll('[data-given]')].filter(shown).map((dd) => [dd.dataset.given, dd.textContent]))
         : null,
+      givenText: card.querySelector('[data-role="given"]')?.textContent ?? '',
       seed: card.querySelector('[data-role="seed"]') && shown(card.querySelector('[data-role="seed"]')) ? card.querySelector('[data-role="seed"]').textContent : null,
       // each answer: its label and unit, shown, and the width of the line to write on
       answers: [...card.querySelectorAll('.answer')].map((a) => ({
@@ -82,6 +84,7 @@ function assertWorksheet(s, ids, where) {
     assert.ok(c.title?.includes(String(c.id)), `${where}: exercise ${c.id} has its title`);
     assert.ok(c.statement?.length > 40, `${where}: exercise ${c.id} shows its statement`);
     assert.ok(c.given && Object.keys(c.given).length > 0, `${where}: exercise ${c.id} shows its parameters`);
+    assert.doesNotMatch(c.givenText, /null|undefined/, `${where}: exercise ${c.id}: the Given list is its parameters alone`);
     assert.ok(c.answers.length > 0);
     for (const a of c.answers) {
       assert.ok(a.label, `${where}: exercise ${c.id}: every answer label shows`);
@@ -93,6 +96,13 @@ function assertWorksheet(s, ids, where) {
 
 const lab = useLab();
 after(() => assert.deepEqual(errors, []));
+
+test('the prerendered page (dist/index.html) has no "null" in its Given lists', () => {
+  const html = readFileSync(join(DIST, 'index.html'), 'utf8');
+  const given = [...html.matchAll(/<div class="worksheet-given"[^>]*>(.*?)<\/div>/g)].map((m) => m[1]);
+  assert.ok(given.length >= 8, `${given.length} Given lists`);
+  for (const g of given) assert.doesNotMatch(g, />null<|^null|<\/h3>null/, g.slice(0, 120));
+});
 
 
 describe('worksheets', () => {

@@ -15,9 +15,7 @@ export function fillGiven(box, doc, res, lang, seed = null) {
     h('dt', { text: pick(p.label, lang) }),
     h('dd', { 'data-given': p.id, text: prettyUnits(shown[p.id]) }),
   ]);
-  box.replaceChildren(
-    h('h3', { text: w.given }),
-    seed === null ? null : h('p', { class: 'worksheet-seed', 'data-role': 'seed', text: w.seed(seed) }),
-    h('dl', {}, rows),
-  );
+  // replaceChildren writes a null as the text "null": the seed line is added only when there is one.
+  const seedLine = seed === null ? [] : [h('p', { class: 'worksheet-seed', 'data-role': 'seed', text: w.seed(seed) })];
+  box.replaceChildren(h('h3', { text: w.given }), ...seedLine, h('dl', {}, rows));
 }
