@@ -40,6 +40,11 @@ TEST(Judging, EveryTypedAnswerGetsTheTeachersVerdict) {
                 std::string::npos)
           << where << ": " << v.at("message").at("en");
     }
+    if (c.contains("message_lacks")) {
+      EXPECT_EQ(v.at("message").at("en").get<std::string>().find(c.at("message_lacks").get<std::string>()),
+                std::string::npos)
+          << where << ": " << v.at("message").at("en");
+    }
     if (c.contains("message_has_zh")) {
       EXPECT_NE(v.at("message").at("zh").get<std::string>().find(c.at("message_has_zh").get<std::string>()),
                 std::string::npos)

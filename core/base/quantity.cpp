@@ -33,6 +33,13 @@ const UnitEntry kUnits[] = {
     {"sec", Dimension::time, 1},
     {"msec", Dimension::time, 1e-3},
     {"usec", Dimension::time, 1e-6},
+    {"\xC2\xB5sec", Dimension::time, 1e-6},  // µsec
+    {"\xCE\xBCsec", Dimension::time, 1e-6},  // μsec
+    {"nsec", Dimension::time, 1e-9},
+    {"seconds", Dimension::time, 1},
+    {"milliseconds", Dimension::time, 1e-3},
+    {"microseconds", Dimension::time, 1e-6},
+    {"nanoseconds", Dimension::time, 1e-9},
     {"B", Dimension::bytes, 1},
     {"bytes", Dimension::bytes, 1},
     {"KB", Dimension::bytes, 1e3},
@@ -50,6 +57,8 @@ const UnitEntry kUnits[] = {
     {"\xE5\x90\x89\xE5\xAD\x97\xE8\x8A\x82", Dimension::bytes, 1e9},           // 吉字节
     {"\xE5\xA4\xAA\xE5\xAD\x97\xE8\x8A\x82", Dimension::bytes, 1e12},          // 太字节
     {"%", Dimension::fraction, 0.01},
+    {"percent", Dimension::fraction, 0.01},
+    {"per cent", Dimension::fraction, 0.01},
     {"K", Dimension::count, 1024, 1e3},
     {"k", Dimension::count, 1024, 1e3},
     {"M", Dimension::count, 1048576, 1e6},
@@ -133,6 +142,56 @@ std::string strip_approx(const std::string& text) {
     if (low.compare(0, p.size(), p) == 0) return trim(text.substr(p.size()));
   }
   return text;
+}
+
+// "x 10^5", "×10⁵", "* 10**5", "· 10^-3": a power of ten written out after a mantissa (what
+// students type for 7.2e5). Returns the exponent and where the text after it starts.
+std::optional<std::pair<int, size_t>> power_of_ten(const std::string& text, size_t i) {
+  const auto skip_spaces = [&] { while (i < text.size() && text[i] == ' ') ++i; };
+  skip_spaces();
+  bool times = false;
+  for (const char* sign : {"\xC3\x97", "\xC2\xB7", "\xE2\x8B\x85", "*", "x", "X"}) {
+    if (text.compare(i, std::char_traits<char>::length(sign), sign) == 0) {
+      i += std::char_traits<char>::length(sign);
+      times = true;
+      break;
+    }
+  }
+  if (!times) return std::nullopt;
+  skip_spaces();
+  if (text.compare(i, 2, "10") != 0) return std::nullopt;
+  i += 2;
+  int sign = 1, exp = 0, digits = 0;
+  if (text.compare(i, 1, "^") == 0 || text.compare(i, 2, "**") == 0) {
+    i += text[i] == '^' ? 1 : 2;
+    if (i < text.size() && (text[i] == '-' || text[i] == '+')) sign = text[i++] == '-' ? -1 : 1;
+    for (; i < text.size() && is_digit(text[i]) && digits < 4; ++i, ++digits) exp = 10 * exp + (text[i] - '0');
+  } else {
+    // Superscripts: ⁻ ⁺ ⁰ ¹ ² ³ ⁴-⁹.
+    if (text.compare(i, 3, "\xE2\x81\xBB") == 0 || text.compare(i, 3, "\xE2\x81\xBA") == 0) {
+      sign = text[i + 2] == '\xBB' ? -1 : 1;
+      i += 3;
+    }
+    for (; digits < 4; ++digits) {
+      int d = -1;
+      if (text.compare(i, 2, "\xC2\xB9") == 0) d = 1;
+      else if (text.compare(i, 2, "\xC2\xB2") == 0) d = 2;
+      else if (text.compare(i, 2, "\xC2\xB3") == 0) d = 3;
+      if (d > 0) {
+        i += 2;
+      } else if (i + 2 < text.size() && text.compare(i, 2, "\xE2\x81") == 0 &&
+                 (static_cast<unsigned char>(text[i + 2]) == 0xB0 ||
+                  (static_cast<unsigned char>(text[i + 2]) >= 0xB4 && static_cast<unsigned char>(text[i + 2]) <= 0xB9))) {
+        d = static_cast<unsigned char>(text[i + 2]) - 0xB0;
+        i += 3;
+      } else {
+        break;
+      }
+      exp = 10 * exp + d;
+    }
+  }
+  if (digits == 0) return std::nullopt;
+  return std::make_pair(sign * exp, i);
 }
 
 std::string with_commas(long long n) {
@@ -265,6 +324,11 @@ std::optional<Parsed> parse_quantity(const std::string& input, Dimension dim, co
     if (exp_digits == 0) return std::nullopt;
     exponent = true;
     shown_number += text.substr(e_start, i - e_start);
+  } else if (const auto pow = power_of_ten(text, i)) {
+    number += "e" + std::to_string(pow->first);
+    shown_number += "e" + std::to_string(pow->first);
+    exponent = true;
+    i = pow->second;
   }
   // Significant figures as a teacher counts them: leading zeros never count; trailing zeros
   // count after a decimal point ("8.0", "420.") but not in a whole number ("420", "2,200").

@@ -43,6 +43,23 @@ std::string figures_en(int n) {
 }
 std::string figures_zh(int n) { return std::to_string(n) + " 位有效数字"; }
 
+// "2,18": a comma that cannot separate thousands (not three digits after it) is most likely a
+// decimal comma; returns the number written with a point, or nothing.
+std::optional<std::string> decimal_comma(const std::string& text) {
+  size_t i = text.find_first_not_of(' ');
+  if (i == std::string::npos) return std::nullopt;
+  const size_t start = i;
+  if (text[i] == '-' || text[i] == '+') ++i;
+  const auto digit = [&](size_t k) { return k < text.size() && text[k] >= '0' && text[k] <= '9'; };
+  const size_t int_start = i;
+  while (digit(i)) ++i;
+  if (i == int_start || i >= text.size() || text[i] != ',') return std::nullopt;
+  size_t j = i + 1;
+  while (digit(j)) ++j;
+  if (j == i + 1 || j - i - 1 == 3) return std::nullopt;
+  return concat({text.substr(start, i - start), ".", text.substr(i + 1, j - i - 1)});
+}
+
 // A typed quantity as the messages quote it: its number and its unit, or the field's unit.
 std::string quoted(const Parsed& p, const json& def) {
   const std::string unit = p.unit.empty() ? shown(unit_of(def)) : p.unit;
@@ -214,6 +231,10 @@ json judge_answer(const json& def, const json& exact, const json& typed, const j
   if (!p) {
     if (is_about(def))
       if (const auto r = parse_range(def, text)) return judge_range(def, exact.get<double>(), r->first, r->second);
+    if (const auto point = decimal_comma(text))
+      return say("format-error", "Expected {en}. Write the decimal point as a point: {n} (or {n}e0).",
+                 "应{zh}。小数点请写成点：{n}（或 {n}e0）。",
+                 {{"en", lower_first(what_to_type_en(def))}, {"zh", what_to_type_zh(def)}, {"n", *point}});
     return say("format-error", "Expected {en}.", "应{zh}。",
                {{"en", lower_first(what_to_type_en(def))}, {"zh", what_to_type_zh(def)}});
   }
@@ -259,6 +280,10 @@ json judge_answer(const json& def, const json& exact, const json& typed, const j
       return say("incorrect", "Read {read}: off by a factor of about 1,000{more}: check the unit (KB vs MB, µs vs ms).",
                  "读到 {read}：差了约 1000 倍：检查单位（KB 与 MB、µs 与 ms）。",
                  {{"read", read}, {"more", std::fabs(k) > 1 ? " or more" : ""}});
+    // A fraction typed into a percent field (0.082 for 8.2%), or a percentage as a fraction.
+    if (dim == Dimension::fraction && std::fabs(std::fabs(decades) - 2) < 0.02)
+      return say("incorrect", "Read {read}: off by a factor of about 100: check percent against fraction (0.5 is 50%).",
+                 "读到 {read}：差了约 100 倍：检查百分数与小数（0.5 即 50%）。", {{"read", read}});
   }
   const std::initializer_list<Slot> slots = {{"read", read},
                                              {"pct", pct},
@@ -286,12 +311,7 @@ json judge_answer(const json& def, const json& exact, const json& typed, const j
                  "有效数字太少，无法判断：{read} 与精确值相差超过 {pct}，且只有 {figs_zh}；按有效数字判断至少要 "
                  "{need_zh}，因为只有 {figs_zh}时，四舍五入的正确答案和另一个量看起来一样。请写到 {need_zh}。",
                  slots);
-    return say("incorrect",
-               "Not correct: {read} is more than {pct} {side} the exact value{too}, and the exact value rounded to "
-               "{figs} is not {read} (the rounding rule needs at least {need}).",
-               "不对：{read} 比精确值{side_zh} {pct} 以上{too_zh}，精确值按 {figs_zh}四舍五入也不是 {read}"
-               "（按有效数字判断至少要 {need_zh}）。",
-               slots);
+    // Not even the figures typed agree: more figures would not help, so they are not asked for.
   }
   return say("incorrect",
              "Not correct: {read} is more than {pct} {side} the exact value{too}, and the exact value rounded to "

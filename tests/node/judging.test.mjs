@@ -18,6 +18,7 @@ test('every typed answer of the judging table gets the teacher\'s verdict in was
     const where = `exercise ${c.exercise} ${c.answer} typed ${JSON.stringify(c.typed)}: ${v.message.en}`;
     assert.equal(v.verdict, c.verdict, where);
     if (c.message_has) assert.ok(v.message.en.includes(c.message_has), where);
+    if (c.message_lacks) assert.ok(!v.message.en.includes(c.message_lacks), where);
     if (c.message_has_zh) assert.ok(v.message.zh.includes(c.message_has_zh), `${where} / ${v.message.zh}`);
   }
 });
