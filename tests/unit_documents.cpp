@@ -14,6 +14,7 @@
 #include <string>
 
 #include "api/api.hpp"
+#include "base/work_meter.hpp"
 #include "exercises/declared.hpp"
 
 using nlohmann::json;
@@ -370,4 +371,30 @@ TEST(Documents, ManyParamsStayInsideTheBudget) {
   // A hundred params still lint ok.
   doc["params"].erase(doc["params"].begin() + 4 + 100, doc["params"].end());
   EXPECT_EQ(lint(doc)["ok"], true) << lint(doc).dump().substr(0, 600);
+}
+
+// A clean document of 2,200 answers (under the size limit) took 11-18 s to lint natively: each
+// solve scanned the answers once for every answer (issue 44). The meter counts every
+// definition a lookup scans (find_def), so metered work is the work done: at twice the answers
+// it may grow twice, plus a little for what does not grow with them, never four times.
+TEST(Documents, LintWorkGrowsLinearlyWithTheAnswers) {
+  auto with_answers = [](int n) {
+    json doc = base_doc();
+    for (int i = 0; i < n; ++i) {
+      const std::string id = "a" + std::to_string(i);
+      doc["answers"].push_back({{"id", id}, {"label", {{"en", "A"}, {"zh", "A"}}}, {"unit", ""}, {"dimension", "count"}});
+      doc["compute"]["answers"][id] = "$devices";
+    }
+    return doc.dump();
+  };
+  const std::string half = with_answers(1100), whole = with_answers(2200);
+  ASSERT_LT(whole.size(), 256u * 1024u);
+  const json a = lint(half);
+  const double half_units = commlab::last_document_work_units();
+  const json b = lint(whole);
+  const double whole_units = commlab::last_document_work_units();
+  EXPECT_EQ(a["ok"], true) << a.dump().substr(0, 600);
+  EXPECT_EQ(b["ok"], true) << b.dump().substr(0, 600);
+  EXPECT_GT(half_units, 0);
+  EXPECT_LE(whole_units, 2.1 * half_units) << half_units << " units at 1,100 answers, " << whole_units << " at 2,200";
 }

@@ -12,6 +12,7 @@ struct Meter {
   double used = 0;
 };
 thread_local Meter meter;
+thread_local double last_used = 0;
 }  // namespace
 
 DocumentWork::DocumentWork() : owner_(!meter.open) {
@@ -19,8 +20,12 @@ DocumentWork::DocumentWork() : owner_(!meter.open) {
 }
 
 DocumentWork::~DocumentWork() {
-  if (owner_) meter = Meter{};
+  if (!owner_) return;
+  last_used = meter.used;
+  meter = Meter{};
 }
+
+double last_document_work_units() { return last_used; }
 
 std::string document_work_message() {
   return "the exercise document's work (every request it declares, every variant drawn) passes its "

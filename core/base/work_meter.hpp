@@ -36,6 +36,8 @@ class DocumentWork {
 void charge_work(double units);
 /// Whether the open meter has run out (a document's later steps stop at once).
 bool document_work_exhausted();
+/// The units the last document op that owned the meter used (what tests compare across sizes).
+double last_document_work_units();
 /// The message of the error charge_work throws.
 std::string document_work_message();
 

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -221,9 +222,11 @@ json ranges_of(const json& doc, const json& c, const json& params, const Exercis
   const json& ranges = c.at("ranges");
   if (!ranges.is_object()) reject({"compute.ranges: must be an object {answer id: {lo, hi, when}}"});
   const json solved = figures_of(params, s.answers, s.values);
+  const auto answer_defs = defs_by_id(doc.at("answers"));
   for (auto it = ranges.begin(); it != ranges.end(); ++it) {
     const std::string id = it.key(), at = "compute.ranges." + clip(id);
-    const json* def = find_def(doc.at("answers"), id);
+    const auto found = answer_defs.find(id);
+    const json* def = found == answer_defs.end() ? nullptr : found->second;
     if (!def) reject({at, ": no answer with this id in 'answers'"});
     if (is_choice_answer(*def))
       reject({at, ": answer '", clip(id), "' is a choice; allowed: a range of a number answer"});
@@ -277,9 +280,10 @@ ExerciseSolution run(const json& doc, const json& params) {
   // Params a template or a page view reads among the values (values.layers), kept as they are.
   const json& keep = c.contains("keep_params") ? c.at("keep_params") : kNone;
   if (!keep.is_array()) reject({"compute.keep_params: must be an array of param ids"});
+  const auto param_defs = keep.empty() ? std::unordered_map<std::string, const json*>() : defs_by_id(doc.at("params"));
   for (size_t i = 0; i < keep.size(); ++i) {
     const std::string at = concat({"compute.keep_params[", std::to_string(i), "]"});
-    if (!keep[i].is_string() || !find_def(doc.at("params"), keep[i].get<std::string>()))
+    if (!keep[i].is_string() || !param_defs.count(keep[i].get<std::string>()))
       reject({at, ": ", (keep[i].is_string() ? detail::quoted(keep[i].get<std::string>()) : show_value(keep[i])),
               " is not a param; allowed: a param's id"});
     const std::string id = keep[i];
@@ -314,9 +318,9 @@ ExerciseSolution run(const json& doc, const json& params) {
     r.scope[id] = x;
     solved_answers[id] = std::move(x);
   }
+  const auto answer_defs = defs_by_id(doc.at("answers"));
   for (auto it = answers.begin(); it != answers.end(); ++it)
-    if (!find_def(doc.at("answers"), it.key()))
-      reject({"compute.answers.", it.key(), ": no answer with this id in 'answers'"});
+    if (!answer_defs.count(it.key())) reject({"compute.answers.", it.key(), ": no answer with this id in 'answers'"});
   ExerciseSolution s;
   s.values = std::move(solved_values);
   s.answers = std::move(solved_answers);

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "base/error.hpp"
+#include "base/work_meter.hpp"
 #include "exercises/internal.hpp"
 
 namespace commlab {
@@ -150,10 +151,13 @@ std::vector<std::string> choices_of(const json& def) {
   return out;
 }
 
-const json* find_def(const json& list, const std::string& id) {
+std::unordered_map<std::string, const json*> defs_by_id(const json& list) {
+  charge_work(static_cast<double>(list.size()));
+  std::unordered_map<std::string, const json*> out;
+  out.reserve(list.size());
   for (const json& d : list)
-    if (d.at("id") == id) return &d;
-  return nullptr;
+    if (d.is_object() && d.contains("id") && d.at("id").is_string()) out.emplace(d.at("id").get<std::string>(), &d);
+  return out;
 }
 
 json message(std::string en, std::string zh) {

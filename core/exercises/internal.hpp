@@ -2,6 +2,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "base/quantity.hpp"
@@ -51,8 +52,10 @@ Dimension answer_dimension(const json& def);
 int min_figures(const json& def);
 double tolerance(const json& def);
 std::vector<std::string> choices_of(const json& def);
-/// The definition with this id in a list of params or answers; nullptr when none.
-const json* find_def(const json& list, const std::string& id);
+/// The definitions of a list of params or answers by id, the first of each, in one pass (it
+/// charges the document's meter a unit a definition). Built once for many lookups: a scan for
+/// each id made a solve quadratic in the answers.
+std::unordered_map<std::string, const json*> defs_by_id(const json& list);
 /// A text in both languages.
 json message(std::string en, std::string zh);
 /// {"params", "answers", "values"}: the figures conditions and conclusions read.

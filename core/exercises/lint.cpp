@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "base/concat.hpp"
@@ -132,9 +133,10 @@ bool schema_into(const std::string& file, const json& doc, std::vector<std::stri
 }
 
 void lint_into(const std::string& file, const std::string& text, std::vector<std::string>& problems) {
+  std::unordered_set<std::string> said_lines;
   const Said said = [&](const std::string& message) {
-    const std::string line = as_line(file, message);  // said once, though two checks find it
-    if (std::find(problems.begin(), problems.end(), line) == problems.end()) problems.push_back(line);
+    std::string line = as_line(file, message);  // said once, though two checks find it
+    if (said_lines.insert(line).second) problems.push_back(std::move(line));
   };
   json parsed;
   try {

@@ -91,8 +91,9 @@ json check_exercise(const Exercise& ex, const json& params, const json& typed) {
            {"field 'answers': value ", show_value(typed), " is not allowed; allowed: a JSON object {answer id: text}"});
   std::vector<std::string> names;
   for (const json& def : ex.doc.at("answers")) names.push_back(def.at("id"));
+  const auto defs = defs_by_id(ex.doc.at("answers"));
   for (auto it = typed.begin(); it != typed.end(); ++it)
-    if (!find_def(ex.doc.at("answers"), it.key()))
+    if (!defs.count(it.key()))
       throw RequestError(
           "unknown_field",
           capped_message(concat({"field 'answers.", (it.key().size() <= 60 ? it.key() : it.key().substr(0, 57) + "..."),

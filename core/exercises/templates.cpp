@@ -60,6 +60,13 @@ std::string format_with(double v, const std::string& unit, Dimension fallback) {
   return format_quantity(v, unit, dimension_of_unit(unit).value_or(fallback));
 }
 
+const json* def_of(const TemplateContext& c, bool answer, const std::string& id) {
+  if (!c.defs) c.defs = std::make_shared<const DefIndex>(DefIndex{defs_by_id(c.ex.doc.at("answers")), defs_by_id(c.ex.doc.at("params"))});
+  const auto& map = answer ? c.defs->answers : c.defs->params;
+  const auto found = map.find(id);
+  return found == map.end() ? nullptr : found->second;
+}
+
 // Resolves one placeholder ("answers.time", "values.alpha_s:us", "bytes"); false if unknown.
 bool resolve_placeholder(const TemplateContext& c, const std::string& key, const std::string& lang,
                          std::string* out) {
@@ -72,7 +79,7 @@ bool resolve_placeholder(const TemplateContext& c, const std::string& key, const
   auto starts = [&](const std::string& prefix) { return name.compare(0, prefix.size(), prefix) == 0; };
   if (starts("answers.") && c.answers) {
     const std::string id = name.substr(8);
-    const json* def = find_def(c.ex.doc.at("answers"), id);
+    const json* def = def_of(c, true, id);
     if (!def || !c.answers->contains(id)) return false;
     const json& v = c.answers->at(id);
     if (v.is_string())
@@ -106,7 +113,7 @@ bool resolve_placeholder(const TemplateContext& c, const std::string& key, const
     return true;
   }
   const std::string id = starts("params.") ? name.substr(7) : name;
-  const json* def = find_def(c.ex.doc.at("params"), id);
+  const json* def = def_of(c, false, id);
   if (!def || !c.params.contains(id)) return false;
   const json& v = c.params.at(id);
   *out = unit.empty() || def->at("kind") == "choice"

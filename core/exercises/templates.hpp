@@ -1,8 +1,16 @@
 // Filling an exercise's statement and worked-solution templates (internal to the layer).
 #pragma once
+#include <memory>
+#include <string>
+#include <unordered_map>
+
 #include "exercises/exercises.hpp"
 
 namespace commlab {
+
+struct DefIndex {
+  std::unordered_map<std::string, const json*> answers, params;
+};
 
 /// What placeholders may name: {param}, {params.x}, {answers.x}, {values.x}, each optionally
 /// with a display unit ({values.wire_time_s:us}), and {conclusions.x} (conclusions.hpp).
@@ -13,6 +21,9 @@ struct TemplateContext {
   const json* display = nullptr;  // display strings
   const json* values = nullptr;
   const json* conclusions = nullptr;  // {id: {en, zh}}, filled; the solution's only
+  /// The answers' and params' definitions by id, built at the first placeholder that needs
+  /// them and shared by copies: a scan for each placeholder grew with answers x placeholders.
+  mutable std::shared_ptr<const DefIndex> defs = nullptr;
 };
 
 /// A param's value as a statement shows it: a link's label, "4 MB" rather than "4,000 KB".
