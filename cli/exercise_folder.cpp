@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "api/api.hpp"
+#include "bounded_read.hpp"
 
 namespace commlab {
 
@@ -13,14 +12,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool read_text(const fs::path& p, std::string* text) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream s;
-  s << in.rdbuf();
-  *text = s.str();
-  return true;
-}
+constexpr ReadLimit kIndexLimit{kMaxDocumentBytes, "an index.json"};
 
 // A listed name is a file of the folder itself: no path, no hidden file.
 bool plain_name(const std::string& n) {
@@ -42,10 +34,10 @@ ExerciseFolder read_exercise_folder(const std::string& dir) {
   std::vector<std::string> names;
   const fs::path index = fs::path(dir) / "index.json";
   if (fs::exists(index, ec)) {
-    std::string text;
+    std::string text, error;
     nlohmann::json list;
-    if (!read_text(index, &text)) {
-      out.error = index.string() + " cannot be read";
+    if (!read_file_bounded(index.string(), kIndexLimit, &text, &error)) {
+      out.error = error;
       return out;
     }
     try {
@@ -70,9 +62,9 @@ ExerciseFolder read_exercise_folder(const std::string& dir) {
     std::sort(names.begin(), names.end());
   }
   for (const std::string& n : names) {
-    std::string text;
-    if (!read_text(fs::path(dir) / n, &text)) {
-      out.error = (fs::path(dir) / n).string() + " cannot be read";
+    std::string text, error;
+    if (!read_file_bounded((fs::path(dir) / n).string(), kDocumentLimit, &text, &error)) {
+      out.error = error;
       return out;
     }
     out.files.push_back({n, std::move(text)});

@@ -3,15 +3,14 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 
 #include "api/api.hpp"
 #include "exercises/exercises.hpp"
 #include "demos/demo_table.hpp"
 #include "answer_key.hpp"
+#include "bounded_read.hpp"
 #include "exercise_folder.hpp"
 
 using nlohmann::json;
@@ -126,15 +125,6 @@ int run_demo(const std::string& id, bool as_json) {
   return s.at("differs").get<int>() == 0 ? 0 : 1;
 }
 
-bool read_file(const std::string& path, std::string* text) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream s;
-  s << in.rdbuf();
-  *text = s.str();
-  return true;
-}
-
 std::string base_name(const std::string& path) {
   const size_t slash = path.find_last_of('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
@@ -150,9 +140,9 @@ int lint(int argc, char** argv, int first) {
   std::vector<std::pair<std::string, std::string>> files;
   std::vector<std::string> paths;
   for (int i = first; i < argc; ++i) {
-    std::string text;
-    if (!read_file(argv[i], &text)) {
-      std::cerr << argv[i] << ": cannot be read\n";
+    std::string text, error;
+    if (!commlab::read_file_bounded(argv[i], commlab::kDocumentLimit, &text, &error)) {
+      std::cerr << error << "\n";
       ++bad;
       continue;
     }
@@ -169,11 +159,15 @@ int lint(int argc, char** argv, int first) {
   return bad ? 1 : 0;
 }
 
-// The engine's "exercises/03.json: ..." says where the file is: DIR/03.json.
+// The engine's "exercises/03.json: ..." names the file as installed: say `path` instead.
+std::string as_given(const std::string& message, const std::string& path) {
+  const std::string head = "exercises/" + base_name(path);
+  return message.rfind(head, 0) == 0 ? path + message.substr(head.size()) : message;
+}
+
+// The same for a file of the folder `dir`: DIR/03.json.
 std::string at_path(const std::string& message, const std::string& dir, const std::string& file) {
-  const std::string head = "exercises/" + file;
-  if (message.rfind(head, 0) != 0) return message;
-  return dir + (dir.empty() || dir.back() == '/' ? "" : "/") + file + message.substr(head.size());
+  return as_given(message, dir + (dir.empty() || dir.back() == '/' ? "" : "/") + file);
 }
 
 // Installs the exercises of `dir` (core reads no files). `strict`: a bad file or an empty folder
@@ -292,6 +286,18 @@ void print_fit_table(const json& t, size_t index, bool all_rows, bool all_skippe
   }
 }
 
+// "field 'ranks': ..." about a value given as a flag reads "--ranks: ...".
+std::string as_flags(std::string message, const json& request) {
+  static const std::pair<const char*, const char*> kFlags[] = {
+      {"collective", "--collective"}, {"ranks", "--ranks"}, {"link", "--link"}, {"columns", "--in-place"}};
+  for (const auto& [field, flag] : kFlags) {
+    const std::string said = std::string("field '") + field + "'";
+    const size_t at = message.find(said);
+    if (request.contains(field) && at != std::string::npos) message.replace(at, said.size(), flag);
+  }
+  return message;
+}
+
 int fit_files(int argc, char** argv, int first) {
   json base = {{"op", "fit"}};
   bool as_json = false, all_rows = false, all_skipped = false;
@@ -324,13 +330,11 @@ int fit_files(int argc, char** argv, int first) {
   }
   int bad = 0;
   for (const std::string& file : files) {
-    std::string text;
-    if (file == "-") {
-      std::ostringstream s;
-      s << std::cin.rdbuf();
-      text = s.str();
-    } else if (!read_file(file, &text)) {
-      std::cerr << file << ": cannot be read\n";
+    std::string text, error;
+    const bool read = file == "-" ? commlab::read_bounded(std::cin, "stdin", commlab::kLogLimit, &text, &error)
+                                  : commlab::read_file_bounded(file, commlab::kLogLimit, &text, &error);
+    if (!read) {
+      std::cerr << error << "\n";
       ++bad;
       continue;
     }
@@ -339,7 +343,7 @@ int fit_files(int argc, char** argv, int first) {
     const json out = commlab::evaluate(request);
     const std::string name = file == "-" ? "stdin" : file;
     if (out.contains("error")) {
-      std::cerr << name << ": " << out["error"]["message"].get<std::string>() << "\n";
+      std::cerr << name << ": " << as_flags(out["error"]["message"], base) << "\n";
       ++bad;
       continue;
     }
@@ -365,7 +369,13 @@ int main(int argc, char** argv) {
   std::string dir = env_dir && *env_dir ? env_dir : COMMLAB_EXERCISES_DIR_DEFAULT;
   // --exercise FILE (repeatable): exercises written as JSON, added before the command runs.
   std::vector<std::string> extra;
-  while (argc > 2 && (std::string(argv[1]) == "--exercise" || std::string(argv[1]) == "--exercises")) {
+  while (argc > 1 && (std::string(argv[1]) == "--exercise" || std::string(argv[1]) == "--exercises")) {
+    if (argc == 2) {
+      std::cerr << "commlab: " << argv[1] << " needs " << (std::string(argv[1]) == "--exercise" ? "a file" : "a folder")
+                << " after it (commlab " << argv[1] << (std::string(argv[1]) == "--exercise" ? " FILE" : " DIR")
+                << " COMMAND ...)\n\n" << kUsage;
+      return 2;
+    }
     if (std::string(argv[1]) == "--exercises") dir = argv[2];
     else extra.push_back(argv[2]);
     argv[2] = argv[0];
@@ -380,14 +390,14 @@ int main(int argc, char** argv) {
     if (!install(dir, !linting)) return 2;
   }
   for (const std::string& file : extra) {
-    std::string text;
-    if (!read_file(file, &text)) {
-      std::cerr << "commlab: " << file << " cannot be read\n";
+    std::string text, error;
+    if (!commlab::read_file_bounded(file, commlab::kDocumentLimit, &text, &error)) {
+      std::cerr << "commlab: --exercise " << error << "\n";
       return 2;
     }
     const json out = commlab::evaluate(json{{"op", "exercise.load"}, {"text", text}, {"file", base_name(file)}});
     if (out.contains("error")) {
-      std::cerr << "commlab: " << out["error"]["message"].get<std::string>() << "\n";
+      std::cerr << "commlab: --exercise " << as_given(out["error"]["message"], file) << "\n";
       return 2;
     }
   }
@@ -402,7 +412,19 @@ int main(int argc, char** argv) {
     // One answer a line, a blank line included (an invalid_json error), so line n of the
     // output always answers line n of the input.
     std::string line;
-    while (std::getline(std::cin, line)) std::cout << commlab::evaluate(line) << "\n";
+    bool too_long = false;
+    for (long long n = 1; commlab::read_line_bounded(std::cin, commlab::kMaxRequestLineBytes, &line, &too_long); ++n) {
+      if (too_long) {  // its end may never come: the batch stops here
+        std::cout << json{{"error", {{"code", "too_large"},
+                                     {"message", "line " + std::to_string(n) + " is over " +
+                                                     std::to_string(commlab::kMaxRequestLineBytes) +
+                                                     " bytes, not read, and the lines after it neither; allowed: a "
+                                                     "request of at most 64 MB a line"}}}}
+                  << "\n";
+        return 1;
+      }
+      std::cout << commlab::evaluate(line) << "\n";
+    }
     return 0;
   }
   if (cmd == "demo") {
