@@ -237,8 +237,14 @@ void print_fit_table(const json& t, size_t index, bool all_rows, bool all_skippe
   std::cout << "  T = " << steps << " x alpha + " << sig(t.at("factor").get<double>()) << " x S / beta:  alpha "
             << sig(f.at("alpha_s").get<double>() * 1e6) << " us a step (latency " << sig(f.at("latency_s").get<double>() * 1e6)
             << " us), beta " << sig(f.at("beta_Bps").get<double>() / 1e9) << " GB/s bus bandwidth, n_1/2 "
-            << si_bytes(t.at("n_half_bytes")) << "; relative RMS " << fixed(f.at("rel_rms").get<double>() * 100, 1)
-            << "% over " << f.at("rows") << " sizes\n";
+            << si_bytes(t.at("n_half_bytes"));
+  if (f.contains("caveat"))  // two sizes: the line passes through both, a residual tests nothing
+    std::cout << "\n  caveat (" << f.at("caveat").get<std::string>()
+              << "): alpha and beta fit any two sizes exactly, so this says nothing of how well the model "
+                 "fits; measure three sizes or more (nccl-tests -b and -e apart)\n";
+  else
+    std::cout << "; relative RMS " << fixed(f.at("rel_rms").get<double>() * 100, 1) << "% over " << f.at("rows")
+              << " sizes\n";
   const json& n = t.at("nearest_link");
   std::cout << "  nearest link " << n.at("id").get<std::string>() << " (" << n.at("label").get<std::string>() << ", "
             << sig(n.at("beta_Bps").get<double>() / 1e9) << " GB/s effective): beta / effective = "

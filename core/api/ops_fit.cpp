@@ -47,9 +47,9 @@ void write_table(JsonWriter& w, const LogFit& fit, const TableFit& f, bool in_pl
       .member("first_line", t.first_line);
   w.key("fit");
   w.begin_object();
-  w.member("alpha_s", f.alpha_s)
-      .member("beta_Bps", f.beta_Bps)
-      .member("latency_s", f.latency_s)
+  w.member("alpha_s", f.alpha_s).member("beta_Bps", f.beta_Bps);
+  if (!f.caveat.empty()) w.member("caveat", f.caveat);
+  w.member("latency_s", f.latency_s)
       .member("rel_rms", f.rel_rms)
       .member("rows", f.fitted_rows)
       .member("steps", f.shape.steps);

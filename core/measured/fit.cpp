@@ -239,6 +239,13 @@ void fit_line(const LogTable& t, const std::string& name, const FitRequest& req,
   }
   f->best_busbw_Bps = best;
   f->rel_rms = std::sqrt(sum_sq / f->fitted_rows);
+  // Two parameters pass through two sizes whatever the machine: rel_rms then tests nothing.
+  std::vector<double> sizes;
+  for (const FitRow& r : f->rows)
+    if (r.bytes > 0) sizes.push_back(r.bytes);
+  std::sort(sizes.begin(), sizes.end());
+  f->sizes = static_cast<int>(std::unique(sizes.begin(), sizes.end()) - sizes.begin());
+  if (f->sizes < kMinTestedSizes) f->caveat = "two_sizes";
 }
 
 void compare_links(const FitRequest& req, TableFit* f) {

@@ -25,6 +25,9 @@ struct RingShape {
 /// False when `collective` is not one of fit_collectives().
 bool ring_shape(std::string_view collective, int ranks, RingShape* out);
 
+/// The fewest distinct sizes whose fit tests the model: alpha and beta fit any two exactly.
+constexpr int kMinTestedSizes = 3;
+
 struct FitRequest {
   std::string collective;          // "": the text's
   int ranks = 0;                   // 0: the text's
@@ -63,6 +66,10 @@ struct TableFit {
   std::vector<FitRow> rows;
   int fitted_rows = 0;  // rows with S > 0
   double alpha_s = 0, beta_Bps = 0, latency_s = 0, rel_rms = 0;
+  int sizes = 0;  // distinct sizes above 0
+  /// "two_sizes" when fewer than kMinTestedSizes: the line passes through every size, so rel_rms
+  /// says nothing of the model's fit; "" otherwise.
+  std::string caveat;
   double n_half_bytes = 0;  // the size whose bus bandwidth is half of beta: latency x beta / factor
   double best_busbw_Bps = 0;
   std::vector<FitCollapse> collapses;
