@@ -28,6 +28,16 @@ async function paste(page, text) {
   await done(page);
   await settled(page);
 }
+// A text of megabytes set at once, as a paste inserts it (fill() types it: 30 s for 8 MB).
+async function pasteLarge(page, text, timeout = 20000) {
+  await page.evaluate((t) => {
+    const box = document.querySelector('#m-log');
+    box.value = t;
+    box.dispatchEvent(new Event('input', { bubbles: true }));
+  }, text);
+  await page.waitForSelector('[data-role="fit-status"][data-state="done"], [data-role="fit-status"][data-state="error"]', { timeout });
+  await settled(page);
+}
 async function pickSample(page, file) {
   await page.waitForSelector(`[data-role="sample"] option[value="${file}"]`, { state: 'attached' });
   await page.locator('[data-role="sample"]').selectOption(file);
@@ -250,6 +260,70 @@ describe('measured view', () => {
     assert.equal(await page.locator('[data-role="kept"]').getAttribute('data-kept'), 'too_big');
     assert.match(await page.locator('[data-role="kept"]').textContent(), /too big to keep/);
     assert.equal(await page.evaluate(() => localStorage.getItem('commlab.v2.measured')), null);
+  });
+
+  test('a log over the engine\'s limit: not fitted, and the kept note does not say it is', async () => {
+    // 10 MB (the engine fits at most 8 MB): the engine refuses it; "Not fitted" beside "it is
+    // fitted, but will not be here after a reload" said both (issue 44).
+    await pasteLarge(page, `${CURRENT}# ${'x'.repeat(10_000_000)}\n`);
+    assert.equal(await page.locator('[data-role="fit-status"]').getAttribute('data-state'), 'error');
+    assert.equal(await page.locator('[data-role="fit-error"] [data-role="error-message"]').getAttribute('data-code'), 'too_large');
+    assert.equal(await page.locator('[data-role="table"]').count(), 0);
+    assert.equal(await page.locator('[data-role="kept"]').getAttribute('data-kept'), 'too_big');
+    const kept = await page.locator('[data-role="kept"]').textContent();
+    assert.match(kept, /too big to keep/);
+    assert.doesNotMatch(kept, /fitted/, kept);
+  });
+
+  test('two sizes: the engine\'s caveat stands instead of the quality sentence', async () => {
+    const rows = [
+      '     2097152        524288     float     sum      -1    113.2   18.53   18.53      0    93.35   22.46   22.46      0',
+      '     4194304       1048576     float     sum      -1    154.4   27.16   27.16      0    153.3   27.37   27.37      0',
+    ];
+    const log = `# Collective test starting: all_reduce_perf\n${rows.join('\n')}\n`;
+    await paste(page, log);
+    const out = await engineEval(page, { op: 'fit', log });
+    assert.equal(out.tables[0].fit.caveat, 'two_sizes');
+    const figs = page.locator('[data-role="table"] [data-role="figures"]');
+    assert.equal(await figs.getAttribute('data-caveat'), 'two_sizes');
+    assert.equal(await figs.locator('[data-role="rel-rms"]').count(), 0);
+    assert.match(await figs.locator('[data-role="fit-caveat"]').textContent(), /Only two sizes: α and β pass through any two points exactly/);
+    // The copied link carries no verdict either.
+    assert.doesNotMatch(await page.locator('[data-role="share-link"]').getAttribute('href'), /rel_rms=/);
+  });
+
+  test('a table at the engine\'s size limit (over 60,000 rows) is drawn: chart, figures and rows', async () => {
+    // All-reduce on 8 ranks (the fixture's header), alpha 2 us a step, bus bandwidth 360 GB/s:
+    // rows of distinct sizes, as many as fit in the engine's 8,000,000 bytes. The chart's
+    // Math.max(...values) overflowed the stack at 45,000 rows (issue 44).
+    const head = CURRENT.slice(0, CURRENT.indexOf('           0             0'));
+    const lines = [head];
+    let bytes = head.length;
+    for (let i = 0; ; ++i) {
+      const size = 1_000_000 + 1024 * i;
+      const timeUs = Number((14 * 2 + (1.75 * size) / 360e9 * 1e6).toFixed(2));
+      const algbw = size / timeUs / 1e3;
+      const cols = (t) => `${t.toFixed(2).padStart(9)}${algbw.toFixed(2).padStart(8)}${(algbw * 1.75).toFixed(2).padStart(8)}       0`;
+      const line = `${String(size).padStart(12)}${String(size / 4).padStart(14)}     float     sum      -1${cols(timeUs)}${cols(timeUs)}\n`;
+      if (bytes + line.length > 8_000_000) break;
+      lines.push(line);
+      bytes += line.length;
+    }
+    const rows = lines.length - 1;
+    assert.ok(rows > 60_000, `${rows} rows`);
+    await pasteLarge(page, lines.join(''), 120000);
+    assert.equal(await page.locator('[data-role="fit-status"]').getAttribute('data-state'), 'done');
+    const chart = page.locator('[data-view="measured-chart"]');
+    await chart.locator('canvas').waitFor();
+    assert.equal(Number(await chart.getAttribute('data-points-out')), rows);
+    assert.ok(Math.abs(Number(await page.locator('[data-role="figures"]').getAttribute('data-beta-bps')) / 360e9 - 1) < 0.01);
+    await page.locator('[data-role="data-table"] summary').click();
+    await page.locator('[data-role="data-table"] tbody tr').nth(rows - 1).waitFor({ state: 'attached', timeout: 60000 });
+    await page.evaluate(() => {
+      const box = document.querySelector('#m-log');
+      box.value = '';
+      box.dispatchEvent(new Event('input', { bubbles: true }));
+    });
   });
 
   test('the language switch keeps the log and the figures; in Chinese too nothing scrolls sideways at 1280 and 390 px', async () => {

@@ -111,12 +111,13 @@ export function createMeasured({ lang, links, storage, search = '' }) {
 
   // --- one table's figures, chart and lists ----------------------------------------------
   function figures(f, box) {
-    // f: {collective, ranks, steps, factor, alpha_s, beta_Bps, latency_s, n_half_bytes, rel_rms, sizes, link: {id, label, alpha_s, beta_Bps, nominal_Bps, ratio} | null, chosen}
+    // f: {collective, ranks, steps, factor, alpha_s, beta_Bps, latency_s, n_half_bytes, rel_rms, sizes, caveat, link: {id, label, alpha_s, beta_Bps, nominal_Bps, ratio} | null, chosen}
     const collective = viewStrings(lang).collectives[EXPLORE_NAME[f.collective]] ?? f.collective;
     Object.assign(box.dataset, { collective: f.collective, ranks: String(f.ranks), alphaS: String(f.alpha_s), betaBps: String(f.beta_Bps) });
     if (f.rel_rms != null) box.dataset.relRms = String(f.rel_rms);
     if (f.latency_s != null) box.dataset.latencyS = String(f.latency_s);
     if (f.n_half_bytes != null) box.dataset.nHalfBytes = String(f.n_half_bytes);
+    if (f.caveat) box.dataset.caveat = f.caveat;
     const out = [];
     const line = (role, text, data = {}) => out.push(h('p', { class: `measured-figure measured-${role}`, 'data-role': role, dataset: data, text }));
     line('beta', f.link ? t.betaVsLink(formatRate(f.beta_Bps), f.link.ratio, f.link.label, formatRate(f.link.beta_Bps), formatRate(f.link.nominal_Bps), f.chosen)
@@ -124,8 +125,10 @@ export function createMeasured({ lang, links, storage, search = '' }) {
     line('alpha', t.latency(collective, f.latency_s != null ? formatTime(f.latency_s) : null, f.steps, formatTime(f.alpha_s),
       f.link ? { label: f.link.label, alpha: formatTime(f.link.alpha_s) } : null), { alphaS: String(f.alpha_s), value: formatTime(f.alpha_s) });
     if (f.n_half_bytes != null) line('n-half', t.nHalf(formatBytes(f.n_half_bytes)), { nHalfBytes: String(f.n_half_bytes), value: formatBytes(f.n_half_bytes) });
+    // The engine's caveat (two sizes: any line meets both) stands instead of a verdict.
+    if (f.caveat) line('fit-caveat', t.fitCaveat[f.caveat] ?? f.caveat, { caveat: f.caveat });
     // "Within a few percent" (core/README.md "Measured against the model"): 5% or less reads as a fit.
-    if (f.rel_rms != null) line('rel-rms', t.relRms(formatPercent(f.rel_rms), f.sizes, f.rel_rms <= 0.05), { relRms: String(f.rel_rms), value: formatPercent(f.rel_rms) });
+    else if (f.rel_rms != null) line('rel-rms', t.relRms(formatPercent(f.rel_rms), f.sizes, f.rel_rms <= 0.05), { relRms: String(f.rel_rms), value: formatPercent(f.rel_rms) });
     return out;
   }
 
@@ -193,12 +196,15 @@ export function createMeasured({ lang, links, storage, search = '' }) {
       { id: 'model', label: t.seriesModel, values: pick((e) => e.model), color: COLORS[2], width: 2 },
       ...(lk ? [{ id: 'link', label: t.seriesLink(lk.label), values: pick((e) => e.link), color: '#555555', width: 1.5, dash: [6, 4] }] : []),
     ];
-    const top = Math.max(...series.flatMap((s) => s.values.filter((v) => v != null)));
+    // A loop, not Math.max(...values): a spread of a log's rows overflows the stack (45,000 rows did).
+    let top = 0;
+    for (const s of series) for (const v of s.values) if (v != null && v > top) top = v;
     // A collapse shaded over its sizes, out to halfway (on the log axis) to the sizes beside it.
     const mid = (a, b) => Math.sqrt(a * b);
+    const indexOfX = new Map(xs.map((x, k) => [x, k]));
     const bands = tbl.collapses.map((c) => {
-      const k0 = xs.indexOf(c.from_bytes);
-      const k1 = xs.indexOf(c.to_bytes);
+      const k0 = indexOfX.get(c.from_bytes) ?? -1;
+      const k1 = indexOfX.get(c.to_bytes) ?? -1;
       return { from: k0 > 0 ? mid(xs[k0 - 1], xs[k0]) : c.from_bytes, to: k1 >= 0 && k1 < xs.length - 1 ? mid(xs[k1], xs[k1 + 1]) : c.to_bytes, color: faint(COLORS[1], 0.16) };
     });
     const marks = tbl.n_half_bytes > xs[0] && tbl.n_half_bytes < xs[xs.length - 1] ? [{ x: tbl.n_half_bytes, label: `n½ ${formatBytes(tbl.n_half_bytes)}`, kind: 'boundary' }] : [];
@@ -227,7 +233,7 @@ export function createMeasured({ lang, links, storage, search = '' }) {
     sec.append(h('p', { class: 'measured-model', 'data-role': 'model', text: t.model(tbl.fit.steps, tbl.factor) }));
     const figs = h('div', { class: 'measured-figures', 'data-role': 'figures' });
     figs.append(...figures({ collective: tbl.collective, ranks: tbl.ranks, steps: tbl.fit.steps, alpha_s: tbl.fit.alpha_s, beta_Bps: tbl.fit.beta_Bps,
-      latency_s: tbl.fit.latency_s, n_half_bytes: tbl.n_half_bytes, rel_rms: tbl.fit.rel_rms, sizes: tbl.fit.rows, link: lk, chosen: !!tbl.link }, figs));
+      latency_s: tbl.fit.latency_s, n_half_bytes: tbl.n_half_bytes, rel_rms: tbl.fit.rel_rms, sizes: tbl.fit.rows, caveat: tbl.fit.caveat, link: lk, chosen: !!tbl.link }, figs));
     sec.append(figs);
     if (tbl.exceeds_link && lk) {
       sec.append(h('div', { class: 'measured-exceeds', 'data-role': 'exceeds' }, [
@@ -246,8 +252,8 @@ export function createMeasured({ lang, links, storage, search = '' }) {
     sec.append(chartOf(tbl, inTbl, i));
     if (inError) sec.append(h('p', { class: 'note', 'data-role': 'in-place-error' }, [h('span', { text: t.inPlaceError }), ' ', h('span', { lang: 'en', text: inError.message })]));
     // A size of the table for Explore: the largest it can take.
-    const sizes = tbl.rows.map((r) => r.bytes).filter((b) => b >= 1 && b <= MAX_BYTES);
-    sec.append(exploreLinkBox({ collective: tbl.collective, ranks: tbl.ranks, alpha_s: tbl.fit.alpha_s, beta_Bps: tbl.fit.beta_Bps, bytes: sizes.length ? Math.max(...sizes) : null }));
+    const largest = tbl.rows.reduce((m, r) => (r.bytes >= 1 && r.bytes <= MAX_BYTES && r.bytes > m ? r.bytes : m), 0);
+    sec.append(exploreLinkBox({ collective: tbl.collective, ranks: tbl.ranks, alpha_s: tbl.fit.alpha_s, beta_Bps: tbl.fit.beta_Bps, bytes: largest || null }));
     sec.append(shareBox(tbl, i));
     const sk = skippedBox(tbl.skipped ?? []);
     if (sk) sec.append(sk);

@@ -94,6 +94,8 @@ export function sharedQuery(tbl) {
   const f = tbl.fit;
   for (const [k, v] of [['alpha_s', f.alpha_s], ['beta_Bps', f.beta_Bps], ['steps', f.steps], ['latency_s', f.latency_s],
     ['n_half_bytes', tbl.n_half_bytes], ['rel_rms', f.rel_rms], ['sizes', f.rows]]) q.set(k, String(v));
+  // Two sizes: rel_rms tests nothing (the engine's caveat), so the address carries no verdict.
+  if (f.caveat) q.delete('rel_rms');
   const link = tbl.link ?? tbl.nearest_link;
   if (link) {
     q.set('link', link.id);

@@ -244,7 +244,7 @@ export function aggregatedLayout(steps, width) {
   const x1 = W - 12;
   const yTop = 26;
   const yBase = H - 34;
-  const max = Math.max(...steps.map((s) => s.time_s));
+  const max = steps.reduce((m, s) => Math.max(m, s.time_s), -Infinity); // no spread: steps can be 100,000s
   const bw = (x1 - x0) / steps.length;
   let bars = '';
   steps.forEach((s, i) => {
