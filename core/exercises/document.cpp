@@ -70,6 +70,10 @@ json exercise_document(const Exercise& ex, const json& params) {
   for (json& a : doc.at("answers")) {
     if (a.contains("rule")) continue;
     a["rule"] = answer_rule(a);
+    // The page shows the judging part once an exercise (web/card/answers.js).
+    auto [what, judging] = answer_rule_parts(a);
+    a["rule_what"] = std::move(what);
+    if (!judging.is_null()) a["rule_judging"] = std::move(judging);
   }
   // The statement may name hardware from the compute section's values (a link's label only when the
   // params are its figures), so it is filled as exercise.solve fills it.

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "exercises/solution.hpp"
@@ -126,6 +127,9 @@ json exercise_document(const Exercise& ex, const json& params);
 
 /// The rule printed beside an answer field, {en, zh}: what to type and when it is correct.
 json answer_rule(const json& answer_def);
+// The rule in two parts: what to type in this field, and how its number is judged (null where
+// the rule is the field's own: a choice, a count, the lecture's range); answer_rule joins them.
+std::pair<json, json> answer_rule_parts(const json& answer_def);
 /// Verdict of one typed answer against the exact one: "correct", "incorrect", "format-error",
 /// with a message {en, zh} that says what it read and never gives the exact answer away.
 /// `range` ([lo, hi] or null): every value in it passes, where the lecture gives a range.

@@ -319,30 +319,38 @@ json judge_answer(const json& def, const json& exact, const json& typed, const j
              "不对：{read} 比精确值{side_zh} {pct} 以上{too_zh}，精确值按 {figs_zh}四舍五入也不是 {read}。", slots);
 }
 
-json answer_rule(const json& a) {
+std::pair<json, json> answer_rule_parts(const json& a) {
   if (is_choice_answer(a))
-    return message(substitute("One of: {en} (case does not matter).", {{"en", choice_list(a, "en")}}),
-                   substitute("填写其中之一：{zh}（不区分大小写）。", {{"zh", choice_list(a, "zh")}}));
-  if (a.contains("range_rule")) return a.at("range_rule");  // the lecture's own range, in words
+    return {message(substitute("One of: {en} (case does not matter).", {{"en", choice_list(a, "en")}}),
+                    substitute("填写其中之一：{zh}（不区分大小写）。", {{"zh", choice_list(a, "zh")}})),
+            nullptr};
+  if (a.contains("range_rule")) return {a.at("range_rule"), nullptr};  // the lecture's own range, in words
   const std::string what_en = what_to_type_en(a), what_zh = what_to_type_zh(a);
   if (is_exact_count(a))
-    return message(what_en + ". Correct only if it is exactly right.", what_zh + "。只有完全正确才算对。");
+    return {message(what_en + ". Correct only if it is exactly right.", what_zh + "。只有完全正确才算对。"), nullptr};
   const std::string pct = percent(tolerance(a)), n = std::to_string(min_figures(a));
-  const std::initializer_list<Slot> slots = {{"what", what_en}, {"what_zh", what_zh}, {"pct", pct}, {"n", n}};
+  const std::initializer_list<Slot> slots = {{"pct", pct}, {"n", n}};
   std::string en = substitute(
-      "{what}. Correct if within {pct} of the exact value, or if it is the exact value rounded to the significant "
+      "Correct if within {pct} of the exact value, or if it is the exact value rounded to the significant "
       "figures you type (at least {n}). Trailing zeros of a whole number are not significant: 420 and 2,200 have "
       "two figures, 420. and 4.20e2 three.",
       slots);
   std::string zh = substitute(
-      "{what_zh}。与精确值相差不超过 {pct}，或等于精确值按你写的有效数字（至少 {n} 位）四舍五入的结果，即为正确。"
+      "与精确值相差不超过 {pct}，或等于精确值按你写的有效数字（至少 {n} 位）四舍五入的结果，即为正确。"
       "整数末尾的 0 不算有效数字：420、2,200 都是两位，420. 和 4.20e2 是三位。",
       slots);
   if (is_about(a)) {
     en += " A range such as 6-7 counts when it holds the exact value (at most 1.5 : 1).";
     zh += "也可以写一个范围，如 6-7，只要包含精确值（上下限之比最多 1.5）。";
   }
-  return message(en, zh);
+  return {message(what_en + ".", what_zh + "。"), message(en, zh)};
+}
+
+json answer_rule(const json& a) {
+  const auto [what, judging] = answer_rule_parts(a);
+  if (judging.is_null()) return what;
+  return message(concat({what.at("en").get<std::string>(), " ", judging.at("en").get<std::string>()}),
+                 concat({what.at("zh").get<std::string>(), judging.at("zh").get<std::string>()}));
 }
 
 }  // namespace commlab

@@ -14,13 +14,22 @@ export const answersMixin = {
     const pre = `ex${this.id}`;
     const saved = this.saved;
     const ruleIds = new Map(); // a rule shared word for word by several fields is shown once
+    // How a number is judged (the engine's rule_judging) is said once, under the fields: each
+    // distinct text, named by its fields when they differ (exercise 1: at least 1 figure for %).
+    const judging = new Map(); // text -> [answer labels]
+    for (const a of this.doc.answers) {
+      const text = pick(a.rule_judging, lang);
+      if (text) judging.set(text, [...(judging.get(text) ?? []), pick(a.label, lang)]);
+    }
+    const judgingId = `${pre}-judging`;
     const fields = this.doc.answers.map((a) => {
       const fid = `${pre}-a-${a.id}`;
       const unit = shownUnit(a.unit);
-      const ruleText = pick(a.rule, lang);
+      const ruleText = pick(a.rule_what ?? a.rule, lang);
       const repeated = ruleIds.has(ruleText);
       if (!repeated) ruleIds.set(ruleText, `${fid}-rule`);
-      const described = `${unit ? `${fid}-unit ` : ''}${ruleIds.get(ruleText)} ${fid}-verdict`;
+      const judged = a.rule_judging ? ` ${judgingId}` : '';
+      const described = `${unit ? `${fid}-unit ` : ''}${ruleIds.get(ruleText)}${judged} ${fid}-verdict`;
       let input;
       if (a.choices?.length) {
         input = h('select', { id: fid, 'data-answer': a.id, 'aria-describedby': described }, [
@@ -77,9 +86,14 @@ export const answersMixin = {
     ]);
     this.variantSelect.addEventListener('change', () => this.pickVariant(this.variantSelect.value));
 
+    const judgingBox = judging.size ? h('details', { class: 'judging', id: judgingId, 'data-role': 'judging' }, [
+      h('summary', { text: t.howJudged }),
+      ...[...judging].map(([text, labels]) => h('p', { text: judging.size > 1 ? t.judgingNamed(labels.join(t.listSep), text) : text })),
+    ]) : null;
     const form = h('form', { class: 'answers', novalidate: true, 'aria-labelledby': `${pre}-answers-title ${pre}-title` }, [
       h('h3', { id: `${pre}-answers-title`, text: t.answers }),
       ...fields,
+      judgingBox,
       h('div', { class: 'actions' }, [check, this.hintButton, this.solutionButton, variant, lecture]),
       this.solutionNote,
       this.variantPicker,

@@ -23,7 +23,7 @@ const outcome = (o) => (o === 'faster' || o === 'slower' ? o : 'same');
 export const FORMS = {
   page: {
     paramNotNumber: 'label', paramOutOfRange: 'label typed lo hi', paramNotWhole: 'label typed',
-    progress: 'n total', importNothingFor: 'id', carryRefused: 'm', judgeFailed: 'm', fileNotJson: 'm', fileVersion: 'v',
+    progress: 'n total', importNothingFor: 'id', carryRefused: 'm', judgeFailed: 'm', judgingNamed: 'labels text', fileNotJson: 'm', fileVersion: 'v',
     fileUnknownExercise: 'id known', fileExercise: 'id title', fileVariant: 'key', fileUnknownAnswer: 'k',
     fileUnknownParam: 'k', fileAnswer: 'label k', fileParam: 'label k', fileBadValue: 'k v',
     fileNotCount: 'v', fileNotBoolean: 'v', fileNoSuchVariant: 'k', restoreDropped: 'list',
