@@ -15,31 +15,24 @@
 #include "base/quantity.hpp"
 #include "exercise_folder.hpp"
 #include "test_files.hpp"
+#include "test_cli.hpp"
 
 using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct CliRun {
+struct KeyRun {
   int status = -1;
   std::string out, err;
 };
 
 // The CLI with stdout and stderr apart.
-CliRun cli(const std::string& args) {
-  CliRun r;
+KeyRun cli(const std::string& args) {
   // One file per process: ctest runs this binary's tests side by side (-j).
   const fs::path err = fs::path(testing::TempDir()) / ("commlab_key_stderr." + std::to_string(getpid()) + ".txt");
-  FILE* pipe = popen((std::string(COMMLAB_CLI) + " " + args + " 2>" + err.string()).c_str(), "r");
-  if (!pipe) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-  const int st = pclose(pipe);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  r.err = commlab_test::read_file(err.string());
-  return r;
+  const commlab_test::CliRun run = commlab_test::run_cli(args, "", "2>" + err.string());
+  return {run.status, run.out, commlab_test::read_file(err.string())};
 }
 
 using Table = std::vector<std::vector<std::string>>;
@@ -163,7 +156,7 @@ void expect_key(const Table& t, int id, int first, int last, const std::string& 
 
 TEST(AnswerKey, EachRowIsTheEnginesVariantAndAnswersForItsSeed) {
   for (int id : listed_ids()) {
-    const CliRun r = cli("exercise key --id " + std::to_string(id) + " --seeds 100-139 --format csv");
+    const KeyRun r = cli("exercise key --id " + std::to_string(id) + " --seeds 100-139 --format csv");
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.err, "");
     const std::vector<Table> tables = parse_csv(r.out);
@@ -174,7 +167,7 @@ TEST(AnswerKey, EachRowIsTheEnginesVariantAndAnswersForItsSeed) {
 
 TEST(AnswerKey, EveryExerciseOneTableAfterAnotherInTheListsOrder) {
   const std::vector<int> ids = listed_ids();
-  const CliRun all = cli("exercise key --seeds 7");
+  const KeyRun all = cli("exercise key --seeds 7");
   ASSERT_EQ(all.status, 0) << all.err;
   const std::vector<Table> tables = parse_csv(all.out);
   ASSERT_EQ(tables.size(), ids.size());
@@ -188,7 +181,7 @@ TEST(AnswerKey, EveryExerciseOneTableAfterAnotherInTheListsOrder) {
 
 TEST(AnswerKey, CommasInFiguresAreQuoted) {
   // Exercise 7's token counts are written with thousands commas ("131,072 tokens").
-  const CliRun r = cli("exercise key --id 7");
+  const KeyRun r = cli("exercise key --id 7");
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string shown = ask(json{{"op", "exercise.solve"}, {"id", 7}}).at("params_display").at("prompt_tokens");
   ASSERT_NE(shown.find(','), std::string::npos) << shown;
@@ -196,11 +189,11 @@ TEST(AnswerKey, CommasInFiguresAreQuoted) {
 }
 
 TEST(AnswerKey, ChineseLabelsTitlesAndWords) {
-  const CliRun r = cli("exercise key --id 3 --seeds 0-4 --lang zh");
+  const KeyRun r = cli("exercise key --id 3 --seeds 0-4 --lang zh");
   ASSERT_EQ(r.status, 0) << r.err;
   expect_key(parse_csv(r.out).at(0), 3, 0, 4, "zh");
   // Exercise 6 accepts a range of micro-batch counts: said in the cell.
-  const CliRun six = cli("exercise key --id 6 --lang zh");
+  const KeyRun six = cli("exercise key --id 6 --lang zh");
   EXPECT_NE(six.out.find("都算对）"), std::string::npos) << six.out;
   expect_key(parse_csv(six.out).at(0), 6, 0, -1, "zh");
 }
@@ -208,7 +201,7 @@ TEST(AnswerKey, ChineseLabelsTitlesAndWords) {
 TEST(AnswerKey, MarkdownHoldsTheSameCellsUnderTheTitle) {
   for (const std::string lang : {"en", "zh"}) {
     const Table csv = parse_csv(cli("exercise key --id 4 --seeds 3-5 --lang " + lang).out).at(0);
-    const CliRun md = cli("exercise key --id 4 --seeds 3-5 --format markdown --lang " + lang);
+    const KeyRun md = cli("exercise key --id 4 --seeds 3-5 --format markdown --lang " + lang);
     ASSERT_EQ(md.status, 0) << md.err;
     std::vector<std::string> lines;
     size_t at = 0;
@@ -238,7 +231,7 @@ TEST(AnswerKey, MarkdownHoldsTheSameCellsUnderTheTitle) {
 
 TEST(AnswerKey, AnExerciseWrittenAsJsonHasAKeyToo) {
   const std::string file = COMMLAB_SOURCE_DIR "/tests/fixtures/exercises/09.json";
-  const CliRun r = cli("--exercise " + file + " exercise key --id 9 --seeds 0-2");
+  const KeyRun r = cli("--exercise " + file + " exercise key --id 9 --seeds 0-2");
   ASSERT_EQ(r.status, 0) << r.err;
   const json loaded = commlab::evaluate(json{{"op", "exercise.load"}, {"text", commlab_test::read_file(file)}, {"file", "09.json"}});
   ASSERT_FALSE(loaded.contains("error")) << loaded.dump();
@@ -272,7 +265,7 @@ TEST(AnswerKey, BadArgumentsAreOneLineNamingFlagValueAndWhatIsAllowed) {
       {"--colour red", "'--colour'", ""},
   };
   for (const Bad& b : bad) {
-    const CliRun r = cli("exercise key " + b.args);
+    const KeyRun r = cli("exercise key " + b.args);
     EXPECT_EQ(r.status, 2) << b.args;
     EXPECT_EQ(r.out, "") << b.args;
     ASSERT_FALSE(r.err.empty()) << b.args;
@@ -285,13 +278,13 @@ TEST(AnswerKey, BadArgumentsAreOneLineNamingFlagValueAndWhatIsAllowed) {
   EXPECT_NE(cli("exercise key --id 99").err.find("allowed: all, 1, 2, 3, 4, 5, 6, 7, 8"), std::string::npos);
   EXPECT_NE(cli("exercise key --seeds 0-10000").err.find("10,001 seeds"), std::string::npos);
   // The largest range allowed, 10,000 seeds, is not refused (one exercise, the quickest to solve).
-  const CliRun most = cli("exercise key --id 1 --seeds 5000-14999");
+  const KeyRun most = cli("exercise key --id 1 --seeds 5000-14999");
   EXPECT_EQ(most.status, 0) << most.err;
   EXPECT_EQ(parse_csv(most.out).at(0).size(), 2u + 10000u);
 }
 
 TEST(AnswerKey, TheHelpListsTheCommand) {
-  const CliRun r = cli("help");
+  const KeyRun r = cli("help");
   EXPECT_EQ(r.status, 0);
   EXPECT_NE(r.out.find("commlab exercise key [--id N|all] [--seeds A-B|N] [--format csv|markdown] [--lang en|zh]"),
             std::string::npos) << r.out;

@@ -8,28 +8,16 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include "test_cli.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct CliRun {
-  int status;  // the exit code; -1 when the CLI did not exit (an abort, a signal)
-  std::string out;
-};
+using commlab_test::CliRun;
 
 // `timeout` bounds a CLI that would read without end; it exits 124 then.
-CliRun cli(const std::string& args) {
-  CliRun r{-1, ""};
-  FILE* pipe = popen(("timeout 120 " + std::string(COMMLAB_CLI) + " " + args + " 2>&1").c_str(), "r");
-  if (!pipe) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-  const int st = pclose(pipe);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
+CliRun cli(const std::string& args) { return commlab_test::run_cli(args, "timeout 120"); }
 
 std::string temp_file(const std::string& name, size_t bytes) {
   const fs::path p = fs::path(testing::TempDir()) / name;

@@ -17,6 +17,7 @@
 
 #include "api/api.hpp"
 #include "exercise_folder.hpp"
+#include "test_cli.hpp"
 
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -59,22 +60,9 @@ class Install : public testing::Test {
   }
 };
 
-struct CliRun {
-  int status;
-  std::string out;
-};
+using commlab_test::CliRun;
 
-CliRun cli(const std::string& args, const std::string& env = "") {
-  CliRun r{-1, ""};
-  FILE* pipe = popen((env + " " + std::string(COMMLAB_CLI) + " " + args + " 2>&1").c_str(), "r");
-  if (!pipe) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-  const int st = pclose(pipe);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
+CliRun cli(const std::string& args, const std::string& env = "") { return commlab_test::run_cli(args, env); }
 
 // A fresh folder under the test temp dir with the named files copied in (or given texts).
 std::string folder(const std::string& name, const json& files) {

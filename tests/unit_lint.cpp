@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "api/api.hpp"
+#include "test_cli.hpp"
 
 using nlohmann::json;
 
@@ -62,23 +63,10 @@ std::string problem_for(const json& problems, const json& expect) {
   return "";
 }
 
-struct CliRun {
-  int status;
-  std::string out;
-};
+using commlab_test::CliRun;
 
 // The CLI, stdout and stderr together.
-CliRun cli(const std::string& args) {
-  CliRun r{-1, ""};
-  FILE* pipe = popen((std::string(COMMLAB_CLI) + " " + args + " 2>&1").c_str(), "r");
-  if (!pipe) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-  const int st = pclose(pipe);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
+CliRun cli(const std::string& args) { return commlab_test::run_cli(args); }
 
 std::string temp_file(const std::string& name, const std::string& text) {
   const std::string path = testing::TempDir() + name;
