@@ -253,6 +253,30 @@ export async function axeViolations(page) {
 }
 
 /**
+ * Text drawn smaller than `min_px` CSS pixels in `root` (a selector), as "<text> (9.1 px)": HTML
+ * text by its computed size, SVG text by its size times the drawing's scale on screen. Hidden
+ * and empty elements are passed by.
+ */
+export function smallText(page, root = 'body', min_px = 11) {
+  return page.evaluate(({ root, min_px }) => {
+    const out = [];
+    for (const el of document.querySelectorAll(`${root} *`)) {
+      if (!el.getClientRects().length || getComputedStyle(el).visibility === 'hidden') continue;
+      const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+      if (!own) continue;
+      let px = parseFloat(getComputedStyle(el).fontSize);
+      const svg = el.ownerSVGElement;
+      if (svg) {
+        const box = svg.viewBox?.baseVal;
+        if (box?.width) px *= svg.getBoundingClientRect().width / box.width;
+      }
+      if (px < min_px - 0.05) out.push(`${el.textContent.trim().slice(0, 30)} (${px.toFixed(1)} px)`);
+    }
+    return out;
+  }, { root, min_px });
+}
+
+/**
  * The layout checks every section view gets, at 1280 and 390 px in English and Chinese (one page
  * a language, resized from one width to the other): `ready(page, lang)` waits until the view is
  * drawn and may set it up; its data tables open; nothing is wider than the viewport; axe-core
@@ -283,6 +307,10 @@ export async function checkViewLayout(lab, view, { ready, errors, tables = true,
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       if (width > viewport.width) throw new Error(`${view} ${lang}: ${width}px wide in ${viewport.width}px`);
+      if (viewport === PHONE) {
+        const small = await smallText(page, 'main');
+        if (small.length) throw new Error(`${view} ${lang} at ${viewport.width} px: text under 11 px: ${small.slice(0, 5).join('; ')}`);
+      }
       if (lang === 'en') {
         const violations = await axeViolations(page);
         if (violations.length) throw new Error(`${view} at ${viewport.width} px: ${violations.join('; ')}`);

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { answer, axeViolations, DESKTOP, DIST, downloadPath, engineEval, FRAMED_BY_LOCALHOST, nextFrame, openPage, PHONE, screenshotDir, serve, settled, shot, useLab, variantParams, verdicts } from './helpers.mjs';
+import { answer, axeViolations, DESKTOP, DIST, downloadPath, engineEval, FRAMED_BY_LOCALHOST, nextFrame, openPage, PHONE, screenshotDir, serve, settled, shot, smallText, useLab, variantParams, verdicts } from './helpers.mjs';
 
 // The lecture's own answers (P5 §11), as a student would type them.
 const LECTURE = {
@@ -225,6 +225,17 @@ describe('the lab page', () => {
           await shot(page, { path: join(dir, `${name}.png`), fullPage: true });
           await shot(page.locator('#ex3'), { path: join(dir, `${name}-ex3.png`) });
         }
+      });
+
+      test('at 390 px every exercise\'s text, its pictures\' included, is drawn at 11 px or more', async () => {
+        // Loaded at a phone's width, as a phone loads it (the drawings take the width they start at).
+        const ctx = await fresh(PHONE);
+        const phone = await openPage(ctx, lab.server.url, errors);
+        for (let n = 1; n <= 8; n++) await phone.locator(`#ex${n} [data-action="reveal"]`).click();
+        await phone.waitForFunction(() => document.querySelectorAll('.visuals:not([hidden]) svg').length >= 4, null, { polling: 100 });
+        await settled(phone);
+        assert.deepEqual(await smallText(phone, 'main'), []);
+        await ctx.close();
       });
 
       test('embedded in an iframe, the page tells its host its height', async () => {

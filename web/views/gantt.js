@@ -31,8 +31,10 @@ function ticks(a, b, n = 6) {
  * thin strip at the foot of its row, so a transfer shows beside the compute that follows it.
  */
 function panel(t, rows, bars, from, to, title, bracket) {
-  // A narrower drawing on phones, so its text is not scaled down to nothing.
-  const W = (globalThis.innerWidth ?? 1280) < 600 ? 420 : 720;
+  // On phones the drawing is as wide as the screen leaves it (the card's margins off), so its
+  // 11 px text is drawn at about 11 px, not scaled down.
+  const screen = globalThis.innerWidth ?? 1280;
+  const W = screen < 600 ? Math.max(280, screen - 48) : 720;
   // Room for the longest row label (11 px text, about 6.5 px a character; CJK wider).
   const chars = Math.max(...rows.map((r) => [...r.label].reduce((n, c) => n + (c.charCodeAt(0) > 0x2e80 ? 1.8 : 1), 0)));
   const left = Math.min(240, Math.max(70, 16 + 6.5 * chars));

@@ -33,7 +33,7 @@ export function createNodeView(lang) {
   const traffic = h('select', { id: 'node-traffic', 'data-setting': 'traffic' }, TRAFFIC.map((k) => h('option', { value: k, text: t.traffic[k] })));
   const problem = h('p', { class: 'card-error', role: 'alert', 'data-role': 'settings-error', hidden: true });
   const drawn = h('div', { 'data-role': 'drawn' });
-  const picture = h('div', { class: 'node-picture', 'data-role': 'picture' });
+  const picture = h('div', { class: 'node-picture', 'data-role': 'picture', tabindex: '0' }); // scrolls on a phone
   const ratio = h('p', { class: 'node-ratio', id: 'node-between', 'data-role': 'ratio', dataset: { lecture: '2.3' } });
   const placement = h('p', { class: 'node-placement', 'data-role': 'placement', 'aria-live': 'polite' });
   const tableBox = h('div');
@@ -84,7 +84,7 @@ export function createNodeView(lang) {
     const cell = 14;
     const nodeW = perRow * cell + 16;
     const gap = 18;
-    const L = 70; // the left margin holds the row labels
+    const L = 84; // the left margin holds the row labels (11 px)
     const W = Math.max(L + n * nodeW + (n - 1) * gap + 8, 320);
     const top = 8;
     const switchY = top + 22;
@@ -96,6 +96,9 @@ export function createNodeView(lang) {
     const H = spineY + 28;
     const show = traffic.value;
     const svg = s('svg', { class: 'node-svg', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-labelledby': 'node-svg-title' });
+    // A phone scrolls the picture rather than shrink its text; a wide screen enlarges it at most 1.4x.
+    svg.style.minWidth = `${W}px`;
+    svg.style.maxWidth = `${Math.round(1.4 * W)}px`;
     svg.append(s('title', { id: 'node-svg-title' }, t.pictureLabel({ nodes: n, label: preset.label, gpus: g, nics: preset.nics })));
     const linkData = (l) => ({ 'data-link': l.id, 'data-alpha-s': l.alpha_s, 'data-beta-bps': l.beta_Bps, 'data-nominal-bps': l.nominal_Bps });
     const nvEdges = s('g', { class: 'node-edges node-nvlink', ...linkData(intra) });

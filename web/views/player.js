@@ -245,7 +245,7 @@ export function createPlayer(lang, { key = 'player', heading = true } = {}) {
       deviceLayer.append(g);
       deviceNodes.push(g);
     });
-    for (const l of lay.labels) chart.append(svg('text', { x: l.x, y: l.y, 'text-anchor': l.anchor, class: 'local-label' }, t.localName(l.g)));
+    for (const l of lay.labels) chart.append(svg('text', { x: l.x, y: l.y, 'text-anchor': l.anchor, class: 'local-label' }, l.caption ? t.localTitle : l.short ? String(l.g) : t.localName(l.g)));
     chart.append(deviceLayer, arrows);
     stage.replaceChildren(chart);
     drawn = { layout: lay, id, arrows, cells, fills, deviceNodes };

@@ -38,10 +38,14 @@ export function gridLayout(res, W) {
     if (nodesAreRows) groups.push({ node: n, x: left - 50, y: top + n * pitchY + 4, w: W - left + 50 - 6, h: pitchY - 8, lx: left - 46, ly: top + n * pitchY + gy / 2 + dh / 2 + 4 });
     else groups.push({ node: n, x: left + n * pitchX + 2, y: 4, w: pitchX - 4, h: H - 8, lx: left + n * pitchX + pitchX / 2, ly: 18, anchor: 'middle' });
   }
+  // Each column's local rank under it: "local 3", or on a narrow grid (a phone) "3" under the
+  // column and "local" once at the left, where the node names are, so no two labels touch.
   const labels = [];
+  const short = pitchX < 46;
   for (let g = 0; g < G; ++g) {
-    if (nodesAreRows) labels.push({ g, x: left + g * pitchX + pitchX / 2, y: H - 1, anchor: 'middle' });
+    if (nodesAreRows) labels.push({ g, x: left + g * pitchX + pitchX / 2, y: H - 1, anchor: 'middle', short });
   }
+  if (nodesAreRows && short) labels.push({ caption: true, x: left - 46, y: H - 1, anchor: 'start' });
   /** Points of the route from device a to device b, in the gutters. */
   function route(a, b, lane) {
     const A = pos[a];
@@ -83,9 +87,9 @@ export function gridLayout(res, W) {
 }
 
 /** Flat topologies: devices round a circle (the switch, or the in-switch reducer, in the middle). */
-export function circleLayout(res, W, H) {
+export function circleLayout(res, W, H, margin = res.devices <= 16 ? 52 : 30) {
   const k = res.devices;
-  const R = Math.min(W, H) / 2 - (k <= 16 ? 52 : 30);
+  const R = Math.min(W, H) / 2 - margin;
   const pos = [];
   for (let i = 0; i < k; ++i) {
     const a = -Math.PI / 2 + (2 * Math.PI * i) / k;
@@ -143,24 +147,31 @@ export function deviceLayout(res, width, cells) {
   const k = res.devices;
   const two = res.topology?.kind === 'two_level';
   const phone = width < 560;
-  const W = phone ? 380 : 640;
-  const lay = two ? gridLayout(res, W) : circleLayout(res, W, phone ? (k <= 16 ? 360 : 380) : (k <= 16 ? 400 : 460));
-  const H = lay.H;
+  // On a phone the drawing is as wide as its stage, so its text is drawn at its own size.
+  const W = phone ? Math.min(380, Math.max(300, Math.round(width))) : 640;
   const r = two ? 0 : k <= 8 ? 16 : k <= 16 ? 13 : k <= 32 ? 10 : 7;
   const withCells = k <= 16;
+  const side = phone ? (k <= 16 ? 360 : 380) : (k <= 16 ? 400 : 460);
+  // A device's strip is at most 70% of the arc to the next device, so neighbours' strips never
+  // run together, and the circle leaves room for it outside.
+  const margin = k <= 16 ? 52 : 30;
+  const arc = (2 * Math.PI * (Math.min(W, side) / 2 - margin + r + 9)) / k;
+  const stripMax = Math.min(cells * 10, phone ? 64 : 96, Math.floor(0.7 * arc));
+  const lay = two ? gridLayout(res, W) : circleLayout(res, W, side, Math.max(margin, r + 8 + stripMax));
+  const H = lay.H;
   const devices = [];
   for (let d = 0; d < k; ++d) {
     const p = lay.pos[d];
     let label;
     let stripX; let stripY; let stripW;
     if (two) {
-      const fs = p.w >= 26 ? 12 : 10;
+      const fs = p.w >= 26 ? 12 : 11;
       label = { x: p.cx, y: withCells ? p.y + 12 : p.cy + fs / 2 - 1, size: fs };
       stripX = p.x + 3; stripW = p.w - 6; stripY = p.y + p.h - 12;
     } else {
       label = { x: p.x, y: p.y + 4, size: r >= 12 ? 12 : r >= 10 ? 11 : 9 };
       // The strip sits outward from the centre, clear of the messages inside the circle.
-      stripW = Math.min(cells * 10, phone ? 64 : 96);
+      stripW = stripMax;
       const dx = p.x - W / 2;
       const dy = p.y - H / 2;
       const len = Math.hypot(dx, dy) || 1;
@@ -238,7 +249,7 @@ export const overlaps = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.
  * step numbers' (`xTicks`, {x, step}), and `markerX(step)` for the step shown.
  */
 export function aggregatedLayout(steps, width) {
-  const W = width < 560 ? 380 : 640;
+  const W = width < 560 ? Math.min(380, Math.max(300, Math.round(width))) : 640;
   const H = 230;
   const x0 = 58;
   const x1 = W - 12;

@@ -231,7 +231,10 @@ export function createSplitView(lang, links = []) {
     arrow(440, 540, y + 20);
     if (kind === 'megatron') ar(490, y + 20, allreduces[0]);
     box(540, y, 50, 40, t.y, `${out.tokens}×${out.mlp.hidden}`);
-    return h('div', { class: 'split-svg-box' }, svg);
+    // Never drawn narrower than its width: on a phone the box scrolls sideways, and the text
+    // stays at its own size (11 px and up).
+    svg.style.minWidth = `${W}px`;
+    return h('div', { class: 'split-svg-box', tabindex: '0' }, svg); // a keyboard scrolls it too
   }
 
   // A horizontal bar: a share of the largest value, the figure beside it.
