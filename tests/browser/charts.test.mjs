@@ -215,6 +215,19 @@ describe('charts', () => {
       await page.waitForFunction((want) => document.querySelector('[data-exercise="3"] [data-result="best"]')?.textContent === want,
         label, { timeout: 10000 });
       seen.add(fastest);
+      // With the cursor off the chart its legend shows each algorithm at the asked size: the
+      // calculator's figures.
+      const legend = await page.locator(`${ex3Chart} .u-legend .u-series .u-value`).allInnerTexts();
+      const calc = [];
+      for (const id of ['ring', 'recursive_doubling', 'rabenseifner', 'binary_tree']) calc.push(await page.locator(`[data-exercise="3"] [data-result="${id}"]`).innerText());
+      const seconds = (text) => {
+        const m = text.replace(/,/g, '').match(/^([\d.]+)\s*(s|ms|µs|ns)$/);
+        return m ? Number(m[1]) * { s: 1, ms: 1e-3, 'µs': 1e-6, ns: 1e-9 }[m[2]] : NaN;
+      };
+      legend.slice(1).forEach((text, i) => {
+        const want = seconds(calc[i]);
+        assert.ok(Math.abs(seconds(text) - want) <= 5e-3 * want, `${JSON.stringify(v)}: legend ${text}, calculator ${calc[i]}`);
+      });
     }
     assert.ok(seen.size >= 2, `the variants reach more than one winner: ${[...seen]}`);
   });

@@ -32,7 +32,9 @@ export function sizes(perDecade = 4, from = 0, to = 9) {
  * A log-log (or log-x) chart in `root`: {xs, series: [{label, values, color?, width?, dash?}],
  * xLabel, yLabel, logY, bands: [{from, to, color}] shaded behind, marks drawn on top:
  * [{x, y?, label, kind?: 'point' | 'boundary'}] (a point: dashed line, dot, label at the top; a
- * boundary: a thin line, its label along the bottom, every other one a row higher).
+ * boundary: a thin line, its label along the bottom, every other one a row higher). `legendAt`
+ * {x, values: [one a series]}: what the legend shows while the cursor is off the chart (the
+ * engine's values at the asked point; without it, no value).
  */
 // Log axes: ticks and grid only at powers of ten (every third decade on narrow charts).
 const decade = (v) => Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9;
@@ -40,15 +42,33 @@ function logFilter(every) {
   return (u, splits) => splits.map((v) => (decade(v) && Math.round(Math.log10(v)) % every === 0 ? v : null));
 }
 const seriesColor = (s, i) => s.color ?? COLORS[i % COLORS.length];
+// A legend value: the value under the cursor; with the cursor off the chart (idx null), the
+// value at the asked point (spec.legendAt), else none.
+function legendValue(v, idx, asked, format) {
+  const value = idx == null ? asked() : v;
+  return value == null ? (idx == null ? '' : '–') : format(value);
+}
 const chartHeight = (w) => (w < 480 ? 280 : 320);
+// Mark labels go in rows above the plot, never over its data: a row for each point label's row,
+// then up to two for the boundaries' (more boundaries share the last).
+const ROW_PX = 16;
+function labelRows(spec) {
+  const points = (spec.marks ?? []).filter((m) => m.kind !== 'boundary');
+  const pointRows = points.length ? Math.max(...points.map((m) => m.row ?? 0)) + 1 : 0;
+  const boundaries = (spec.marks ?? []).filter((m) => m.kind === 'boundary').length;
+  return { pointRows, total: pointRows + Math.min(2, boundaries) };
+}
+const topPad = (spec) => (labelRows(spec).total ? labelRows(spec).total * ROW_PX + 6 : 0);
 
 function plot(box, spec, holder) {
   const width = Math.max(260, Math.min(760, box.clientWidth || 640));
   const narrow = width < 480;
   const font = `${narrow ? 11 : 12}px system-ui, sans-serif`;
+  const pad = topPad(spec);
   const opts = {
     width,
-    height: chartHeight(width),
+    height: chartHeight(width) + pad,
+    ...(pad ? { padding: [pad, null, null, null] } : {}),
     scales: { x: { distr: 3, log: spec.xLog ?? 10 }, y: spec.logY ? { distr: 3, log: 10 } : { range: spec.yRange ?? [0, 1] } },
     axes: [
       {
@@ -60,9 +80,9 @@ function plot(box, spec, holder) {
       { label: spec.yLabel, font, labelFont: font, ...(spec.logY ? { filter: logFilter(narrow ? 2 : 1), grid: { stroke: '#e6e6e6', filter: logFilter(1) }, ticks: { filter: logFilter(1) } } : { grid: { stroke: '#e6e6e6' } }), values: (u, ticks) => ticks.map((v) => (v == null ? '' : spec.yFormat(v))), stroke: '#333', size: narrow ? 56 : 64 },
     ],
     series: [
-      { label: spec.xLabel, value: (u, v) => (v == null ? '–' : spec.xFormat(v)) },
+      { label: spec.xLabel, value: (u, v, sidx, idx) => legendValue(v, idx, () => holder.spec.legendAt?.x, spec.xFormat) },
       // `points: true`: markers only, no line (measured values, views/measured.js).
-      ...spec.series.map((s, i) => ({ label: s.label, stroke: seriesColor(s, i), width: s.width ?? 2, dash: s.dash, value: (u, v) => (v == null ? '–' : spec.yFormat(v)),
+      ...spec.series.map((s, i) => ({ label: s.label, stroke: seriesColor(s, i), width: s.width ?? 2, dash: s.dash, value: (u, v, sidx, idx) => legendValue(v, idx, () => holder.spec.legendAt?.values[i], spec.yFormat),
         ...(s.points ? { paths: () => null, points: { show: true, size: s.size ?? 7, width: 1.5, fill: s.fill ?? seriesColor(s, i) } } : { points: { show: false } }) })),
     ],
     cursor: { drag: { x: false, y: false } },
@@ -86,9 +106,10 @@ function plot(box, spec, holder) {
         ctx.font = `${(narrow ? 11 : 12) * px}px system-ui, sans-serif`;
         ctx.textAlign = 'left'; // uPlot leaves the last axis's alignment set
         ctx.textBaseline = 'alphabetic';
-        // A label beside x, kept inside the plot: on the line's left when it would run past. Along
-        // the top (long times and sizes, where the curves rarely are): the point's label first,
-        // then each boundary's in the first row below where it overlaps no other.
+        // A label beside x, in the rows above the plot (labelRows): on the line's left when it
+        // would run past. Points' labels in their rows, then each boundary's in the first
+        // boundary row where it overlaps no other (the last row when none is free).
+        const { pointRows, total } = labelRows(holder.spec);
         const rows = [];
         const place = (text, x, boundary, row) => {
           const w = ctx.measureText(text).width;
@@ -96,10 +117,11 @@ function plot(box, spec, holder) {
           lx = Math.max(left + 2 * px, Math.min(lx, right - w - 2 * px));
           if (boundary) {
             const free = (r) => !(rows[r] ?? []).some(([a, b]) => lx < b + 4 * px && a < lx + w + 4 * px);
-            row = [1, 2, 3, 4].find(free) ?? 4;
+            const choices = Array.from({ length: total - pointRows }, (_, i) => pointRows + i);
+            row = choices.find(free) ?? total - 1;
             (rows[row] ??= []).push([lx, lx + w]);
           }
-          const y = u.bbox.top + (14 + 16 * row) * px;
+          const y = u.bbox.top - (ROW_PX * (total - row) - 12) * px;
           ctx.fillStyle = 'rgba(255,255,255,.8)';
           ctx.fillRect(lx - 2 * px, y - 11 * px, w + 4 * px, 14 * px);
           ctx.fillStyle = '#222';
@@ -135,7 +157,7 @@ function plot(box, spec, holder) {
 }
 
 // Same axes and series: new data into the existing chart (no rebuild while a slider moves).
-const shape = (spec) => JSON.stringify([spec.logY, spec.yRange, spec.xLabel, spec.yLabel, spec.series.map((s) => [s.label, s.color])]);
+const shape = (spec) => JSON.stringify([spec.logY, spec.yRange, spec.xLabel, spec.yLabel, spec.series.map((s) => [s.label, s.color]), topPad(spec)]);
 
 // The values as a table, built when first opened (and rebuilt when open).
 function table(t, xs, series, xFormat, yFormat, rawKey, xLabel = t.size) {
@@ -164,7 +186,7 @@ export function chartShell(view, title, caption, lecture) {
   const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(() => {
     if (!u || !last) return;
     const w = Math.max(260, Math.min(760, box.clientWidth));
-    if (Math.abs(w - u.width) > 8) u.setSize({ width: w, height: chartHeight(w) });
+    if (Math.abs(w - u.width) > 8) u.setSize({ width: w, height: chartHeight(w) + topPad(last) });
   }) : null;
   ro?.observe(box);
   let asked = 0;
@@ -252,18 +274,21 @@ export function createCrossover(lang, key = 'crossover', { lecture = '5.3' } = {
     const reqs = [];
     for (const a of algos) for (const x of xs) reqs.push({ op: 'allreduce', algorithm: a, devices, bytes: x, link });
     reqs.push({ op: 'crossover', devices, link, algorithms: algos, ...(bytes ? { bytes } : {}) });
-    if (selected && bytes) reqs.push({ op: 'allreduce', algorithm: selected, devices, bytes, link });
+    // Each algorithm at the asked size: the legend's values there.
+    if (bytes) for (const a of algos) reqs.push({ op: 'allreduce', algorithm: a, devices, bytes, link });
     const out = await shell.answers(reqs, key, { busy: true });
     if (!out || shell.showError(out)) return false;
     const n = xs.length;
+    const atBytes = bytes ? out.slice(algos.length * n + 1, algos.length * n + 1 + algos.length) : [];
     const series = algos.map((a, i) => ({ id: a, label: name(a), values: out.slice(i * n, (i + 1) * n).map((r) => r.time_s) }));
     const cross = out[algos.length * n];
     const colorOf = (a) => COLORS[Math.max(0, algos.indexOf(a)) % COLORS.length];
     const marks = cross.boundaries.map((b) => ({ x: b.bytes, label: formatBytes(b.bytes), kind: 'boundary' }));
-    const at = selected && bytes ? out[out.length - 1] : null;
+    const at = selected && bytes ? atBytes[algos.indexOf(selected)] ?? null : null;
     if (at) marks.push({ x: bytes, y: at.time_s, label: `${name(selected)}: ${formatTime(at.time_s)}` });
     else if (cross.cheapest) marks.push({ x: bytes, y: cross.cheapest.time_s, label: `${t.exercisePoint}: ${name(cross.cheapest.name)}` });
-    shell.draw({ xs, series, xLabel: t.size, yLabel: t.time, logY: true, xFormat: formatBytes, yFormat: formatTime, bands: bandsOf(cross.winners, colorOf), marks });
+    const legendAt = bytes ? { x: bytes, values: atBytes.map((r) => r.time_s) } : null;
+    shell.draw({ xs, series, xLabel: t.size, yLabel: t.time, logY: true, xFormat: formatBytes, yFormat: formatTime, bands: bandsOf(cross.winners, colorOf), marks, legendAt });
     Object.assign(ds, { devices: String(devices), bytes: String(bytes ?? ''), source: 'closed_form', boundaries: boundaryHook(cross.boundaries) });
     if (cross.cheapest) ds.fastest = cross.cheapest.name; else delete ds.fastest;
     const marked = at ?? cross.cheapest;
@@ -290,14 +315,16 @@ export function createCrossover(lang, key = 'crossover', { lecture = '5.3' } = {
     const run = (a, b) => simulateRequest({ ...settings, collective: 'allreduce', algorithm: a, bytes: b }, { mode: 'accounting', trace_limit: 0 });
     const reqs = [];
     for (const a of algorithms) for (const x of xs) reqs.push(run(a, x));
-    if (selected) reqs.push(run(selected, bytes));
+    if (bytes) for (const a of algorithms) reqs.push(run(a, bytes));
     const out = await shell.answers(reqs, key, { busy: true });
     if (!out || shell.showError(out)) return false;
     const n = xs.length;
     const series = algorithms.map((a, i) => ({ id: a, label: name(a), values: out.slice(i * n, (i + 1) * n).map((r) => r.time_s) }));
-    const at = selected ? out[out.length - 1] : null;
+    const atBytes = bytes ? out.slice(algorithms.length * n) : [];
+    const at = selected && bytes ? atBytes[algorithms.indexOf(selected)] ?? null : null;
     const marks = at ? [{ x: bytes, y: at.time_s, label: `${name(selected)}: ${formatTime(at.time_s)}` }] : [];
-    shell.draw({ xs, series, xLabel: t.size, yLabel: t.time, logY: true, xFormat: formatBytes, yFormat: formatTime, bands: [], marks });
+    const legendAt = bytes ? { x: bytes, values: atBytes.map((r) => r.time_s) } : null;
+    shell.draw({ xs, series, xLabel: t.size, yLabel: t.time, logY: true, xFormat: formatBytes, yFormat: formatTime, bands: [], marks, legendAt });
     Object.assign(ds, { devices: String(at?.devices ?? k), bytes: String(bytes ?? ''), source: 'simulate' });
     if (at) Object.assign(ds, { timeS: String(at.time_s), algorithm: selected });
     shell.extra.textContent = t.simulatedNote(t.topologies[settings.topology] ?? settings.topology);
@@ -347,7 +374,8 @@ export function createBandwidth(lang, key = 'bandwidth') {
     const reqs = [];
     for (const e of entries) for (const x of xs) reqs.push({ op: 'transfer', link: e.link, bytes: x });
     for (const e of entries) reqs.push({ op: 'transfer', link: e.link, bytes: 1 });
-    if (own && bytes) reqs.push({ op: 'transfer', link: own, bytes });
+    // Every link at the asked size: the legend's values there (the exercise's own link first).
+    if (bytes) for (const e of entries) reqs.push({ op: 'transfer', link: e.link, bytes });
     const out = await shell.answers(reqs, key);
     if (!out || shell.showError(out)) return false;
     const n = xs.length;
@@ -356,9 +384,11 @@ export function createBandwidth(lang, key = 'bandwidth') {
     const focus = Math.max(0, entries.findIndex((e) => e.id === picker.value));
     const pct = (v) => `${Math.round(v * 100)}%`;
     const marks = [{ x: halves[focus], y: 0.5, label: `${entries[focus].label}: n½ ${formatBytes(halves[focus])}`, row: 1 }];
-    const asked = own && bytes ? out[out.length - 1] : null;
+    const atBytes = bytes ? out.slice(entries.length * (n + 1)) : [];
+    const asked = own && bytes ? atBytes[0] : null;
     if (asked) marks.unshift({ x: bytes, y: asked.bandwidth_fraction, label: `${t.askedSize} ${formatBytes(bytes)}: ${pct(asked.bandwidth_fraction)}` });
-    shell.draw({ xs, series, xLabel: t.size, yLabel: t.fraction, logY: false, yRange: [0, 1], xFormat: formatBytes, yFormat: pct, marks });
+    const legendAt = bytes ? { x: bytes, values: atBytes.map((r) => r.bandwidth_fraction) } : null;
+    shell.draw({ xs, series, xLabel: t.size, yLabel: t.fraction, logY: false, yRange: [0, 1], xFormat: formatBytes, yFormat: pct, marks, legendAt });
     shell.root.dataset.link = entries[focus].id;
     if (asked) Object.assign(shell.root.dataset, { bytes: String(bytes), fraction: String(asked.bandwidth_fraction) });
     shell.extra.textContent = entries.map((e, i) => `${e.label}: n½ = ${formatBytes(halves[i])}`).join(' · ');
@@ -385,16 +415,19 @@ export function createNccl(lang, key = 'nccl', { algorithms = null, title = null
       const xs = sizes(4);
       const reqs = xs.map((x) => ({ op: 'nccl', devices, bytes: x, link, ...only }));
       reqs.push({ op: 'crossover', kind: 'nccl', devices, link, ...only, ...(bytes ? { bytes } : {}) });
+      if (bytes) reqs.push({ op: 'nccl', devices, bytes, link, ...only }); // the legend's values there
       const out = await shell.answers(reqs, key);
       if (!out || shell.showError(out)) return false;
       const cross = out[xs.length];
       const pairs = cross.candidates;
       const name = (p) => `${t.algorithms[p.split('/')[0]] ?? p.split('/')[0]} · ${p.split('/')[1]}`;
-      const series = pairs.map((p, i) => ({ id: p, label: name(p), values: out.slice(0, xs.length).map((r) => r.candidates.find((c) => `${c.algorithm}/${c.protocol}` === p)?.time_s ?? null) }));
+      const timeOf = (r, p) => r.candidates.find((c) => `${c.algorithm}/${c.protocol}` === p)?.time_s ?? null;
+      const series = pairs.map((p, i) => ({ id: p, label: name(p), values: out.slice(0, xs.length).map((r) => timeOf(r, p)) }));
+      const legendAt = bytes ? { x: bytes, values: pairs.map((p) => timeOf(out[xs.length + 1], p)) } : null;
       const colorOf = (p) => COLORS[Math.max(0, pairs.indexOf(p)) % COLORS.length];
       const marks = cross.boundaries.map((b) => ({ x: b.bytes, label: formatBytes(b.bytes), kind: 'boundary' }));
       if (cross.cheapest) marks.push({ x: bytes, y: cross.cheapest.time_s, label: name(cross.cheapest.name) });
-      shell.draw({ xs, series, xLabel: t.size, yLabel: t.time, logY: true, xFormat: formatBytes, yFormat: formatTime, bands: bandsOf(cross.winners, colorOf), marks });
+      shell.draw({ xs, series, xLabel: t.size, yLabel: t.time, logY: true, xFormat: formatBytes, yFormat: formatTime, bands: bandsOf(cross.winners, colorOf), marks, legendAt });
       Object.assign(ds, { devices: String(devices), boundaries: boundaryHook(cross.boundaries) });
       if (cross.cheapest) ds.fastest = cross.cheapest.name;
       shell.extra.textContent = `${t.winner}: ${cross.winners.map((w) => `${name(w.name)} ${formatBytes(w.from_bytes)}–${formatBytes(w.to_bytes)}`).join(' · ')}`;
@@ -435,6 +468,7 @@ export function createRingAttention(lang, key = 'ring-attention') {
         bands: [{ from: xs[0], to: own.threshold_tokens, color: faint(COLORS[1], 0.1) }, { from: own.threshold_tokens, to: xs[xs.length - 1], color: faint(COLORS[2], 0.1) }],
         marks: [{ x: own.threshold_tokens, label: `${t.threshold} ${tokens(own.threshold_tokens)}`, kind: 'boundary' },
           { x: own.tokens_per_device, y: own.compute_time_s, label: `${t.exercisePoint}: ${tokens(own.tokens_per_device)}` }],
+        legendAt: { x: own.tokens_per_device, values: [own.compute_time_s, own.transfer_time_s] },
       });
       shell.extra.textContent = t.ringAttentionNote(tokens(own.threshold_tokens), tokens(own.threshold_with_alpha_tokens));
       shell.tbl.replaceChildren(table(t, xs, series, tokens, formatTime, 'time-s', t.tokensPerDevice));
