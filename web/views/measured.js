@@ -153,24 +153,41 @@ export function createMeasured({ lang, links, storage, search = '' }) {
     return h('div', { class: 'measured-skipped', 'data-role': 'skipped', dataset: { count: String(skipped.length) } }, [h('p', { text: t.skipped(skipped.length) }), h('ul', {}, skipped.map(item))]);
   }
 
+  const TABLE_CHUNK = 1000;
   function dataTable(xs, byX, tbl) {
     const d = h('details', { class: 'chart-table', 'data-role': 'data-table' }, [h('summary', { text: t.dataTable })]);
-    const build = () => d.append(h('table', {}, [
-      h('thead', {}, h('tr', {}, [t.colSize, t.colMeasured, t.colInPlace, t.colModel, t.colLink(tbl.linkLabel), t.colResidual].map((c) => h('th', { scope: 'col', text: c })))),
-      h('tbody', {}, xs.map((x) => {
-        const r = byX.get(x);
-        const cell = (key, v, text) => h('td', { dataset: { [key]: v == null ? '' : String(v) }, text: v == null ? '–' : text });
-        return h('tr', { dataset: { bytes: String(x) } }, [
-          h('th', { scope: 'row', text: formatBytes(x) }),
-          cell('busbwBps', r.out?.busbw_Bps, formatRate(r.out?.busbw_Bps)),
-          cell('inPlaceBusbwBps', r.in?.busbw_Bps, formatRate(r.in?.busbw_Bps)),
-          cell('modelBusbwBps', r.model, formatRate(r.model)),
-          cell('linkBusbwBps', r.link, formatRate(r.link)),
-          cell('residual', r.out?.residual, `${r.out?.residual > 0 ? '+' : ''}${formatPercent(r.out?.residual, 2)}`),
-        ]);
-      })),
-    ]));
-    d.addEventListener('toggle', () => { if (d.open && !d.querySelector('table')) build(); });
+    const row = (x) => {
+      const r = byX.get(x);
+      const cell = (key, v, text) => h('td', { dataset: { [key]: v == null ? '' : String(v) }, text: v == null ? '–' : text });
+      return h('tr', { dataset: { bytes: String(x) } }, [
+        h('th', { scope: 'row', text: formatBytes(x) }),
+        cell('busbwBps', r.out?.busbw_Bps, formatRate(r.out?.busbw_Bps)),
+        cell('inPlaceBusbwBps', r.in?.busbw_Bps, formatRate(r.in?.busbw_Bps)),
+        cell('modelBusbwBps', r.model, formatRate(r.model)),
+        cell('linkBusbwBps', r.link, formatRate(r.link)),
+        cell('residual', r.out?.residual, `${r.out?.residual > 0 ? '+' : ''}${formatPercent(r.out?.residual, 2)}`),
+      ]);
+    };
+    // A log may hold 60,000 sizes: the rows are made a thousand a task (the page stays
+    // responsive) into a table not yet shown, which is laid out once, when whole.
+    const build = async () => {
+      const body = h('tbody');
+      for (let i = 0; i < xs.length; i += TABLE_CHUNK) {
+        if (i > 0) await new Promise((r) => setTimeout(r, 0));
+        if (!d.isConnected) return; // another log was pasted meanwhile
+        body.append(...xs.slice(i, i + TABLE_CHUNK).map(row));
+      }
+      d.append(h('table', {}, [
+        h('thead', {}, h('tr', {}, [t.colSize, t.colMeasured, t.colInPlace, t.colModel, t.colLink(tbl.linkLabel), t.colResidual].map((c) => h('th', { scope: 'col', text: c })))),
+        body,
+      ]));
+    };
+    let built = false;
+    d.addEventListener('toggle', () => {
+      if (!d.open || built) return;
+      built = true;
+      build();
+    });
     return d;
   }
 
