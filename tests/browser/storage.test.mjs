@@ -329,13 +329,15 @@ describe('progress is never lost', () => {
     assert.ok(before['commlab.v2.lang'] && before['commlab.v2.progress.2.lecture'] && before['commlab.v2.progress.3.lecture']);
     // A valid file whose records need more room than is left: exercise 2's key would be
     // overwritten first, exercise 4's write fails, and everything written is put back.
-    await fillUp(page, 2000);
-    const long = 'The engine read 9.61 ms; '.repeat(150); // 3,750 characters: a valid message
+    await fillUp(page, 100);
+    // Four typed answers of 200 characters (the longest kept): about 900 characters with their
+    // key. (Messages would not do: an import keeps only the engine's, for the answers it judges.)
+    const long = (n) => `${n} ms; `.repeat(40).slice(0, 200);
     const big = {
       format: 'commlab-progress', version: 2, lang: 'zh',
       exercises: {
         2: { current: 'lecture', variants: { lecture: { answers: { steps: '7' }, verdicts: { steps: 'incorrect' }, attempts: 1 } } },
-        4: { current: 'lecture', variants: { lecture: { answers: { hierarchical: '1 ms' }, messages: { hierarchical: { en: long, zh: long } }, attempts: 1 } } },
+        4: { current: 'lecture', variants: { lecture: { answers: { hierarchical: long(1), flat: long(2), speedup: long(3), speedup_doubled: long(4) }, attempts: 1 } } },
       },
     };
     await importFile(page, big);
@@ -370,7 +372,7 @@ describe('progress is never lost', () => {
     assert.match(await status(page, 6), /已完成/);
     assert.deepEqual(await verdicts(page, 6), { microbatches: 'correct', token_interval: 'correct' });
     assert.equal((await verdicts(page, 1)).n_half, 'correct');
-    await fillUp(page, 2000);
+    await fillUp(page, 100);
     await importFile(page, big);
     await page.waitForFunction(() => /文件未导入/.test(document.querySelector('#notice').textContent));
     assert.match(await notice(page).innerText(), /存储已满.*已保存的进度保持原样/);

@@ -104,7 +104,8 @@ export async function judgeProgress(docs, exercises, { lang = 'en', lenient = fa
   const verdictOf = (i, k) => (i >= 0 && !out?.[i]?.error ? out[i].verdicts?.[k] ?? null : null);
   const changed = [];
   for (const { id, key, doc, rec, checked, solving } of records) {
-    const before = JSON.stringify([rec.verdicts, rec.messages, rec.solved, rec.solvedWith]);
+    // Changed: a claim cut (a verdict, solved); the engine's messages alone are no reason to write.
+    const before = JSON.stringify([rec.verdicts, rec.solved]);
     const verdicts = {};
     const messages = {};
     for (const k of Object.keys(rec.verdicts ?? {})) {
@@ -118,7 +119,7 @@ export async function judgeProgress(docs, exercises, { lang = 'en', lenient = fa
     rec.solved = doc.answers.every((a) => verdictOf(solving, a.id)?.verdict === 'correct');
     if (rec.solved) rec.solvedWith = asks[solving].answers;
     else delete rec.solvedWith;
-    if (JSON.stringify([rec.verdicts, rec.messages, rec.solved, rec.solvedWith]) !== before) changed.push([id, key]);
+    if (JSON.stringify([rec.verdicts, rec.solved]) !== before) changed.push([id, key]);
   }
   return { changed, judged: !failed };
 }
