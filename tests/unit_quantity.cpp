@@ -142,6 +142,15 @@ TEST(Quantity, Formats) {
   EXPECT_EQ(commlab::format_auto(2e-6, Dimension::time), "2 us");
   EXPECT_EQ(commlab::format_auto(360e9, Dimension::bandwidth), "360 GB/s");
   EXPECT_EQ(commlab::format_auto(10.74e9, Dimension::bytes), "10.74 GB");
+  // A power of two of bytes in binary units, as the lecture means its "64 KB" of 65,536 B.
+  EXPECT_EQ(format_quantity(65536, "KB", Dimension::bytes), "64 KiB");
+  EXPECT_EQ(format_quantity(1024, "B", Dimension::bytes), "1 KiB");
+  EXPECT_EQ(commlab::format_auto(16384, Dimension::bytes), "16 KiB");
+  EXPECT_EQ(commlab::format_auto(1048576, Dimension::bytes), "1 MiB");
+  EXPECT_EQ(commlab::format_auto(8589934592.0, Dimension::bytes), "8 GiB");
+  EXPECT_EQ(format_quantity(512, "B", Dimension::bytes), "512 B");
+  EXPECT_EQ(format_quantity(3072, "KB", Dimension::bytes), "3.072 KB");
+  EXPECT_EQ(format_quantity(65536, "KiB", Dimension::bytes), "64 KiB");
 }
 
 TEST(Quantity, FormatThenParseRoundTrips) {

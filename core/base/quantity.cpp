@@ -366,7 +366,22 @@ std::optional<Parsed> parse_quantity(const std::string& input, Dimension dim, co
   return p;
 }
 
-std::string format_quantity(double value_base, const std::string& unit, Dimension dim) {
+// The binary unit of an exact power of two of bytes from 1 KiB up (the lecture's "64 KB" of a
+// power of two means 64 KiB), or nothing.
+const char* binary_unit_of(double bytes) {
+  int exp = 0;
+  if (!(bytes >= 1024) || std::frexp(bytes, &exp) != 0.5) return nullptr;
+  return bytes < 1048576.0 ? "KiB" : bytes < 1073741824.0 ? "MiB" : "GiB";
+}
+
+std::string format_quantity(double value_base, const std::string& unit_in, Dimension dim) {
+  // A power of two of bytes shows in binary units, as the lecture means it; other sizes in the
+  // decimal unit asked for.
+  const char* binary = dim == Dimension::bytes && (unit_in == "B" || unit_in == "KB" || unit_in == "MB" ||
+                                                    unit_in == "GB" || unit_in == "TB")
+                           ? binary_unit_of(value_base)
+                           : nullptr;
+  const std::string unit = binary ? binary : unit_in;
   const double factor = unit_factor(unit, dim).value_or(1.0);
   const double x = value_base / factor;
   std::string number;

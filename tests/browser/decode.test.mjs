@@ -18,7 +18,7 @@ async function chinese(zh) {
   await settled(zh, first);
   assert.equal(await zh.locator('[data-role="sentences"] li[data-algorithm="ring"]').textContent(), '环：通信是读权重的 68.3%；α 占每次 all-reduce 的 99.7%（14 步）：受延迟限制。');
   assert.equal(await zh.locator('[data-role="sentences"] li[data-algorithm="one_shot"]').textContent(),
-    'vLLM custom，一步（one-shot）：通信是读权重的 5.64%；α 占每次 all-reduce 的 86.3%（1 步）：受延迟限制。vLLM 在 8 块卡、16.38 KB (16 KiB) 时用的就是这个。');
+    'vLLM custom，一步（one-shot）：通信是读权重的 5.64%；α 占每次 all-reduce 的 86.3%（1 步）：受延迟限制。vLLM 在 8 块卡、16 KiB 时用的就是这个。');
 }
 
 const lab = useLab();
@@ -37,7 +37,7 @@ describe('decode', () => {
     const view = page.locator('[data-view="decode"]');
     assert.equal(await view.getAttribute('data-lecture'), '5.7');
     assert.equal(want[0].allreduces, 160, 'P5 §5.7: 80 layers × 2');
-    assert.equal(await page.locator('[data-role="summary"]').textContent(), 'Llama-3-70B on 8 GPUs, decode, 1 token(s): 160 all-reduces a step, each 16.38 KB (16 KiB); the weight read takes 6.576 ms.');
+    assert.equal(await page.locator('[data-role="summary"]').textContent(), 'Llama-3-70B on 8 GPUs, decode, 1 token(s): 160 all-reduces a step, each 16 KiB; the weight read takes 6.576 ms.');
     assert.equal(await page.locator('[data-role="sentences"] li[data-algorithm="ring"]').textContent(), 'ring: communication is 68.3% of the weight read; α is 99.7% of each all-reduce (14 steps): latency-bound.');
     for (const b of await page.locator('[data-role="sentences"] li').evaluateAll((els) => els.map((e) => e.dataset.bound))) assert.equal(b, 'latency');
     // Fewer steps, less time: in-switch beats the ring in decode (§5.4, §5.7).
@@ -49,7 +49,7 @@ describe('decode', () => {
     assert.deepEqual([one.per_allreduce.vllm_picks, two.per_allreduce.vllm_picks], [true, false]);
     assert.equal(await page.locator('.decode-group').textContent(), 'Kernels written for small messages (§5.7): NCCL’s LL protocol and vLLM’s custom all-reduce');
     assert.equal(await page.locator('[data-role="sentences"] li[data-algorithm="one_shot"]').textContent(),
-      'vLLM custom, one shot: communication is 5.64% of the weight read; α is 86.3% of each all-reduce (1 step): latency-bound. vLLM launches this one for 16.38 KB (16 KiB) on 8 GPUs.');
+      'vLLM custom, one shot: communication is 5.64% of the weight read; α is 86.3% of each all-reduce (1 step): latency-bound. vLLM launches this one for 16 KiB on 8 GPUs.');
     assert.equal(await page.locator('[data-role="sentences"] li[data-algorithm="ring/LL"]').textContent(),
       'NCCL ring, LL protocol: communication is 25.2% of the weight read; α is 98.5% of each all-reduce (14 steps): latency-bound.');
     // The table has a row per algorithm and kernel.
@@ -78,7 +78,7 @@ describe('decode', () => {
     assert.equal(await page.locator('[data-role="sentences"] li[data-algorithm="ring"]').getAttribute('data-bound'), 'bandwidth');
     // A prefill's all-reduce is over vLLM's 8 MiB: its rows say so and draw nothing.
     assert.equal(await page.locator('[data-role="sentences"] li[data-algorithm="two_shot"]').textContent(),
-      'vLLM custom, two shots: does not run here: each all-reduce is 67.11 MB (64 MiB), over vLLM’s limit of 8.389 MB (8 MiB); NCCL runs instead.');
+      'vLLM custom, two shots: does not run here: each all-reduce is 64 MiB, over vLLM’s limit of 8 MiB; NCCL runs instead.');
     assert.equal(await page.locator('.decode-row[data-algorithm="one_shot"] .bar').count(), 0);
     assert.match(await page.locator('[data-role="sentences"] li[data-algorithm="ring"]').textContent(), /of the compute; α is \d.*bandwidth-bound\.$/);
     // Back to decode on InfiniBand (§6.2): communication outgrows the weight read.

@@ -57,13 +57,19 @@ export function formatTime(s) {
 }
 
 /**
- * Bytes in decimal units ("256 KB"), the lab's units. A whole number of KiB, MiB, GiB or TiB that
- * four figures would round says its binary size too ("65.54 KB (64 KiB)"): where the lecture
- * writes "64 KB" of a power of two it means 64 KiB. Presentation only.
+ * Bytes in decimal units ("256 KB"), the lab's units; an exact power of two from 1 KiB up in
+ * binary units ("64 KiB"), as the lecture means its "64 KB" of a power of two (the engine's
+ * displays do the same: core/base/quantity.cpp format_quantity). A whole number of KiB, MiB, GiB
+ * or TiB that four figures would round says its binary size too ("3.146 MB (3,072 KiB)").
+ * Presentation only.
  */
 export function formatBytes(b) {
   if (!Number.isFinite(b)) return '–';
   const a = Math.abs(b);
+  if (a >= 1024 && Number.isInteger(Math.log2(a))) {
+    const [g, v] = a >= 1024 ** 3 ? [1024 ** 3, 'GiB'] : a >= 1024 ** 2 ? [1024 ** 2, 'MiB'] : [1024, 'KiB'];
+    return `${(b / g).toLocaleString('en-US')} ${v}`;
+  }
   const [f, u] = a >= 1e12 ? [1e12, 'TB'] : a >= 1e9 ? [1e9, 'GB'] : a >= 1e6 ? [1e6, 'MB'] : a >= 1e3 ? [1e3, 'KB'] : [1, 'B'];
   const shown = Number((b / f).toPrecision(4));
   const text = `${shown} ${u}`;
