@@ -95,7 +95,7 @@ export const FORMS = {
     }),
   },
   measured: {
-    sampleNote: 'd', tooBigToKeep: 'size max', fileTooLarge: 'name size max', betaAlone: 'beta',
+    sampleNote: 'd', tableSample: 'shown total', tooBigToKeep: 'size max', fileTooLarge: 'name size max', betaAlone: 'beta',
     nHalf: 'size', exceeds: 'best label nominal', seriesLink: 'label', exploreOtherModel: 'alg',
     sampleName: (m, file) => m({ name: file.replace(/^synthetic_/, '').replace(/\.txt$/, '').replace(/_/g, ' ') }),
     fitted: (m, lines, tables, skipped) => m('text', {

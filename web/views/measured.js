@@ -154,8 +154,16 @@ export function createMeasured({ lang, links, storage, search = '' }) {
   }
 
   const TABLE_CHUNK = 1000;
-  function dataTable(xs, byX, tbl) {
-    const d = h('details', { class: 'chart-table', 'data-role': 'data-table' }, [h('summary', { text: t.dataTable })]);
+  // A table longer than this shows that many sizes, evenly spaced, and says so: 60,000 rows are
+  // read by no one, and cost a phone seconds (the chart draws every size).
+  const TABLE_ROWS = 2000;
+  function dataTable(all, byX, tbl) {
+    const step = all.length / TABLE_ROWS;
+    const xs = all.length > TABLE_ROWS ? Array.from({ length: TABLE_ROWS }, (_, i) => all[Math.floor(i * step)]) : all;
+    const note = xs.length < all.length
+      ? h('p', { class: 'chart-note', 'data-role': 'table-sample', dataset: { shown: String(xs.length), total: String(all.length) }, text: t.tableSample(xs.length.toLocaleString('en'), all.length.toLocaleString('en')) })
+      : null;
+    const d = h('details', { class: 'chart-table', 'data-role': 'data-table' }, [h('summary', { text: t.dataTable }), note]);
     const row = (x) => {
       const r = byX.get(x);
       const cell = (key, v, text) => h('td', { dataset: { [key]: v == null ? '' : String(v) }, text: v == null ? '–' : text });
