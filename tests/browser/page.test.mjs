@@ -235,6 +235,33 @@ describe('the lab page', () => {
         await phone.waitForFunction(() => document.querySelectorAll('.visuals:not([hidden]) svg').length >= 4, null, { polling: 100 });
         await settled(phone);
         assert.deepEqual(await smallText(phone, 'main'), []);
+        // Labels clear of data: the charts' mark labels sit above their plots; exercise 3's 16
+        // buffer strips lie inside the drawing, 2 units or more apart.
+        const charts = await phone.locator('main .uplot').evaluateAll((els) => els.map((el) => ({ labels: JSON.parse(el.dataset.markLabels ?? '[]'), top: Number(el.dataset.plotTop) })));
+        assert.ok(charts.some((c) => c.labels.length >= 2), 'exercise 1 marks its asked size and n½');
+        for (const c of charts) for (const l of c.labels) assert.ok(l.bottom <= c.top, `"${l.text}" ends at ${l.bottom} px, the plot starts at ${c.top} px`);
+        const strips = await phone.locator('#ex3 .player-svg').first().evaluate((svg) => {
+          const box = svg.viewBox.baseVal;
+          const out = [...svg.querySelectorAll('g.device')].map((g) => {
+            const r = [...g.querySelectorAll('rect.cell')].map((c) => c.getBBox());
+            return { x0: Math.min(...r.map((b) => b.x)), x1: Math.max(...r.map((b) => b.x + b.width)), y0: Math.min(...r.map((b) => b.y)), y1: Math.max(...r.map((b) => b.y + b.height)) };
+          });
+          return { W: box.width, H: box.height, out };
+        });
+        assert.equal(strips.out.length, 16);
+        strips.out.forEach((a, i) => {
+          assert.ok(a.x0 >= 0 && a.x1 <= strips.W && a.y0 >= 0 && a.y1 <= strips.H, `strip ${i} inside the drawing: ${JSON.stringify(a)}`);
+          strips.out.forEach((b, j) => {
+            if (j <= i) return;
+            const apart = a.x1 + 2 <= b.x0 || b.x1 + 2 <= a.x0 || a.y1 + 2 <= b.y0 || b.y1 + 2 <= a.y0;
+            assert.ok(apart, `strips ${i} and ${j} apart: ${JSON.stringify(a)} ${JSON.stringify(b)}`);
+          });
+        });
+        // The rule for numbers is said once an exercise, under "How answers are judged".
+        for (const n of [1, 2, 3]) {
+          assert.equal(await phone.locator(`#ex${n} [data-role="judging"]`).count(), 1);
+          assert.equal(await phone.locator(`#ex${n} .rule`).filter({ hasText: 'significant' }).count(), 0, `exercise ${n}: no field repeats the rounding rule`);
+        }
         await ctx.close();
       });
 
