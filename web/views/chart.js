@@ -126,9 +126,9 @@ function plot(box, spec, holder) {
           ctx.fillRect(lx - 2 * px, y - 11 * px, w + 4 * px, 14 * px);
           ctx.fillStyle = '#222';
           ctx.fillText(text, lx, y);
-          drawn.push({ text, top: (y - 11 * px) / px, bottom: (y + 3 * px) / px });
+          drawn.push({ top: (y - 11 * px) / px, bottom: (y + 3 * px) / px });
         };
-        const drawn = []; // the labels' boxes in CSS px, a hook for the tests (data-mark-labels)
+        const drawn = []; // the labels' boxes in CSS px (no words: a hook alike in both languages)
         for (const m of holder.spec.marks ?? []) {
           const x = u.valToPos(m.x, 'x', true);
           if (x < left - 1 || x > right + 1) continue;
