@@ -31,8 +31,8 @@ export function sizes(perDecade = 4, from = 0, to = 9) {
 /**
  * A log-log (or log-x) chart in `root`: {xs, series: [{label, values, color?, width?, dash?}],
  * xLabel, yLabel, logY, bands: [{from, to, color}] shaded behind, marks drawn on top:
- * [{x, y?, label, kind?: 'point' | 'boundary'}] (a point: dashed line, dot, label at the top; a
- * boundary: a thin line, its label along the bottom, every other one a row higher). `legendAt`
+ * [{x, y?, label, kind?: 'point' | 'boundary'}] (a point: dashed line, dot; a boundary: a thin
+ * line; their labels in rows above the plot, labelRows). `legendAt`
  * {x, values: [one a series]}: what the legend shows while the cursor is off the chart (the
  * engine's values at the asked point; without it, no value).
  */
@@ -58,7 +58,10 @@ function labelRows(spec) {
   const boundaries = (spec.marks ?? []).filter((m) => m.kind === 'boundary').length;
   return { pointRows, total: pointRows + Math.min(2, boundaries) };
 }
-const topPad = (spec) => (labelRows(spec).total ? labelRows(spec).total * ROW_PX + 6 : 0);
+const topPad = (spec) => {
+  const { total } = labelRows(spec);
+  return total ? total * ROW_PX + 6 : 0;
+};
 
 function plot(box, spec, holder) {
   const width = Math.max(260, Math.min(760, box.clientWidth || 640));

@@ -153,7 +153,6 @@ export function createMeasured({ lang, links, storage, search = '' }) {
     return h('div', { class: 'measured-skipped', 'data-role': 'skipped', dataset: { count: String(skipped.length) } }, [h('p', { text: t.skipped(skipped.length) }), h('ul', {}, skipped.map(item))]);
   }
 
-  const TABLE_CHUNK = 1000;
   // A table longer than this shows that many sizes, evenly spaced, and says so: 60,000 rows are
   // read by no one, and cost a phone seconds (the chart draws every size).
   const TABLE_ROWS = 2000;
@@ -176,26 +175,11 @@ export function createMeasured({ lang, links, storage, search = '' }) {
         cell('residual', r.out?.residual, `${r.out?.residual > 0 ? '+' : ''}${formatPercent(r.out?.residual, 2)}`),
       ]);
     };
-    // A log may hold 60,000 sizes: the rows are made a thousand a task (the page stays
-    // responsive) into a table not yet shown, which is laid out once, when whole.
-    const build = async () => {
-      const body = h('tbody');
-      for (let i = 0; i < xs.length; i += TABLE_CHUNK) {
-        if (i > 0) await new Promise((r) => setTimeout(r, 0));
-        if (!d.isConnected) return; // another log was pasted meanwhile
-        body.append(...xs.slice(i, i + TABLE_CHUNK).map(row));
-      }
-      d.append(h('table', {}, [
-        h('thead', {}, h('tr', {}, [t.colSize, t.colMeasured, t.colInPlace, t.colModel, t.colLink(tbl.linkLabel), t.colResidual].map((c) => h('th', { scope: 'col', text: c })))),
-        body,
-      ]));
-    };
-    let built = false;
-    d.addEventListener('toggle', () => {
-      if (!d.open || built) return;
-      built = true;
-      build();
-    });
+    const build = () => d.append(h('table', {}, [
+      h('thead', {}, h('tr', {}, [t.colSize, t.colMeasured, t.colInPlace, t.colModel, t.colLink(tbl.linkLabel), t.colResidual].map((c) => h('th', { scope: 'col', text: c })))),
+      h('tbody', {}, xs.map(row)),
+    ]));
+    d.addEventListener('toggle', () => { if (d.open && !d.querySelector('table')) build(); });
     return d;
   }
 
