@@ -24,7 +24,14 @@
         // section's, the measured one, authoring) starts with the full one (engine/worker.js).
         var view = query.get('view');
         boot.engine = view && view !== 'explore' && view !== 'topics' && !query.has('exercise') ? 'full' : 'lean';
-        boot.worker = new Worker(boot.engine === 'full' ? 'engine/worker.js?engine=full' : 'engine/worker.js', { type: 'module' });
+        // After "reload with the served files" (app/engine_start.js): not the build's copies.
+        try {
+          if (sessionStorage.getItem('commlab.v2.documents') === 'served') boot.documents = 'served';
+        } catch (e) {
+          // no sessionStorage: the build's copies
+        }
+        var search = (boot.engine === 'full' ? '&engine=full' : '') + (boot.documents ? '&documents=served' : '');
+        boot.worker = new Worker('engine/worker.js' + (search ? '?' + search.slice(1) : ''), { type: 'module' });
       }
       // A worker that fails before engine/door.js listens: the door sees it here.
       boot.worker.onerror = function (e) {

@@ -4,9 +4,9 @@
 // cold load in headless Chromium (tests/bench/page_load.mjs). Needs build/, build-wasm/, dist/.
 // Usage: node tests/bench/report.mjs [--runs N] [--json]
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, hostname, loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ENCODINGS } from '../../web/tools/compress.mjs';
@@ -168,7 +168,60 @@ function budgets(report) {
       measured: checks.map((row) => `${row.label} ${row.ratio.toFixed(2)}x`).join(', ') || 'not measured' },
     { what: `the exercise page's .wasm at most ${kb(WASM_GZIP_BUDGET_BYTES)} gzipped`, met: wasm.gzip <= WASM_GZIP_BUDGET_BYTES,
       measured: `${kb(wasm.gzip)} (commlab_lean.wasm; the full module a section view loads: ${kb(full.gzip)})` },
+    ...pageBudgets(report.page_load.summary),
   ];
+}
+
+// The page's load (web/README.md "How the page starts"), medians of the cold runs.
+const PAGE_BUDGETS = [
+  ['fcp_ms', 'cold: statements readable (first contentful paint)', 150, 'ms'],
+  ['ready_ms', 'cold: usable (html[data-ready])', 400, 'ms'],
+  ['requests_before_ready', 'cold: requests before usable', 12, ''],
+  ['repeat_ready_ms', 'repeat visit (service worker): usable', 150, 'ms'],
+];
+function pageBudgets(summary) {
+  return PAGE_BUDGETS.map(([key, what, limit, unit]) => {
+    const m = summary[key]?.median;
+    return { what: `${what} at most ${limit}${unit ? ` ${unit}` : ''}`, met: m != null && m <= limit,
+      measured: m == null ? 'not measured' : `${m.toFixed(0)}${unit ? ` ${unit}` : ''} (median)` };
+  });
+}
+
+// Each run's report, naming its commit and machine: the next run prints its page figures beside.
+const REPORT_FILE = fileURLToPath(new URL('../../build-wasm/bench-report.json', import.meta.url));
+function readPrevious() {
+  try {
+    return JSON.parse(readFileSync(REPORT_FILE, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+function commitOf() {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain'], { encoding: 'utf8' }).trim() !== '';
+    return dirty ? `${head}+changes` : head;
+  } catch {
+    return 'unknown';
+  }
+}
+
+function pageAgainst(report, previous) {
+  const now = report.page_load.summary;
+  const before = previous?.page_load?.summary ?? {};
+  const ms = (s) => (s?.median == null ? '-' : `${s.median.toFixed(0)} ms`);
+  const n = (s) => (s?.median == null ? '-' : String(s.median));
+  const bytes = (s) => (s?.median == null ? '-' : kb(s.median));
+  const rows = [
+    ['cold: readable (first contentful paint)', ms(now.fcp_ms), ms(before.fcp_ms)],
+    ['cold: usable', ms(now.ready_ms), ms(before.ready_ms)],
+    ['cold: requests before usable', n(now.requests_before_ready), n(before.requests_before_ready)],
+    ['cold: bytes transferred', bytes(now.transfer_bytes), bytes(before.transfer_bytes)],
+    ['repeat visit: usable', ms(now.repeat_ready_ms), ms(before.repeat_ready_ms)],
+  ];
+  const title = previous ? `The page against the previous run (${previous.commit ?? '?'}, ${previous.date ?? '?'}, ${previous.machine ?? '?'})`
+    : 'The page (no previous run in build-wasm/bench-report.json)';
+  return [title, table(['medians', `now (${report.commit})`, 'previous'], rows)].join('\n');
 }
 
 const fmtTime = (us) => (us == null ? '-' : us >= 1000 ? `${(us / 1000).toFixed(1)} ms` : `${us.toFixed(1)} us`);
@@ -199,6 +252,12 @@ async function main() {
   report.sizes = sizes(report.page_load.runs[0].files);
   report.load_average_end = loadavg()[0];
   report.budgets = budgets(report);
+  // The previous run's report beside this one (the page's figures side by side), then this one kept.
+  const previous = readPrevious();
+  report.commit = commitOf();
+  report.machine = `${hostname()}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}`;
+  mkdirSync(dirname(REPORT_FILE), { recursive: true });
+  writeFileSync(REPORT_FILE, `${JSON.stringify(report, null, 1)}\n`);
 
   if (process.argv.includes('--json')) {
     console.log(JSON.stringify(report, null, 2));
@@ -226,6 +285,8 @@ async function main() {
     table(['file', 'raw', 'gzip -9', 'brotli q11'], report.sizes.map((s) => [s.label, kb(s.raw), kb(s.gzip), kb(s.br)])),
     '',
     formatPageLoad(report.page_load),
+    '',
+    pageAgainst(report, previous),
     '',
     'Budgets (tests/README.md "Budgets")',
     ...report.budgets.map((b) => `  ${b.met ? 'met    ' : 'NOT MET'} ${b.what}: ${b.measured}`),

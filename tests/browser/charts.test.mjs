@@ -24,7 +24,7 @@ function bisectInPage(page, { devices, link, algorithms }) {
     const mod = await import('./engine/commlab.js');
     // A fresh engine of the page's own module, with the documents the page serves.
     if (!globalThis.__testEngine) {
-      const docs = await import('./engine/documents.js');
+      const docs = (await import('./boot.js')).__core['engine/documents.js'];
       const served = await docs.fetchDocuments(new URL('exercises/', location.href));
       globalThis.__testEngine = await mod.loadCommlab({ exercises: served.files });
     }
@@ -342,7 +342,7 @@ describe('charts', () => {
       assert.ok(Math.abs(charted / run.time_s - 1) < 1e-9, `${query}: chart ${charted} s, player ${run.time_s} s`);
       // The player's last step shows that total, as the chart's mark does.
       await player.locator('[data-action="last"]').click();
-      const shown = await page.evaluate(async (s) => (await import('./util/units.js')).formatTime(s), run.time_s);
+      const shown = await page.evaluate(async (s) => ((await import('./boot.js')).__core['util/units.js']).formatTime(s), run.time_s);
       assert.ok((await player.locator('.player-status').textContent()).includes(`/ ${shown}`), `${query}: ${shown}`);
       if (source === 'simulate') assert.equal(await chart.getAttribute('data-boundaries'), null);
       else assert.ok(JSON.parse(await chart.getAttribute('data-boundaries')).length >= 1);

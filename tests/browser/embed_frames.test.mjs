@@ -123,7 +123,7 @@ describe('frames of a course page: work kept across reloads', () => {
     // This Chromium blocks third-party storage in the frame, and so the shared engine: the frame
     // runs a worker of its own (embed_shared.test.mjs: where it is allowed).
     assert.deepEqual(await frame.evaluate(async () => {
-      const door = await import('./engine/door.js');
+      const door = window.commlabBoot.door;
       return [door.heavyRunsIn(), door.currentWorker()?.shared === true];
     }), ['worker', false]);
     const before = (await events(page, 'commlab:state', 'p')).length;

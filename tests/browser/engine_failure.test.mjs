@@ -90,18 +90,18 @@ ${WORKER}`;
 
 const SAID = {
   en: {
-    missing: 'The exercise engine could not be downloaded: the server answered HTTP 404.',
-    truncated: 'The exercise engine arrived damaged: its file is incomplete or is not an engine.',
-    garbage: 'The exercise engine arrived damaged: its file is incomplete or is not an engine.',
-    timeout: `The exercise engine did not arrive within ${START_MS / 1000} s.`,
+    missing: 'The exercise engine (engine/commlab_lean.wasm) could not be downloaded: the server answered HTTP 404.',
+    truncated: 'The exercise engine arrived damaged: engine/commlab_lean.wasm is incomplete or is not an engine.',
+    garbage: 'The exercise engine arrived damaged: engine/commlab_lean.wasm is incomplete or is not an engine.',
+    timeout: `The exercise engine (engine/commlab_lean.wasm) did not arrive within ${START_MS / 1000} s.`,
     kept: 'The exercises can still be read and your saved answers are kept, but answers cannot be checked until the engine loads.',
     noEngine: 'The engine could not be loaded, so answers cannot be checked now. Your answers are kept.',
     stopped: 'The engine stopped while checking. Your answers are kept: press “Check answers” again.',
     retry: 'Retry',
   },
   zh: {
-    missing: '无法下载判分引擎：服务器返回 HTTP 404。',
-    timeout: `判分引擎在 ${START_MS / 1000} 秒内没有下载完成。`,
+    missing: '无法下载判分引擎（engine/commlab_lean.wasm）：服务器返回 HTTP 404。',
+    timeout: `判分引擎（engine/commlab_lean.wasm）在 ${START_MS / 1000} 秒内没有下载完成。`,
     kept: '练习仍可阅读，已保存的答案也都保留；但在引擎加载之前无法检查答案。',
     noEngine: '引擎未能加载，现在无法检查答案。你的答案已保留。',
     stopped: '检查时引擎停止了。你的答案已保留：请再按一次“检查答案”。',
@@ -205,8 +205,8 @@ async function checkWhileStopping(page, kill, steps) {
   return { two, waited_ms: Date.now() - t0 };
 }
 
-const terminate = (page) => () => page.evaluate(async () => (await import('./engine/door.js')).currentWorker().terminate());
-const runsIn = (page) => page.evaluate(async () => (await import('./engine/door.js')).heavyRunsIn());
+const terminate = (page) => () => page.evaluate(async () => window.commlabBoot.door.currentWorker().terminate());
+const runsIn = (page) => page.evaluate(async () => window.commlabBoot.door.heavyRunsIn());
 
 /** The worker terminated twice in checks, on a page whose engine has just started; `kept` must stay saved. */
 async function terminatedTwice(s, lang, kept) {
@@ -370,7 +370,7 @@ describe('the engine failing', () => {
   // The one restart went to the hang above: what was queued is asked again of the main thread.
   test('requests queued behind the one running when the worker stopped are asked again; the running one ends with engine_stopped', async () => {
     const out = await en.page.evaluate(async () => {
-      const door = await import('./engine/door.js');
+      const door = window.commlabBoot.door;
       door.currentWorker().terminate();
       return Promise.all([
         door.ask({ op: 'transfer', link: 'nvlink4', bytes: 720000 }),

@@ -77,8 +77,21 @@ export const SHELL_OPTIONS = { ...CHROMIUM_OPTIONS, executablePath: process.env.
 export async function launch({ full = false } = {}) {
   const shared = process.env[full ? 'COMMLAB_FULL_BROWSER_WS' : 'COMMLAB_BROWSER_WS'];
   const browser = await (shared ? chromium.connect(shared) : chromium.launch(full ? CHROMIUM_OPTIONS : SHELL_OPTIONS));
+  // The service worker (web/sw.js) caches the whole site in the background after a page is ready:
+  // only the tests that ask for it (serviceWorkers: 'allow') pay for that; the others' pages do
+  // not register it (COMMLAB_NO_SW, app/offline.js).
+  const noServiceWorker = async (context, options) => {
+    if (options.serviceWorkers !== 'allow') await context.addInitScript(() => { window.COMMLAB_NO_SW = true; });
+    return context;
+  };
   const newContext = browser.newContext.bind(browser);
-  browser.newContext = async (...args) => countLoads(await newContext(...args));
+  browser.newContext = async (options = {}) => countLoads(await noServiceWorker(await newContext(options), options));
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (options = {}) => {
+    const page = await newPage(options);
+    await noServiceWorker(page.context(), options);
+    return page;
+  };
   return browser;
 }
 
@@ -142,7 +155,7 @@ export function engineEval(page, request) {
     const mod = await import('./engine/commlab.js');
     // A fresh engine of the page's own module, with the documents the page serves.
     if (!globalThis.__testEngine) {
-      const docs = await import('./engine/documents.js');
+      const docs = (await import('./boot.js')).__core['engine/documents.js'];
       const served = await docs.fetchDocuments(new URL('exercises/', location.href));
       globalThis.__testEngine = await mod.loadCommlab({ exercises: served.files });
     }
@@ -335,7 +348,7 @@ export async function checkViewLayout(lab, view, { ready, errors, tables = true,
  */
 export async function exploreSet(page, query) {
   const search = await page.evaluate(async (q) => {
-    const { readSettings, settingsQuery } = await import('./views/explore.js');
+    const { readSettings, settingsQuery } = (await import('./boot.js')).__core['views/explore.js'];
     const s = readSettings(q).settings;
     const set = (name, value, type) => {
       const el = document.querySelector(`[data-view="explore"] [data-setting="${name}"]`);

@@ -24,7 +24,7 @@ async function recording(route = null) {
   return { ctx, wasm };
 }
 // A request through the page's own door to its worker (engine/door.js).
-const ask = (page, request) => page.evaluate((r) => import('./engine/door.js').then((d) => d.ask(r)), request);
+const ask = (page, request) => page.evaluate((r) => Promise.resolve(window.commlabBoot.door).then((d) => d.ask(r)), request);
 
 const lab = useLab();
 
@@ -53,7 +53,7 @@ describe('the engine\'s lean and full modules', () => {
     const solvedBefore = await ask(page, { op: 'exercise.solve', id: 4 });
     const request = { op: 'ladder', pairs: [['pcie5', 'nvlink4']] };
     // A batch with a lean op and a full one, and a lean request right behind it: answered in order.
-    const [both, after_] = await page.evaluate((r) => import('./engine/door.js').then((d) => Promise.all([
+    const [both, after_] = await page.evaluate((r) => Promise.resolve(window.commlabBoot.door).then((d) => Promise.all([
       d.askMany([{ op: 'transfer', link: 'nvlink4', bytes: 64000 }, r]), d.ask({ op: 'transfer', link: 'ib_ndr', bytes: 1e6 })])), request);
     assert.deepEqual(both[1], cli(request));
     assert.deepEqual(both[0], cli({ op: 'transfer', link: 'nvlink4', bytes: 64000 }));
@@ -106,7 +106,7 @@ describe('the engine\'s lean and full modules', () => {
       const { ctx, wasm } = await recording();
       try {
         const page = await openPage(ctx, `${site.url}?exercise=11`, errors);
-        const installed = await page.evaluate(() => import('./engine/door.js').then((d) => d.documentsInstalled()));
+        const installed = await page.evaluate(() => Promise.resolve(window.commlabBoot.door).then((d) => d.documentsInstalled()));
         assert.deepEqual(installed.problems, []);
         assert.ok(installed.exercises.some((e) => e.id === 11), 'exercise 11 is installed');
         assert.equal(await page.locator('section.card[data-exercise="11"]:not([data-prerendered])').count(), 1, 'the card is there');

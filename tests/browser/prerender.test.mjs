@@ -66,7 +66,7 @@ async function checks(page, n = 2, field = 'steps', text = '6') {
   return card.locator(`[data-answer="${field}"]`).getAttribute('data-verdict');
 }
 
-const runsIn = (page) => page.evaluate(async () => (await import('./engine/door.js')).heavyRunsIn());
+const runsIn = (page) => page.evaluate(async () => window.commlabBoot.door.heavyRunsIn());
 
 describe('the prerendered page, and where the engine runs', () => {
   for (const [locale, lang] of [['en-US', 'en'], ['zh-CN', 'zh-CN']]) {

@@ -55,8 +55,8 @@ function sheet(page) {
 /** The statement of an exercise.solve answer as the page writes it (its own renderer, in the page). */
 function rendered(page, res, lang = 'en') {
   return page.evaluate(async ({ res: r, lang: l }) => {
-    const { renderParagraphs } = await import('./util/math.js');
-    const { prettyUnits } = await import('./util/units.js');
+    const { renderParagraphs } = (await import('./boot.js')).__core['util/math.js'];
+    const { prettyUnits } = (await import('./boot.js')).__core['util/units.js'];
     const box = document.createElement('div');
     renderParagraphs(box, prettyUnits(r.statement[l]));
     const given = Object.fromEntries(Object.entries(r.params_display).map(([k, v]) => [k, prettyUnits(v)]));

@@ -3,8 +3,9 @@
 // dist/, as an instructor would change a deployed site without any build: two more documents
 // written only as JSON give ten cards that load, solve, check and draw variants; an edited
 // 03.json shows its new text once the engine is up (the build's answers, engine/first.json, are
-// not used for a document that changed); a missing or garbage document is named in plain words
-// and the other exercises work.
+// not used for a document that changed); edited in place with index.json as built, it is named
+// and reloaded into on request (the page reads the build's copies, engine/documents.json); a
+// missing or garbage document is named in plain words and the other exercises work.
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -121,6 +122,35 @@ describe('documents served beside the page', () => {
       assert.deepEqual(unexpected(errors), []);
     } finally {
       release();
+      await ctx.close();
+      await server.close();
+    }
+  });
+
+  test('03.json edited in place (index.json as built): the build\'s copy is used, the file is named once the page is ready, and a reload asked for uses the served files', async () => {
+    const dir = distCopy((exercises) => {
+      const doc = JSON.parse(readFileSync(join(exercises, '03.json'), 'utf8'));
+      doc.statement.en = `Edited in place. ${doc.statement.en}`;
+      writeFileSync(join(exercises, '03.json'), JSON.stringify(doc, null, 2));
+    });
+    const server = await serve(dir);
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en' });
+    const errors = [];
+    const statement = (page) => page.locator('section.card[data-exercise="3"]:not([data-prerendered]) [data-role="statement"]').innerText();
+    try {
+      const page = await openPage(ctx, `${server.url}?lang=en`, errors);
+      const notice = page.locator('#notice[data-topic="documents"]');
+      await notice.waitFor({ timeout: 15000 });
+      assert.match(await notice.innerText(), /^exercises\/03\.json changed on the server since this page was built; the page uses the built copy\./);
+      assert.doesNotMatch(await statement(page), /Edited in place/);
+      await Promise.all([page.waitForEvent('load'), notice.locator('[data-action="documents-reload"]').click()]);
+      await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+      await settled(page);
+      assert.match(await statement(page), /^Edited in place\. /);
+      await page.waitForTimeout(500);
+      assert.equal(await page.locator('#notice[data-topic="documents"]').count(), 0, 'said no more');
+      assert.deepEqual(unexpected(errors), []);
+    } finally {
       await ctx.close();
       await server.close();
     }

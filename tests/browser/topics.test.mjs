@@ -35,11 +35,11 @@ const SETTING_VIEWS = ['ladder', 'nccl', 'moe', 'decode', 'split', 'rdma', 'boun
 
 /**
  * Opens `url` in a new page of `ctx` that records console errors into `mine` and, given `got`,
- * the view modules (views/NAME.js) it fetches; waits until the page is ready.
+ * the view modules it fetches (lazy/NAME-HASH.js: web/tools/bundle.mjs); waits until the page is ready.
  */
 async function open(ctx, url, mine, got = null) {
   const page = await ctx.newPage();
-  if (got) page.on('request', (r) => { const m = new URL(r.url()).pathname.match(/\/views\/(\w+)\.js$/); if (m) got.push(m[1]); });
+  if (got) page.on('request', (r) => { const m = new URL(r.url()).pathname.match(/\/lazy\/(\w+)-[A-Z0-9]+\.js$/); if (m) got.push(m[1]); });
   page.on('console', (msg) => { if (msg.type() === 'error') mine.push(`${url}: console: ${msg.text()}`); });
   page.on('pageerror', (err) => mine.push(`${url}: pageerror: ${err.message}`));
   await page.goto(url);

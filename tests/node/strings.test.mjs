@@ -81,7 +81,7 @@ test('templates fill their slots; formatters choose cases and plural forms', () 
   assert.equal(strings('zh').attempts(4), '已作答 4 次');
   assert.equal(strings('en').paramOutOfRange('D', '-5 MB', '1 B', '1 TB'), 'D: -5 MB is outside the allowed range, 1 B to 1 TB.');
   assert.equal(strings('fr').title, strings('en').title);
-  assert.equal(strings('en').engineProblem({ kind: 'missing', status: 404 }), 'The exercise engine could not be downloaded: the server answered HTTP 404.');
+  assert.equal(strings('en').engineProblem({ kind: 'missing', status: 404, file: 'engine/commlab_lean.wasm' }), 'The exercise engine (engine/commlab_lean.wasm) could not be downloaded: the server answered HTTP 404.');
   assert.equal(strings('en').engineProblem({ kind: 'toString' }), 'The exercise engine could not be started in this browser.');
   assert.equal(strings('en').linkProblem({ setting: 'seed', value: -1, allowed: { whole: [0, 1000000] }, fallback: { word: 'noSeed' } }),
     'seed: "-1" is not allowed; allowed: a whole number from 0 to 1,000,000. Shown instead: no fixed variant (the lecture’s values).');

@@ -8,7 +8,8 @@
 // The draft is kept in localStorage under DRAFT_KEY (restored on reload); the preview card's
 // progress lives in memory only, in a store of its own, so it never mixes with the lecture's.
 
-import { askMany, forgetExercise } from '../engine/door.js';
+import { askMany } from '../engine/door.js';
+import { forgetExercise } from '../engine/remembered.js';
 import { h } from '../util/dom.js';
 import { authorStrings, pick } from '../util/i18n.js';
 import { locate, problemPath, syntaxPlace } from '../util/jsonpath.js';

@@ -4,7 +4,8 @@
 
 import { Card } from '../card/card.js';
 import { LECTURE, fullParams, variantKey } from '../card/variant.js';
-import { askMany, forgetExercise, rememberSolve } from '../engine/door.js';
+import { askMany } from '../engine/door.js';
+import { forgetExercise, rememberSolve } from '../engine/remembered.js';
 import { h } from '../util/dom.js';
 import { authorStrings, pick } from '../util/i18n.js';
 import { prettyUnits } from '../util/units.js';

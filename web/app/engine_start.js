@@ -2,7 +2,8 @@
 // its answers still hold), what the page says when no engine can be had, and the warm-up once
 // the page is idle.
 
-import { askMany, documentsServed, engineFailure, rememberSolve, warmUp } from '../engine/door.js';
+import { askMany, documentsChanged, documentsServed, engineFailure, engineMovedToPage, engineSlow, engineStarted, warmUp } from '../engine/door.js';
+import { rememberSolve } from '../engine/remembered.js';
 import { sameFingerprints } from '../engine/documents.js';
 import { fullParams } from '../card/variant.js';
 import { h } from '../util/dom.js';
@@ -60,6 +61,32 @@ export function warmUpWhenIdle() {
   (globalThis.requestIdleCallback ?? ((f) => setTimeout(f, 500)))(() => warmUp(), { timeout: 3000 });
 }
 
+/**
+ * Once the page is ready: exercise files edited on the server since the build (the engine installed
+ * the build's copies, engine/documents.js) are named, with a reload that fetches the served files
+ * (start.js reads the flag this leaves in sessionStorage).
+ */
+export function watchServedDocuments(page) {
+  documentsChanged().then((files) => {
+    if (!files.length) return;
+    page.say((t) => t.documentsChanged(files.map((f) => `exercises/${f}`).join(', ')), 'info', {
+      topic: 'documents',
+      action: {
+        name: 'documents-reload',
+        label: (t) => t.documentsReload,
+        run: () => {
+          try {
+            sessionStorage.setItem('commlab.v2.documents', 'served');
+          } catch {
+            // no sessionStorage: the reload uses the copies again and says this again
+          }
+          location.reload();
+        },
+      },
+    });
+  });
+}
+
 // An engine that answered with an error: said in the status line.
 export function engineFailed(page, text) {
   const { status } = page;
@@ -71,15 +98,28 @@ export function engineFailed(page, text) {
 
 /**
  * No engine can be had (engine/door.js): said once, in plain words, with a Retry (a reload:
- * what was typed into a live card is saved) and the technical detail folded away.
+ * what was typed into a live card is saved) and the technical detail folded away. An engine
+ * slow to arrive is said at SLOW_ENGINE_MS, naming its file, until it is up; one that moved to
+ * the page (its workers stopped answering) is said in the notice line.
  * Returns the box's render (it follows the language).
  */
 export function watchEngineFailure(page) {
   let problem = null;
   let box = null;
+  let slow = null;
+  let slowBox = null;
   function render() {
-    if (!problem) return;
     const t = strings(page.lang);
+    if (slow && !problem) {
+      const made = h('p', { class: 'engine-slow', id: 'engine-slow', role: 'status', text: t.engineSlow(slow.file, slow.after_s) });
+      if (slowBox) slowBox.replaceWith(made);
+      else page.main.before(made);
+      slowBox = made;
+    } else if (slowBox) {
+      slowBox.remove();
+      slowBox = null;
+    }
+    if (!problem) return;
     const retry = h('button', { type: 'button', 'data-action': 'retry-engine', text: t.engineRetry });
     retry.addEventListener('click', () => location.reload());
     const made = h('div', { class: 'engine-problem', id: 'engine-problem', role: 'alert', dataset: { problemKind: problem.kind } }, [
@@ -92,6 +132,15 @@ export function watchEngineFailure(page) {
     else page.main.before(made);
     box = made;
   }
+  engineSlow().then((s) => {
+    slow = s;
+    render();
+  });
+  engineStarted().then(() => {
+    slow = null;
+    render();
+  });
+  engineMovedToPage().then(() => page.say((t) => t.engineOnPage, 'info', { topic: 'engine' }));
   engineFailure().then((p) => {
     problem = p;
     page.status.hidden = true;

@@ -4,7 +4,8 @@
 
 import { Card } from '../card/card.js';
 import { LECTURE, fullParams, studentSeed, variantKey } from '../card/variant.js';
-import { askMany, engineStarted, solveAll } from '../engine/door.js';
+import { askMany, engineStarted } from '../engine/door.js';
+import { solveAll } from '../engine/remembered.js';
 import { h } from '../util/dom.js';
 import { strings } from '../util/i18n.js';
 import { exerciseProblem } from './address.js';

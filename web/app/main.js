@@ -8,7 +8,8 @@
 // Each part of the page is a module of its own, given `page`: the address's settings, the
 // store, the view, the language and the cards, and the entry points the parts call each other by.
 
-import { ask, documentsInstalled, engineStarted, isEngineFailure, setLinks, useDocuments, useImporter } from '../engine/door.js';
+import { ask, documentsInstalled, engineStarted, isEngineFailure, useDocuments, useImporter } from '../engine/door.js';
+import { setLinks } from '../engine/remembered.js';
 import { browserLanguage, strings } from '../util/i18n.js';
 import { Store } from './store.js';
 import { reportHeight } from './frame.js';
@@ -21,10 +22,11 @@ import { markView } from './embed_chrome.js';
 import { exportProgress, listenToTransfer } from './transfer.js';
 import { confirmLeave, listenToReset } from './dialogs.js';
 import { createViews, route } from './routing.js';
-import { answerFirst, engineFailed, fetchAnsweredAtBuild, firstBatch, warmUpWhenIdle, watchEngineFailure } from './engine_start.js';
+import { answerFirst, engineFailed, fetchAnsweredAtBuild, firstBatch, warmUpWhenIdle, watchEngineFailure, watchServedDocuments } from './engine_start.js';
 import { fixedVariants, followOtherPages, makeCards, prerenderedCards, readDocuments, restoreProgress, showCards } from './live_cards.js';
 import { startEmbedded } from './embedded.js';
 import { safeStorage } from './storage_access.js';
+import { startOffline } from './offline.js';
 
 // web/tools/prerender.mjs asks the page's first batch through the page's entry module.
 export { firstBatch };
@@ -78,6 +80,8 @@ export async function start(importer, documents) {
   document.documentElement.dataset.ready = 'true';
   performance.mark('commlab-ready');
   warmUpWhenIdle();
+  startOffline(page);
+  watchServedDocuments(page);
   // Checks pressed on a prerendered card before the engine was there (start.js) run now.
   for (const id of globalThis.commlabBoot?.checks.splice(0) ?? []) page.cards.find((c) => String(c.id) === id)?.check();
   if (page.framed && !page.embedded) reportHeight(page.only, [document.body], () => page.main);

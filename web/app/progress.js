@@ -5,7 +5,8 @@
 // The engine answers asynchronously: each check runs twice, first to learn which parameters it
 // asks the engine about (one batch), then for real with the answers at hand (withEngine).
 
-import { askMany, solveAll } from '../engine/door.js';
+import { askMany } from '../engine/door.js';
+import { solveAll } from '../engine/remembered.js';
 import { pick, strings } from '../util/i18n.js';
 import { LECTURE, fullParams, variantKey } from '../card/variant.js';
 import { emptyRecord, isVariantKey } from './store.js';

@@ -2,7 +2,7 @@
 // section views), and those views drawn in place of the cards. Their modules load when opened,
 // apart from the explorer's.
 
-import { knownLinks } from '../engine/door.js';
+import { knownLinks } from '../engine/remembered.js';
 import { strings } from '../util/i18n.js';
 import { createExplore, readSettings, settingsQuery } from '../views/explore.js';
 import { SECTION_VIEWS } from '../views/section_names.js';

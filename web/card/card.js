@@ -6,7 +6,8 @@
 // out, the card is aria-busy.
 
 import { pick, strings } from '../util/i18n.js';
-import { ask, cachedSolve, isEngineFailure, knownLinks, linkLabel, solveAll } from '../engine/door.js';
+import { ask, isEngineFailure } from '../engine/door.js';
+import { cachedSolve, knownLinks, linkLabel, solveAll } from '../engine/remembered.js';
 import { h } from '../util/dom.js';
 import { renderParagraphs, renderRich } from '../util/math.js';
 import { formatBytes, formatTime, prettyUnits } from '../util/units.js';

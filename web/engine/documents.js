@@ -52,13 +52,35 @@ function problemOf(file, err) {
   return { file, kind: err?.kind ?? 'unreadable', message: String(err?.message ?? err) };
 }
 
+/** The build's copies as {name: text} (own string members of plain names only); {} when absent. */
+async function buildCopies(url, fetcher) {
+  if (!url) return {};
+  try {
+    const res = await fetcher(url);
+    if (!res.ok) return {};
+    const all = JSON.parse(await res.text());
+    const out = Object.create(null);
+    if (all && typeof all === 'object' && !Array.isArray(all)) {
+      for (const k of Object.keys(all)) if (PLAIN_NAME.test(k) && typeof all[k] === 'string') out[k] = all[k];
+    }
+    return out;
+  } catch {
+    return {};
+  }
+}
+
 /**
  * The documents of the folder at `base` (a URL ending in "/"): {files: [{file, text}], problems:
- * [{file, kind, message}]}, kind "missing" (HTTP error), "unreadable" (no answer) or "index"
- * (index.json is not a list of files). Never throws; the files are fetched side by side.
+ * [{file, kind, message}], copied: [names read from the build's copies]}, kind "missing" (HTTP
+ * error), "unreadable" (no answer) or "index" (index.json is not a list of files). With `copies`
+ * (the URL of the build's engine/documents.json, {"01.json": "<text>", ...}, fetched beside
+ * index.json) the listed files are read from there, one request for all, when it holds exactly
+ * the files index.json lists (exercises/README.md "Installing the exercises"); otherwise each is
+ * fetched, side by side. Never throws.
  */
-export async function fetchDocuments(base, fetcher = (url) => fetch(url)) {
+export async function fetchDocuments(base, fetcher = (url) => fetch(url), { copies: copiesUrl = null } = {}) {
   let names;
+  const copies = buildCopies(copiesUrl, fetcher);
   try {
     const text = await fetchText(new URL(INDEX, base), fetcher);
     let list;
@@ -74,12 +96,29 @@ export async function fetchDocuments(base, fetcher = (url) => fetch(url)) {
   } catch (e) {
     return { files: [], problems: [problemOf(INDEX, e)] };
   }
-  const read = await Promise.all(names.map((file) => fetchText(new URL(file, base), fetcher)
+  // The copies are the build's list: one listed file more or less (an instructor's edit of
+  // index.json) and every listed file is fetched instead.
+  const built = await copies;
+  const copied = names.length === Object.keys(built).length && names.every((n) => n in built) ? built : {};
+  const read = await Promise.all(names.map((file) => (file in copied ? Promise.resolve(copied[file]) : fetchText(new URL(file, base), fetcher))
     .then((text) => ({ file, text }), (e) => ({ file, problem: problemOf(file, e) }))));
   return {
     files: read.filter((r) => !r.problem),
     problems: read.filter((r) => r.problem).map((r) => r.problem),
+    copied: names.filter((file) => file in copied),
   };
+}
+
+/**
+ * The files of `served.copied` (read from the build's copies) whose text on the server (the
+ * folder at `base`, fetched past any cache) is not the copy's: their names, sorted. A file that
+ * cannot be fetched is not counted: the copy stands.
+ */
+export async function changedOnServer(base, served, fetcher = (url) => fetch(url, { cache: 'no-cache' })) {
+  const copy = new Map(served.files.map((f) => [f.file, f.text]));
+  const changed = await Promise.all((served.copied ?? []).map((file) => fetchText(new URL(file, base), fetcher)
+    .then((text) => (text !== copy.get(file) ? file : null), () => null)));
+  return changed.filter(Boolean).sort();
 }
 
 /**

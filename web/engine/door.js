@@ -8,7 +8,10 @@
 // The engine has no exercise compiled in: whichever side runs it fetches the documents the page
 // ships (documents.js) and installs them before it answers.
 import { createClient } from './protocol.js';
-import { fetchDocuments, fingerprints, installDocuments } from './documents.js';
+import { changedOnServer, fetchDocuments, fingerprints, installDocuments } from './documents.js';
+
+// engine/ and exercises/ beside the page (index.html): this module may be bundled anywhere.
+const besidePage = (path) => new URL(path, globalThis.location?.href);
 
 let importer = () => import('./commlab.js');
 let ownImporter = false;
@@ -67,7 +70,11 @@ export function documentsInstalled() {
 /** Fetching and compiling the .wasm and fetching the exercise documents, from the worker's start. */
 export const START_TIMEOUT_MS = 30000;
 /** One ordinary request or batch (a check, a calculator's requests, a chart's sweep). */
-export const REQUEST_TIMEOUT_MS = 10000;
+export const REQUEST_TIMEOUT_MS = 5000;
+/** A new worker answers a ping at once, while its engine still loads: one that does not is hung. */
+export const ANSWER_TIMEOUT_MS = 5000;
+/** The page says the engine is slow to arrive (naming its file) after this; it keeps waiting. */
+export const SLOW_ENGINE_MS = 10000;
 /** A batch holding a long request (LONG_OPS: simulations, linting a document) or many requests. */
 export const LONG_REQUEST_TIMEOUT_MS = 60000;
 /** A worker told to stop loading (START_TIMEOUT_MS ran out) says how that went within this. */
@@ -83,6 +90,7 @@ function timeouts() {
   return {
     start_ms: o.start_ms ?? START_TIMEOUT_MS, request_ms: o.request_ms ?? REQUEST_TIMEOUT_MS,
     long_ms: o.long_ms ?? LONG_REQUEST_TIMEOUT_MS, grace_ms: o.grace_ms ?? STOP_GRACE_MS,
+    answer_ms: o.answer_ms ?? ANSWER_TIMEOUT_MS, slow_ms: o.slow_ms ?? SLOW_ENGINE_MS,
   };
 }
 
@@ -150,8 +158,49 @@ export function engineFailure() {
   return failed.promise;
 }
 
+/** The .wasm this page's engine loads, as the page's address names it (engine/worker.js picks alike). */
+export function engineFile() {
+  return where === 'main thread' || globalThis.commlabBoot?.engine === 'full' ? 'engine/commlab_wasm.wasm' : 'engine/commlab_lean.wasm';
+}
+
+/** Resolves with {file, after_s} if the engine is not up SLOW_ENGINE_MS after the page was opened. */
+export function engineSlow() {
+  connect();
+  const t = timeouts();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve({ file: engineFile(), after_s: t.slow_ms / 1000 }), Math.max(0, t.slow_ms - performance.now()));
+    started.promise.then(() => clearTimeout(timer));
+  });
+}
+
+const onPage = deferred();
+const changed = deferred();
+let localDocs = null; // the main thread's documents, as fetched
+let askedChanged = false;
+
+/**
+ * Resolves with the exercise files whose text on the server is not the build's copy the engine
+ * installed (engine/documents.js changedOnServer): asked once, when the page is ready.
+ */
+export function documentsChanged() {
+  connect();
+  if (!askedChanged) {
+    askedChanged = true;
+    if (worker) worker.postMessage({ type: 'changed?' });
+    else if (localDocs) localDocs.then((d) => changedOnServer(besidePage('exercises/'), d)).then(changed.resolve, () => changed.resolve([]));
+    else changed.resolve([]);
+  }
+  return changed.promise;
+}
+
+/** Resolves once workers stopped answering too often and the engine runs on the page instead. */
+export function engineMovedToPage() {
+  return onPage.promise;
+}
+
 function fail(problem) {
   if (failure) return;
+  problem = { ...problem, file: engineFile() };
   failure = problem.kind === 'timeout' ? { ...problem, timeout_s: timeouts().start_ms / 1000 } : problem;
   console.error(`commlab: the engine could not be loaded: ${problem.detail}`);
   started.resolve({ ok: false, problem: failure });
@@ -161,8 +210,9 @@ function fail(problem) {
 function spawn() {
   try {
     // The module start.js chose for this page (engine/worker.js): a restarted worker starts alike.
-    const url = new URL('./worker.js', import.meta.url);
-    if (globalThis.commlabBoot?.engine === 'full') url.search = 'engine=full';
+    const url = besidePage('engine/worker.js');
+    if (globalThis.commlabBoot?.engine === 'full') url.searchParams.set('engine', 'full');
+    if (globalThis.commlabBoot?.documents === 'served') url.searchParams.set('documents', 'served');
     return new Worker(url, { type: 'module' });
   } catch {
     return null;
@@ -230,6 +280,8 @@ function attach(w) {
     if (m?.type === 'documents') served.resolve({ fingerprints: m.fingerprints, problems: m.problems });
     else if (m?.type === 'installed') installed.resolve({ exercises: m.exercises, problems: m.problems });
     else if (m?.type === 'engine') engineReply(w, m);
+    else if (m?.type === 'pong') w.ponged = true;
+    else if (m?.type === 'changed') changed.resolve(m.files);
     else c.receive(m);
   };
   w.onerror = (e) => {
@@ -237,6 +289,7 @@ function attach(w) {
     die(w, String(e.message || 'an error'));
   };
   w.onmessageerror = () => die(w, 'a message could not be read');
+  w.postMessage({ type: 'ping' });
   w.postMessage({ type: 'documents' });
   w.postMessage({ type: 'installed' });
   w.postMessage({ type: 'engine' });
@@ -244,7 +297,10 @@ function attach(w) {
   startTimers = [setTimeout(() => {
     w.postMessage({ type: 'stop-loading', after_ms: t.start_ms });
     startTimers.push(setTimeout(() => die(w, 'no answer to stop-loading'), t.grace_ms));
-  }, t.start_ms)];
+  }, t.start_ms), setTimeout(() => {
+    // A worker answers a ping at once, even while its engine loads: this one is hung.
+    if (!w.ponged) die(w, `no answer within ${t.answer_ms} ms`);
+  }, t.answer_ms)];
 }
 
 function clearStart() {
@@ -298,6 +354,7 @@ function die(w, why) {
     if (warmWanted) warmUp();
   } else {
     where = 'main thread';
+    if (!refused) onPage.resolve();
   }
   jobs.forEach((job, i) => {
     const running = i === 0 && wasUp;
@@ -313,7 +370,7 @@ export function currentWorker() {
 }
 
 function compileHere(signal) {
-  const url = new URL('./commlab_wasm.wasm', import.meta.url);
+  const url = besidePage('engine/commlab_wasm.wasm');
   return fetch(url, { signal }).then((r) => {
     if (!r.ok) {
       const e = new Error(`${url.pathname}: HTTP ${r.status} ${r.statusText}`.trim());
@@ -329,8 +386,10 @@ function loadLocal() {
   const t = timeouts();
   const loading = new AbortController();
   const timer = setTimeout(() => loading.abort(new DOMException(`the engine did not load within ${t.start_ms} ms`, 'TimeoutError')), t.start_ms);
+  const copies = globalThis.commlabBoot?.documents === 'served' ? null : besidePage('engine/documents.json');
   const docs = inlined ? Promise.resolve(inlined)
-    : fetchDocuments(new URL('../exercises/', import.meta.url), (url) => fetch(url, { signal: loading.signal }));
+    : fetchDocuments(besidePage('exercises/'), (url) => fetch(url, { signal: loading.signal }), { copies });
+  if (!inlined) localDocs = docs;
   docs.then((d) => served.resolve({ fingerprints: fingerprints(d.files), problems: d.problems }));
   // The single-file build's importer brings its own bytes; otherwise the .wasm is fetched here,
   // under the same timeout as the worker's.
@@ -426,62 +485,6 @@ export function heavyRunsIn() {
   return where;
 }
 
-// exercise.solve answers, remembered: statement, calculator, solution and the restore checks
-// ask the same ones. Only answers that say something about the request are kept.
-const TRANSIENT = new Set(['not_loaded', 'worker_failed', 'engine_stopped', 'worker_exception', 'engine_exception', 'bad_response']);
-const solved = new Map();
-const solveKey = (id, params) => `${id} ${JSON.stringify(params ?? null)}`;
-
-/** The engine's exercise.solve answer for (id, params) if it was asked before, else undefined. */
-export function cachedSolve(id, params) {
-  return solved.get(solveKey(id, params));
-}
-
-export function rememberSolve(id, params, res) {
-  if (!res || TRANSIENT.has(res.error?.code)) return;
-  const k = solveKey(id, params);
-  solved.delete(k);
-  solved.set(k, res);
-  if (solved.size > 256) solved.delete(solved.keys().next().value);
-}
-
-/**
- * Forgets every remembered answer of exercise `id`: a document loaded again under that id
- * (exercise.load, the authoring view) answers anew.
- */
-export function forgetExercise(id) {
-  const prefix = `${id} `;
-  for (const k of [...solved.keys()]) if (k.startsWith(prefix)) solved.delete(k);
-}
-
-/** exercise.solve for each {id, params} not yet known, in one batch; resolves to the answers. */
-export async function solveAll(list, key = null) {
-  const missing = list.filter((x) => cachedSolve(x.id, x.params) === undefined);
-  if (missing.length) {
-    const out = await askMany(missing.map((x) => ({ op: 'exercise.solve', id: Number(x.id), params: x.params })), key);
-    if (!out) return null;
-    missing.forEach((x, i) => rememberSolve(x.id, x.params, out[i]));
-    // Not remembered (a failure of the engine itself): answered as it came.
-    return list.map((x) => cachedSolve(x.id, x.params) ?? out[missing.indexOf(x)]);
-  }
-  return list.map((x) => cachedSolve(x.id, x.params));
-}
-
-let linkList = [];
-let links = new Map();
-
-/** Gives the catalogue of links (the `links` op's answer), for linkLabel and knownLinks. */
-export function setLinks(list) {
-  linkList = list ?? [];
-  links = new Map(linkList.map((l) => [l.id, l.label]));
-}
-
-/** The catalogue of links given to setLinks (empty before). */
-export function knownLinks() {
-  return linkList;
-}
-
-/** The catalogue name of link `id` ("InfiniBand NDR"), or undefined. */
-export function linkLabel(id) {
-  return links.get(id);
-}
+// The door the page uses, for a script of the host page and for tests (web/HOOKS.md): the page's
+// own instance, whichever file it was bundled into.
+if (globalThis.commlabBoot) globalThis.commlabBoot.door = Object.freeze({ ask, askMany, currentWorker, heavyRunsIn, documentsInstalled, engineStarted });

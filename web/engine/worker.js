@@ -20,12 +20,16 @@ const startsFull = new URLSearchParams(self.location.search).get('engine') === '
 const WASM_URL = startsFull ? FULL_URL : new URL('./commlab_lean.wasm', import.meta.url);
 const EXERCISES_URL = new URL('../exercises/', import.meta.url);
 const INDEX_URL = new URL('index.json', EXERCISES_URL);
+// The build's copy of every listed document, one request (engine/documents.js fetchDocuments);
+// not after the page was reloaded to use the served files (`?documents=served`, start.js).
+const COPIES_URL = new URLSearchParams(self.location.search).get('documents') === 'served' ? null
+  : new URL('./documents.json', import.meta.url);
 const loading = new AbortController();
 const signal = loading.signal;
-const indexFetch = fetch(INDEX_URL, { signal });
-indexFetch.catch(() => {}); // a failure is a problem fetchDocuments reports
+const early = new Map([INDEX_URL, COPIES_URL].filter(Boolean).map((url) => [String(url), fetch(url, { signal })]));
+for (const f of early.values()) f.catch(() => {}); // a failure is a problem fetchDocuments reports
 const documents = import('./documents.js').then((d) => d.fetchDocuments(EXERCISES_URL,
-  (url) => (String(url) === String(INDEX_URL) ? indexFetch : fetch(url, { signal }))).then((served) => ({ d, served })))
+  (url) => early.get(String(url)) ?? fetch(url, { signal }), { copies: COPIES_URL }).then((served) => ({ d, served })))
   .catch((err) => ({ d: null, served: { files: [], problems: [{ file: 'index.json', kind: 'unreadable', message: String(err?.message ?? err) }] } }));
 
 function compileWasm(url = WASM_URL, { signal } = { signal: loading.signal }) {
@@ -155,6 +159,11 @@ function connect(post) {
     idle: () => !receive || !receive.idle || receive.idle(),
     handle(data) {
       // The page says when it is ready: warming up earlier would take a core from its start-up.
+      // The page's liveness check (engine/door.js ANSWER_TIMEOUT_MS): answered at once.
+      if (data?.type === 'ping') {
+        post({ type: 'pong' });
+        return;
+      }
       if (data?.type === 'warm-up') {
         warmWanted = true;
         warm?.();
@@ -166,6 +175,12 @@ function connect(post) {
       }
       if (data?.type === 'bye') {
         connections.delete(c);
+        return;
+      }
+      // Which copies differ from the served files (asked once the page is ready).
+      if (data?.type === 'changed?') {
+        documents.then(({ d, served }) => (d ? d.changedOnServer(EXERCISES_URL, served) : []))
+          .then((files) => post({ type: 'changed', files }), () => post({ type: 'changed', files: [] }));
         return;
       }
       if (data?.type === 'documents' || data?.type === 'installed' || data?.type === 'engine') {

@@ -29,7 +29,7 @@ export const FORMS = {
     fileNotCount: 'v', fileNotBoolean: 'v', fileNoSuchVariant: 'k', restoreDropped: 'list',
     leaveUnchecked: 'list', variantName: 'n', restoreRefused: 'm', importTooLarge: 'size',
     importRefusedStorage: 'm', restoreTrimmed: 'list', timelineTitle: 'p m', timelineAxis: 'x',
-    engineProblem: (m, p) => m(oneOf(m, p.kind, 'other'), p),
+    engineProblem: (m, p) => m(oneOf(m, p.kind, 'other'), p), engineSlow: 'file after_s', documentsChanged: 'files',
     documentProblems: count,
     documentProblem: (m, p) => m(oneOf(m, p.kind, 'other'), { ...p, refusal: refusal(p) }),
     engineRefused: (m, label) => (label ? m('named', { label }) : m('none')),

@@ -13,7 +13,8 @@ function loadUPlot() {
 import { h } from '../util/dom.js';
 import { viewStrings } from '../util/i18n.js';
 import { formatBytes, formatTime } from '../util/units.js';
-import { askMany, knownLinks } from '../engine/door.js';
+import { askMany } from '../engine/door.js';
+import { knownLinks } from '../engine/remembered.js';
 import { simulateRequest } from './player.js';
 
 // Ten distinct colours (category10), one a series; a chart with more series than ten is split
