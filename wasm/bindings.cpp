@@ -1,51 +1,45 @@
-// The thin binding: request text in, answer text out, through C functions and buffers in the
-// module's memory that commlab.js reads and writes (no embind: its string conversions copied
-// each text twice, allocated twice and took about a fifth of a transfer request's time, and
-// its code and glue added to the download). Every C++ exception is caught inside
-// commlab::evaluate, so none crosses into JS (an uncaught throw would abort the module).
-#include <emscripten/emscripten.h>
+// The binding: one EMSCRIPTEN_BINDINGS block that translates types and nothing else (wasm/README.md
+// "The binding"). Request text in, answer text out, as the native door; the version as a value.
+// Every C++ exception is caught inside commlab::evaluate; the catch here is the last line of
+// defence, since an exception crossing into JS would abort the module.
+#include <emscripten/bind.h>
 
-#include <cstddef>
-#include <cstdint>
 #include <string>
-#include <vector>
 
 #include "api/api.hpp"
 
 namespace {
-std::vector<char> request_bytes;  // grows to the longest request seen
-std::string request_text;         // the same, kept: no allocation a request
-std::string answer_text;
-// Where commlab.js finds the last answer, read from memory: no call per field.
-struct AnswerView {
-  uint32_t address;
-  uint32_t bytes;
-} answer_view;
+
+std::string evaluate(const std::string& request) {
+  try {
+    return commlab::evaluate(request);
+  } catch (...) {
+    return R"({"error":{"code":"internal","message":"internal error: the engine failed on this request"}})";
+  }
+}
+
+std::string ops() { return evaluate(R"({"op":"ops"})"); }
+
+// Which engine this is: the project's version and the module (the lean one answers the
+// exercises' and Explore's ops, the full one every op: wasm/CMakeLists.txt).
+struct Version {
+  std::string engine;
+  std::string module;
+};
+
+Version version() {
+#ifdef COMMLAB_LEAN
+  return {COMMLAB_VERSION, "lean"};
+#else
+  return {COMMLAB_VERSION, "full"};
+#endif
+}
+
 }  // namespace
 
-extern "C" {
-
-/// Room for a request of up to `bytes` bytes of UTF-8; its address, valid until the next call
-/// of this function.
-EMSCRIPTEN_KEEPALIVE char* commlab_request_buffer(size_t bytes) {
-  request_bytes.resize(bytes);
-  return request_bytes.data();
+EMSCRIPTEN_BINDINGS(commlab) {
+  emscripten::value_object<Version>("Version").field("engine", &Version::engine).field("module", &Version::module);
+  emscripten::function("evaluate", &evaluate);
+  emscripten::function("ops", &ops);
+  emscripten::function("version", &version);
 }
-
-/// The address of the last answer's {address, bytes}, fixed for the module's life.
-EMSCRIPTEN_KEEPALIVE const AnswerView* commlab_answer() { return &answer_view; }
-
-/// Answers the request of `bytes` bytes written into the buffer; the answer stays where
-/// commlab_answer() says until the next call.
-EMSCRIPTEN_KEEPALIVE void commlab_evaluate(size_t bytes) {
-  try {
-    request_text.assign(request_bytes.data(), bytes);
-    answer_text = commlab::evaluate(request_text);
-  } catch (...) {  // evaluate() catches everything itself; this is the last line of defence
-    answer_text = R"({"error":{"code":"internal","message":"internal error: the engine failed on this request"}})";
-  }
-  answer_view = {static_cast<uint32_t>(reinterpret_cast<uintptr_t>(answer_text.data())),
-                 static_cast<uint32_t>(answer_text.size())};
-}
-
-}  // extern "C"

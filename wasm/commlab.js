@@ -11,33 +11,25 @@ export class CommlabError extends Error {
   }
 }
 
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-
 class Commlab {
   #module;
-  #answer; // address of the module's {address, bytes} of the last answer
-  #room = 0; // bytes of the module's request buffer
-  #input = null; // a view of that buffer (renewed when the buffer or the memory grows)
   constructor(module) {
     this.#module = module;
-    this.#answer = module._commlab_answer() >> 2;
   }
 
   /** Request text in, response text out, exactly as the CLI's `commlab eval`. */
   evaluateText(requestText) {
-    const m = this.#module;
-    const text = String(requestText);
-    // UTF-8 takes at most 3 bytes per UTF-16 unit.
-    if (!this.#input || text.length * 3 > this.#room || this.#input.buffer !== m.HEAPU8.buffer) {
-      this.#room = Math.max(this.#room, text.length * 3, 4096);
-      const at = m._commlab_request_buffer(this.#room);
-      this.#input = m.HEAPU8.subarray(at, at + this.#room);
-    }
-    const { written } = encoder.encodeInto(text, this.#input);
-    m._commlab_evaluate(written);
-    const at = m.HEAPU32[this.#answer]; // read after the call: memory may have grown
-    return decoder.decode(m.HEAPU8.subarray(at, at + m.HEAPU32[this.#answer + 1]));
+    return this.#module.evaluate(String(requestText));
+  }
+
+  /** Every op this module answers, with a one-line summary each (the lean module's have none). */
+  ops() {
+    return JSON.parse(this.#module.ops()).ops;
+  }
+
+  /** {engine: the project's version, module: 'lean' or 'full'}. */
+  version() {
+    return this.#module.version();
   }
 
   /** Request object in, response object out; errors come back as {error: {code, message}}. */

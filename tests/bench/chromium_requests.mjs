@@ -7,7 +7,7 @@ import { launch, serve } from '../browser/helpers.mjs';
 /** {results: {case: {us}}, browser_version}: microseconds a request in Chromium, each case. */
 export async function chromiumTimes(cases = CALCULATOR_CASES) {
   const server = await serve();
-  const browser = await launch();
+  const browser = await launch({ asUsers: true });
   try {
     const page = await browser.newPage();
     // A page of the server's origin that starts nothing of its own (index.html would boot the app
@@ -16,11 +16,11 @@ export async function chromiumTimes(cases = CALCULATOR_CASES) {
     await page.evaluate(`globalThis.timeRequest = ${timeRequest}`);
     const us = await page.evaluate(async (cases) => {
       const { loadCommlab } = await import('/engine/commlab.js');
-      // The documents fetched as the page fetches them (engine/documents.js).
-      const { fetchDocuments } = await import('/engine/documents.js');
-      const served = await fetchDocuments(new URL('/exercises/', location.href));
-      const lab = await loadCommlab({ exercises: served.files });
-      const problems = [...served.problems, ...lab.installed.problems];
+      // The documents the server lists (exercises/index.json), each fetched.
+      const { files: names } = await (await fetch('/exercises/index.json')).json();
+      const files = await Promise.all(names.map(async (file) => ({ file, text: await (await fetch(`/exercises/${file}`)).text() })));
+      const lab = await loadCommlab({ exercises: files });
+      const problems = lab.installed.problems;
       if (problems.length) throw new Error(JSON.stringify(problems));
       const out = {};
       for (const [name, text] of Object.entries(cases)) {

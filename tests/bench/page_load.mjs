@@ -94,7 +94,7 @@ async function oneRun(browser, url) {
 /** Runs `runs` cold loads of the exercises page `path` under dist/; resolves to {runs: [...], summary}. */
 export async function pageLoad({ runs = 7, path = 'index.html' } = {}) {
   const server = await serve(DIST);
-  const browser = await launch();
+  const browser = await launch({ asUsers: true });
   const browser_version = browser.version();
   const results = [];
   try {
@@ -120,7 +120,7 @@ export async function pageLoad({ runs = 7, path = 'index.html' } = {}) {
  */
 export async function repeatVisits({ runs = 7, path = 'index.html' } = {}) {
   const server = await serve(DIST);
-  const browser = await launch();
+  const browser = await launch({ asUsers: true });
   try {
     const context = await browser.newContext({ serviceWorkers: 'allow' });
     await context.addInitScript(recordMilestones);

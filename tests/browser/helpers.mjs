@@ -74,9 +74,12 @@ export const SHELL_OPTIONS = { ...CHROMIUM_OPTIONS, executablePath: process.env.
  * one of its own when the file runs alone. Closing a shared one only disconnects this file, and
  * its contexts go with it.
  */
-export async function launch({ full = false } = {}) {
-  const shared = process.env[full ? 'COMMLAB_FULL_BROWSER_WS' : 'COMMLAB_BROWSER_WS'];
-  const browser = await (shared ? chromium.connect(shared) : chromium.launch(full ? CHROMIUM_OPTIONS : SHELL_OPTIONS));
+export async function launch({ full = false, asUsers = false } = {}) {
+  const shared = asUsers ? null : process.env[full ? 'COMMLAB_FULL_BROWSER_WS' : 'COMMLAB_BROWSER_WS'];
+  // asUsers (./lab bench): V8's own tiers, as students run the page (the optimising tier too),
+  // in the headless shell, or with `full` the full Chromium.
+  const user = { ...options, ...(full ? {} : { executablePath: SHELL_OPTIONS.executablePath }) };
+  const browser = await (shared ? chromium.connect(shared) : chromium.launch(asUsers ? user : full ? CHROMIUM_OPTIONS : SHELL_OPTIONS));
   // The service worker (web/sw.js) caches the whole site in the background after a page is ready:
   // only the tests that ask for it (serviceWorkers: 'allow') pay for that; the others' pages do
   // not register it (COMMLAB_NO_SW, app/offline.js).

@@ -9,8 +9,14 @@ export const CALCULATOR_CASES = {
     '{"op":"allreduce","algorithm":"hierarchical","nodes":4,"gpus_per_node":8,"bytes":1e9,"intra_link":"nvlink4","inter_link":"ib_ndr"}',
   bad_request: '{"op":"transfer","link":"warp","bytes":-1}',
   // The request behind every calculator move of an exercise card: its compute section run.
+  exercise1_solve: '{"op":"exercise.solve","id":1}',
+  exercise2_solve: '{"op":"exercise.solve","id":2}',
   exercise3_solve: '{"op":"exercise.solve","id":3}',
+  exercise4_solve: '{"op":"exercise.solve","id":4}',
+  exercise5_solve: '{"op":"exercise.solve","id":5}',
   exercise6_solve: '{"op":"exercise.solve","id":6}',
+  exercise7_solve: '{"op":"exercise.solve","id":7}',
+  exercise8_solve: '{"op":"exercise.solve","id":8}',
 };
 
 /**

@@ -92,7 +92,7 @@ export function switchLanguage(page, to, { remember = true } = {}) {
   renderProgress(page);
 }
 
-// The cards on screen switch at once, the others a few at a time, one frame each: a card takes
+// The cards on screen switch at once, the others a few at a time, a task each: a card takes
 // about 10 ms to render again, eight in one task blocked the page for 90 ms. `html[data-switching]`
 // is set until every card speaks the new language.
 let switching = 0;
@@ -117,10 +117,10 @@ function switchCards(page, to) {
     if (token !== switching) return; // a newer switch renders every card itself
     const start = performance.now();
     while (later.length && performance.now() - start < 16) later.shift().setLang(to);
-    if (later.length) requestAnimationFrame(step);
+    if (later.length) setTimeout(step, 0); // a task, not a frame: a frame out of view gets none
     else delete root.dataset.switching;
   };
-  requestAnimationFrame(step);
+  setTimeout(step, 0);
 }
 
 // Header actions work before and without the engine.

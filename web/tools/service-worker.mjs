@@ -13,7 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const SOURCE = join(dirname(fileURLToPath(import.meta.url)), '..', 'sw.js');
 const SKIP = [/\.(br|gz)$/, /^scorm\//, /^commlab-single\.html$/, /^course\.html$/, /^embed\.js$/, /^start\.js$/, /^sw\.js$/,
-  /^engine\/commlab(\.js|_wasm\.mjs)$/, /LICENSE/,
+  /^engine\/commlab(\.js|\.d\.ts|_wasm\.mjs)$/, /LICENSE/,
   /^styles\.css$/, /^util\//]; // (the page has its stylesheets inline: web/tools/inline-head.mjs)
 
 /** The release's files under `dist`, sorted, '/'-separated. */
