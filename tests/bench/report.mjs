@@ -101,7 +101,7 @@ async function coldRingChild(warmed) {
     return performance.now() - start;
   };
   if (warmed) {
-    const { WARMUP_REQUESTS } = await import(pathToFileURL(join(DIST, 'engine/warmup.js')).href);
+    const { WARMUP_REQUESTS } = await import(pathToFileURL(join(ROOT, 'web/engine/warmup.js')).href);
     for (const r of WARMUP_REQUESTS) lab.evaluateText(r);
     await new Promise((r) => setTimeout(r, 300));
   }
@@ -118,22 +118,22 @@ function coldRing(processes = 3, warmed = false) {
     ratio: med('first_ms') / med('warm_ms') };
 }
 
-function sizesOf(path) {
+async function sizesOf(path) {
   const raw = readFileSync(path);
-  return { raw: raw.length, gzip: ENCODINGS.gzip.compress(raw).length, br: ENCODINGS.br.compress(raw).length };
+  return { raw: raw.length, gzip: (await ENCODINGS.gzip.compress(raw)).length, br: (await ENCODINGS.br.compress(raw)).length };
 }
 
 /** Sizes of the engine's three files and of every file the page requested (its first cold load). */
-function sizes(pageFiles) {
-  const rows = ['engine/commlab_lean.wasm', 'engine/commlab_wasm.wasm', 'engine/commlab_wasm.mjs', 'engine/commlab.js']
-    .map((file) => ({ label: file, ...sizesOf(join(DIST, file)) }));
+async function sizes(pageFiles) {
+  const rows = await Promise.all(['engine/commlab_lean.wasm', 'engine/commlab_wasm.wasm', 'engine/commlab_wasm.mjs', 'engine/commlab.js']
+    .map(async (file) => ({ label: file, ...(await sizesOf(join(DIST, file))) })));
   const paths = [...new Set(pageFiles.filter((f) => f.status === 200).map((f) => {
     const path = decodeURIComponent(new URL(f.url).pathname).slice(1);
     return path === '' || path.endsWith('/') ? `${path}index.html` : path;
   }))];
   const page = { label: `the page (${paths.length} files it requested)`, raw: 0, gzip: 0, br: 0 };
   for (const path of paths) {
-    const s = sizesOf(join(DIST, path));
+    const s = await sizesOf(join(DIST, path));
     for (const key of ['raw', 'gzip', 'br']) page[key] += s[key];
   }
   return [...rows, page];
@@ -246,7 +246,7 @@ async function main() {
   report.warmed_ring = coldRing(3, true);
   report.binding = await bindingCost();
   report.page_load = await pageLoad({ runs: Number(arg('--runs', 7)) });
-  report.sizes = sizes(report.page_load.runs[0].files);
+  report.sizes = await sizes(report.page_load.runs[0].files);
   report.load_average_end = loadavg()[0];
   report.budgets = budgets(report);
   // The previous run's report beside this one (the page's figures side by side), then this one kept.
