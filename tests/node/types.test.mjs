@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import test from 'node:test';
-import { DTS, declaration, goldenLines, shapes } from '../../wasm/tools/dts.mjs';
+import { DTS, declaration, goldenLines, pascal, shapes } from '../../wasm/tools/dts.mjs';
 import { loadLab } from './exercises.mjs';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -20,7 +20,6 @@ function declared(text, kind) {
   }
   return out;
 }
-const pascal = (op) => op.split(/[._]/).map((w) => w[0].toUpperCase() + w.slice(1)).join('');
 
 test('wasm/commlab.d.ts is what the engine\'s op list and answers make it (node wasm/tools/dts.mjs)', async () => {
   const lab = await loadLab();

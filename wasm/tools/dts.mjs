@@ -30,7 +30,8 @@ function typeOf(v, key, inRequest) {
   return typeof v;
 }
 
-const pascal = (op) => op.split(/[._]/).map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+/** The interface name of an op: 'exercise.solve' -> 'ExerciseSolve'. */
+export const pascal = (op) => op.split(/[._]/).map((w) => w[0].toUpperCase() + w.slice(1)).join('');
 
 /** {op: {requests: n, request: {field: {types, count}}, answer: {...}}} from the engine's answers. */
 export function shapes(lab, lines) {

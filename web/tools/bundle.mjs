@@ -14,7 +14,7 @@
 // engine's JS door for other pages (wasm/README.md).
 //
 // Usage: node web/tools/bundle.mjs <dist folder>   (after inline-json.mjs: no JSON imports left)
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -137,7 +137,6 @@ export async function bundle(dist) {
     rmSync(path);
     removed.push(path);
   }
-  const { renameSync } = await import('node:fs');
   renameSync(bootFile, join(dist, 'boot.js'));
   renameSync(workerFile, join(dist, 'engine', 'worker.js'));
   for (const dir of ['app', 'card', 'views', 'util/strings']) removeEmpty(join(dist, dir));
