@@ -31,6 +31,28 @@ function recordMilestones() {
     attributeFilter: ['data-ready'] });
 }
 
+// The first language switch after a cold load: the longest main-thread task it caused (the
+// Long Tasks API reports those of 50 ms or more: 0 when there was none) and the click's time to
+// its next paint (Event Timing), until every card speaks the new language.
+async function firstLanguageSwitch(page) {
+  await page.evaluate(() => {
+    window.__switchMarks = { longest_ms: 0, click_ms: null };
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__switchMarks.longest_ms = Math.max(window.__switchMarks.longest_ms, e.duration);
+    }).observe({ type: 'longtask' });
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (e.name === 'click') window.__switchMarks.click_ms = e.duration;
+    }).observe({ type: 'event', durationThreshold: 16 });
+  });
+  const from = await page.evaluate(() => document.documentElement.lang);
+  await page.click('[data-action="language"]');
+  await page.waitForFunction((was) => document.documentElement.lang !== was &&
+    !document.documentElement.hasAttribute('data-switching'), from);
+  await page.waitForTimeout(300); // the observers report after the frame
+  const m = await page.evaluate(() => window.__switchMarks);
+  return { switch_longest_task_ms: m.longest_ms, switch_click_ms: m.click_ms ?? 0 };
+}
+
 export const median = (xs) => {
   const s = xs.filter((x) => x != null).sort((a, b) => a - b);
   if (s.length === 0) return null;
@@ -50,6 +72,7 @@ async function oneRun(browser, url) {
   await page.goto(url);
   await page.waitForFunction(() => window.__commlabLoad.filled_ms != null, null, { timeout: 60000 });
   await page.waitForLoadState('networkidle');
+  const language_switch = await firstLanguageSwitch(page);
   const readyAt = await page.evaluate(() => performance.timeOrigin + window.__commlabLoad.ready_ms);
   const marks = await page.evaluate(() => {
     const fcp = performance.getEntriesByName('first-contentful-paint')[0];
@@ -82,6 +105,7 @@ async function oneRun(browser, url) {
   await context.close();
   return {
     ...marks,
+    ...language_switch,
     load_average,
     requests: files.length,
     requests_before_ready: asked.filter((t) => t <= readyAt).length,
@@ -105,7 +129,7 @@ export async function pageLoad({ runs = 7, path = 'index.html' } = {}) {
   }
   const summary = {};
   const repeat = await repeatVisits({ runs, path });
-  for (const key of ['fcp_ms', 'ready_ms', 'filled_ms', 'wasm_end_ms', 'body_bytes', 'transfer_bytes', 'load_average', 'requests_before_ready']) {
+  for (const key of ['fcp_ms', 'ready_ms', 'filled_ms', 'wasm_end_ms', 'body_bytes', 'transfer_bytes', 'load_average', 'requests_before_ready', 'switch_longest_task_ms', 'switch_click_ms']) {
     const xs = results.map((r) => r[key]).filter((x) => x != null);
     summary[key] = xs.length ? { median: median(xs), min: Math.min(...xs), max: Math.max(...xs), n: xs.length } : null;
   }
@@ -156,6 +180,7 @@ export function formatPageLoad({ path, runs, summary }) {
     `  usable (data-ready)         ${ms(summary.ready_ms)}`,
     `  all cards filled            ${ms(summary.filled_ms)}   (${runs[0].cards} cards)`,
     `  repeat visit usable         ${ms(summary.repeat_ready_ms)}   (served by the service worker)`,
+    `  first language switch       ${ms(summary.switch_longest_task_ms)}   longest task (0: none of 50 ms or more); click to paint ${ms(summary.switch_click_ms).trim()}`,
     `  requests before usable      ${String(summary.requests_before_ready?.median ?? '-').padStart(6)}`,
     `  .wasm response end          ${ms(summary.wasm_end_ms)}${runs[0].wasm_end_from === 'playwright' ? '   (Playwright\'s timing: fetched by a worker)' : ''}`,
     `  transferred                 ${(summary.body_bytes.median / 1000).toFixed(1)} KB of bodies, ` +

@@ -17,7 +17,7 @@ import { pageOptions } from './address.js';
 import { showWorksheet } from './worksheet.js';
 import { applyLook } from './theme.js';
 import { createNotice, documentProblems, linkProblems, sayStorageState, watchSaving } from './notices.js';
-import { listenToLanguageButton, renderChrome, renderProgress } from './chrome.js';
+import { listenToLanguageButton, renderChrome, renderProgress, watchCardsOnScreen } from './chrome.js';
 import { markView } from './embed_chrome.js';
 import { exportProgress, listenToTransfer } from './transfer.js';
 import { confirmLeave, listenToReset } from './dialogs.js';
@@ -71,6 +71,7 @@ export async function start(importer, documents) {
   await showCards(page, makeCards(page, answered, await fixedVariants(page)), prerendered, list);
   lms?.report(page.store, page.cards, page.listing.length, options.reveal); // status and score to the course platform
   followOtherPages(page);
+  watchCardsOnScreen(page); // the language switch renders those on screen first
   if (built) {
     await ping;
     // The engine itself must be up (an engine that cannot be had is said by watchEngineFailure).
