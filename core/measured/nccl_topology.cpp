@@ -98,15 +98,15 @@ void Builder::comm_event(size_t i) {
   ThreadState& ts = threads_[e.thread];
   ProcState& ps = procs_[e.proc];
   int local = -1;
-  if (ts.open >= 0 && locals_[ts.open].open && locals_[ts.open].pointer == e.pointer) local = ts.open;
+  if (ts.open >= 0 && locals_[ts.open].open && locals_[ts.open].pointer == e.text) local = ts.open;
   if (local < 0 && e.comm_kind == CommKind::complete)  // completed from another thread
     for (auto c = ps.comms.rbegin(); c != ps.comms.rend() && local < 0; ++c)
-      if (locals_[*c].open && locals_[*c].pointer == e.pointer) local = *c;
+      if (locals_[*c].open && locals_[*c].pointer == e.text) local = *c;
   if (local < 0) {
     local = static_cast<int>(locals_.size());
     LocalComm c;
     c.proc = e.proc;
-    c.pointer = e.pointer;
+    c.pointer = e.text;
     c.rank = e.printer;
     c.nranks = e.nranks;
     c.open = e.comm_kind != CommKind::complete;
@@ -114,7 +114,7 @@ void Builder::comm_event(size_t i) {
     ps.comms.push_back(local);
   }
   LocalComm& c = locals_[local];
-  if (c.comm_id.empty()) c.comm_id = e.comm_id;
+  if (c.comm_id.empty()) c.comm_id = e.extra;
   owner_[i] = local;
   ts.last = local;
   if (e.comm_kind != CommKind::complete) {
@@ -196,6 +196,7 @@ TopologyLog Builder::run(std::string_view text) {
   TopologyLog out;
   int n = 0;
   std::string why;
+  events_.reserve(static_cast<size_t>(log_line_count(text)));  // one allocation, no event moved
   for (size_t at = 0; at < text.size();) {
     const size_t nl = text.find('\n', at);
     const size_t end = nl == std::string_view::npos ? text.size() : nl;
@@ -228,7 +229,7 @@ TopologyLog Builder::run(std::string_view text) {
     } else if (e.kind == Kind::in_switch) {
       bool had = false;
       for (const TopoInSwitchLine& s : out.in_switch) had = had || s.says == e.text;
-      if (!had) out.in_switch.push_back({e.line, e.text, e.message});
+      if (!had) out.in_switch.push_back({e.line, e.text, e.extra});
     } else {
       topology_event(i);
     }
@@ -341,7 +342,7 @@ void Builder::build(TopologyLog* out) {
                                e.direction == Direction::send      ? "send"
                                : e.direction == Direction::receive ? "receive"
                                                                    : "",
-                               e.transport});
+                               e.text});
     }
   }
   for (size_t g = 0; g < work.size(); ++g) {

@@ -188,7 +188,7 @@ Parsed channel_line(std::string_view msg, const std::vector<std::string_view>& t
     e->conn = slash >= 0 ? static_cast<int>(slash) : -1;
     e->from = static_cast<int>(a);
     e->to = static_cast<int>(b);
-    e->transport = std::string(transport);
+    e->text = std::string(transport);
     // A receive is printed by its receiver, and so is 2.3's NET line; the rest by the sender.
     const bool receiver = e->direction == Direction::receive ||
                           (e->direction == Direction::none && starts_with(transport, "NET/"));
@@ -236,14 +236,14 @@ Parsed channel_line(std::string_view msg, const std::vector<std::string_view>& t
 // maybe ending "- Init START" or "- Init COMPLETE" (other endings: Destroy, Abort, Revoke).
 Parsed comm_line(const std::vector<std::string_view>& t, size_t at, Event* e, std::string* why) {
   if (at + 1 >= t.size()) return Parsed::other;
-  e->pointer = std::string(t[at + 1]);
+  e->text = std::string(t[at + 1]);
   long long rank = -1, nranks = -1;
   size_t i = at + 2;
   for (; i + 1 < t.size() && t[i] != "-"; i += 2) {
     const std::string_view k = t[i], v = t[i + 1];
     if (k == "rank" && !integer(v, &rank)) return Parsed::other;
     if ((k == "nRanks" || k == "nranks") && !integer(v, &nranks)) return Parsed::other;
-    if (k == "commId" && v.size() > 2 && v.size() <= 18 && starts_with(v, "0x")) e->comm_id = std::string(v);
+    if (k == "commId" && v.size() > 2 && v.size() <= 18 && starts_with(v, "0x")) e->extra = std::string(v);
   }
   if (i < t.size() && t[i] != "-") return Parsed::other;
   e->comm_kind = CommKind::info;
@@ -281,12 +281,31 @@ std::string short_message(std::string_view s) {
 }  // namespace
 
 int LineParser::intern(std::string_view name) {
-  auto it = ids_.find(std::string(name));
+  key_.assign(name.data(), name.size());
+  const auto it = ids_.find(key_);
   if (it != ids_.end()) return it->second;
   const int id = static_cast<int>(names_.size());
-  names_.emplace_back(name);
-  ids_.emplace(std::string(name), id);
+  names_.push_back(key_);
+  ids_.emplace(key_, id);
   return id;
+}
+
+// "host:pid:tid": the thread's id, and its process's and host's, looked up once a thread.
+void LineParser::name_event(std::string_view thread, Event* e) {
+  e->thread = intern(concat({"T", thread}));
+  if (static_cast<size_t>(e->thread) >= of_thread_.size()) of_thread_.resize(static_cast<size_t>(e->thread) + 1);
+  ThreadNames& n = of_thread_[static_cast<size_t>(e->thread)];
+  if (n.proc < 0) {
+    const size_t c2 = thread.rfind(':');
+    const size_t c1 = thread.rfind(':', c2 - 1);
+    n.proc = intern(concat({"P", thread.substr(0, c2)}));
+    n.host = intern(concat({"H", thread.substr(0, c1)}));
+    if (static_cast<size_t>(n.proc) >= of_thread_.size() || static_cast<size_t>(n.host) >= of_thread_.size())
+      of_thread_.resize(std::max(n.proc, n.host) + 1);
+  }
+  const ThreadNames& m = of_thread_[static_cast<size_t>(e->thread)];
+  e->proc = m.proc;
+  e->host = m.host;
 }
 
 Parsed LineParser::message(std::string_view msg, Event* e, std::string* why) {
@@ -330,7 +349,7 @@ Parsed LineParser::message(std::string_view msg, Event* e, std::string* why) {
   if (!says) return Parsed::other;
   e->kind = Kind::in_switch;
   e->text = says;
-  e->message = short_message(trim(msg));
+  e->extra = short_message(trim(msg));
   return Parsed::event;
 }
 
@@ -359,13 +378,7 @@ Parsed LineParser::parse(std::string_view raw, int n, Event* e, std::string* why
   }
   e->line = n;
   const Parsed p = message(msg, e, why);
-  if (p == Parsed::event && !thread.empty()) {
-    const size_t c2 = thread.rfind(':');
-    const size_t c1 = thread.rfind(':', c2 - 1);
-    e->thread = intern(concat({"T", thread}));
-    e->proc = intern(concat({"P", thread.substr(0, c2)}));
-    e->host = intern(concat({"H", thread.substr(0, c1)}));
-  }
+  if (p == Parsed::event && !thread.empty()) name_event(thread, e);
   return p;
 }
 

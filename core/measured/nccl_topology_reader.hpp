@@ -25,25 +25,24 @@ struct TreeEntry {
   int nchildren = 0;
 };
 
+// One line's content. Kept small: a 1,024-rank log has some 85,000 of them.
 struct Event {
   Kind kind = Kind::comm;
+  CommKind comm_kind = CommKind::info;
+  Direction direction = Direction::none;
+  bool cut = false;  // the ring line ended in "..."
   int line = 0;
   int thread = -1, proc = -1, host = -1;  // interned names; -1: the line has no NCCL prefix
   int printer = -1;                       // the rank that printed it, where the format says
-  // comm
-  CommKind comm_kind = CommKind::info;
-  std::string pointer, comm_id;
-  int nranks = 0;
-  // ring, prev_next, connection, tree_graph
+  int nranks = 0;                         // a comm line's
   int channel = -1, nrings = 0, conn = -1;
-  std::vector<int> ranks;  // a ring as printed
-  bool cut = false;        // the ring line ended in "..."
   int from = -1, to = -1;  // a connection; prev_next: prev -> printer -> next
-  Direction direction = Direction::none;
-  std::string transport;
+  /// A connection's transport; a comm line's pointer; the version; the in-switch kind.
+  std::string text;
+  /// A comm line's commId ("" when not printed); an in-switch line's message (at most 80 characters).
+  std::string extra;
+  std::vector<int> ranks;        // a ring as printed
   std::vector<TreeEntry> trees;  // a Trees line, or the one entry of a Tree line
-  std::string text;              // the version; the in-switch kind
-  std::string message;           // an in-switch line's message (at most 80 characters)
 };
 
 /// One line's parse: an event, nothing (not a topology line), or a refusal.
@@ -59,11 +58,17 @@ class LineParser {
  private:
   Parsed message(std::string_view msg, Event* e, std::string* reason);
   int intern(std::string_view name);
+  void name_event(std::string_view thread, Event* e);
 
   log_reader::Reader cleaner_;
   std::vector<std::string_view> tok_;
   std::unordered_map<std::string, int> ids_;
   std::vector<std::string> names_;
+  std::string key_;  // the name being looked up, its buffer reused
+  struct ThreadNames {
+    int proc = -1, host = -1;
+  };
+  std::vector<ThreadNames> of_thread_;  // by a thread's id: its process and host
 };
 
 }  // namespace commlab::topology_reader
