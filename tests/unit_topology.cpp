@@ -218,6 +218,16 @@ TEST(Topology, CommunicatorsAreToldApartByCommIdRankCountOrOrder) {
   EXPECT_EQ(a["communicators"][0]["channels"].size(), 2u);
   EXPECT_EQ(a["communicators"][1]["channels"].size(), 3u);
   EXPECT_TRUE(a["communicators"][1]["notes"].empty()) << a["communicators"][1]["notes"];
+  // One commId printed with two rank counts (two logs pasted together): two communicators.
+  const std::string start = " NCCL INFO ncclCommInitRank comm 0xa rank 1 nranks ";
+  const json b = topo("h:1:1 [0]" + start + "2 cudaDev 0 nvmlDev 0 busId 1 commId 0x7 - Init START\n" +
+                      "h:1:1 [0] NCCL INFO Trees [0] -1/-1/-1->1->0\n" +
+                      "h:2:2 [0]" + start + "8 cudaDev 0 nvmlDev 0 busId 1 commId 0x7 - Init START\n" +
+                      "h:2:2 [0] NCCL INFO Trees [0] 5/-1/-1->1->0\n");
+  ASSERT_EQ(b["communicators"].size(), 2u) << b.dump();
+  EXPECT_EQ(b["communicators"][0]["ranks"], 2);
+  EXPECT_EQ(b["communicators"][1]["ranks"], 8);
+  EXPECT_EQ(b["communicators"][1]["trees"][0]["children"], json({5}));
 }
 
 TEST(Topology, LinesWithoutCommunicatorLinesFormOneUntilAChannelRepeats) {

@@ -5,8 +5,8 @@
 // made at the first collective (2.22's lazy connect) come from the caller's thread, after
 // COMPLETE: they go to the process's communicator whose rank printed them. Communicators are one
 // across processes by their commId (2.16 and later), else by rank count and order of creation
-// in each process; lines with no communicator line at all form one of their own until a ring's
-// channel repeats.
+// in each process (and rank count: a commId printed with two is two communicators); lines with
+// no communicator line at all form one of their own until a ring's channel repeats.
 #include "measured/nccl_topology.hpp"
 
 #include <algorithm>
@@ -153,9 +153,10 @@ void Builder::group() {
   std::unordered_map<std::string, int> ids;
   std::unordered_map<std::string, int> seen;  // per process, rank count and rank: how many so far
   for (LocalComm& c : locals_) {
+    // A commId is one communicator, of one rank count: lines that say otherwise are two.
     std::string key;
     if (!c.comm_id.empty()) {
-      key = concat({"id ", c.comm_id});
+      key = concat({"id ", c.comm_id, " n ", std::to_string(c.nranks)});
     } else {
       const std::string mine = concat({std::to_string(c.proc), " ", std::to_string(c.nranks), " ", std::to_string(c.rank)});
       key = concat({"n ", std::to_string(c.nranks), " #", std::to_string(seen[mine]++)});
