@@ -1,5 +1,5 @@
-// The command-line door to the engine: eval one request, a batch on stdin, a demo table, or
-// nccl-tests logs fitted to the model.
+// The command-line door to the engine: eval one request, a batch on stdin, a demo table,
+// nccl-tests logs fitted to the model, or what NCCL built (topology.cpp).
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +12,7 @@
 #include "answer_key.hpp"
 #include "bounded_read.hpp"
 #include "exercise_folder.hpp"
+#include "topology.hpp"
 
 using nlohmann::json;
 
@@ -41,6 +42,12 @@ const char* kUsage =
     "                               --collective NAME, --ranks N (when the log does not say), --link ID\n"
     "                               (compare with), --in-place, --rows (every row), --skipped (every\n"
     "                               skipped line), --json (the answer as JSON)\n"
+    "  commlab topology [options] FILE..  what NCCL built, from each log of a run with NCCL_DEBUG=INFO\n"
+    "                               (- reads stdin): per communicator its ranks and hosts, rings, trees\n"
+    "                               and transports, the hops that cross nodes, the bus bandwidth the\n"
+    "                               lecture's model predicts beside nccl-tests' measurement; --gpu ID,\n"
+    "                               --nvlink ID (P2P hops' link), --nic ID (NET hops' link), --rings\n"
+    "                               (every ring), --json (the answer as JSON)\n"
     "  commlab ops                  the request ops\n"
     "  commlab links                the link catalogue\n";
 
@@ -443,6 +450,7 @@ int main(int argc, char** argv) {
     return run_demo(argv[2], as_json);
   }
   if (cmd == "fit") return fit_files(argc, argv, 2);
+  if (cmd == "topology") return commlab::topology_files(argc, argv, 2);
   if (cmd == "ops" || cmd == "links") {
     std::cout << commlab::evaluate(json{{"op", cmd}}).dump(2) << "\n";
     return 0;

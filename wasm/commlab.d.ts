@@ -545,6 +545,25 @@ export interface FitAnswer {
   tables: Array<Record<string, unknown>>;
 }
 
+/** `nccl.topology`: NCCL's own INFO lines read: each communicator's rings, trees, transports and hosts, the hops that cross nodes, the link that bounds the rings and the bus bandwidth it predicts, beside nccl-tests' (§4-5) */
+export interface NcclTopologyRequest {
+  op: 'nccl.topology';
+  gpu?: string;
+  log: string;
+  nic?: string;
+  nvlink?: string;
+}
+export interface NcclTopologyAnswer {
+  op: 'nccl.topology';
+  communicators: Array<Record<string, unknown>>;
+  in_switch: unknown[];
+  lines: number;
+  rejected: unknown[];
+  rejected_lines: number;
+  skipped_lines: number;
+  topology_lines: number;
+}
+
 /** `kv_transfer`: a prompt's KV over NICs: after prefill vs layer by layer (§2.5, §7.3) */
 export interface KvTransferRequest {
   op: 'kv_transfer';
@@ -736,6 +755,7 @@ export interface Requests {
   'ring_attention_check': RingAttentionCheckRequest;
   'overlap': OverlapRequest;
   'fit': FitRequest;
+  'nccl.topology': NcclTopologyRequest;
   'kv_transfer': KvTransferRequest;
   'exercise.list': ExerciseListRequest;
   'exercise.get': ExerciseGetRequest;
@@ -773,6 +793,7 @@ export interface Answers {
   'ring_attention_check': RingAttentionCheckAnswer;
   'overlap': OverlapAnswer;
   'fit': FitAnswer;
+  'nccl.topology': NcclTopologyAnswer;
   'kv_transfer': KvTransferAnswer;
   'exercise.list': ExerciseListAnswer;
   'exercise.get': ExerciseGetAnswer;

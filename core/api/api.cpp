@@ -57,6 +57,7 @@ std::vector<OpInfo>& ops() {
       COMMLAB_FULL_ONLY({"ring_attention_check", nullptr, COMMLAB_SUMMARY("ring attention with online softmax run vs one device (§6.5)"), op_ring_attention_check})
       {"overlap", nullptr, COMMLAB_SUMMARY("chunked / TP prefill / two-batch overlap as compute and comm timelines (§7)"), op_overlap},
       COMMLAB_FULL_ONLY({"fit", nullptr, COMMLAB_SUMMARY("nccl-tests logs read and fitted to the ring model: alpha, bus bandwidth, residuals, collapses, nearest link (§0.5, §5.1)"), op_fit})
+      COMMLAB_FULL_ONLY({"nccl.topology", nullptr, COMMLAB_SUMMARY("NCCL's own INFO lines read: each communicator's rings, trees, transports and hosts, the hops that cross nodes, the link that bounds the rings and the bus bandwidth it predicts, beside nccl-tests' (§4-5)"), op_nccl_topology})
       {"kv_transfer", nullptr, COMMLAB_SUMMARY("a prompt's KV over NICs: after prefill vs layer by layer (§2.5, §7.3)"), op_kv_transfer},
       {"exercise.list", op_exercise_list, COMMLAB_SUMMARY("the exercises of P5 §11: id and title")},
       {"exercise.get", op_exercise_get, COMMLAB_SUMMARY("one exercise document: statement, params, answers with their rule, hints")},

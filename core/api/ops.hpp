@@ -85,6 +85,8 @@ json op_exercise_lint(Request& r);
 void op_link_match(Request& r, JsonWriter& w);
 // ops_fit.cpp: nccl-tests logs fitted to the ring model (core/README.md "Measured against the model").
 void op_fit(Request& r, JsonWriter& w);
+// ops_topology.cpp: NCCL's rings, trees and transports read from its INFO lines, and the model on them.
+void op_nccl_topology(Request& r, JsonWriter& w);
 
 /// A collective cost, shared by the ops that report one: its members in an object the caller
 /// opens, or an object of its own.

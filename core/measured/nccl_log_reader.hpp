@@ -100,11 +100,13 @@ struct Partial {
 class Reader {
  public:
   ParsedLog run(std::string_view text);
+  /// A line with the launchers' prefixes taken off (nccl_log_clean.cpp); the NCCL topology
+  /// reader cleans its lines with it too. The view lives until the next call.
+  std::string_view clean(std::string_view raw);
 
  private:
   void line(std::string_view raw, int n);
   void tokenize(std::string_view s);
-  std::string_view clean(std::string_view raw);
   bool known_line(bool hashed, int n);
   bool header_line(int n);
   bool command_line(std::string_view s, int n);

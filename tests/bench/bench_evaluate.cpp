@@ -10,6 +10,7 @@
 #include "measured/fit.hpp"
 #include "model/collectives.hpp"
 #include "../nccl_synth.hpp"
+#include "../nccl_synth_topology.hpp"
 
 namespace {
 
@@ -93,6 +94,28 @@ void BM_FitLog4MBFit(benchmark::State& s) {
   s.SetBytesProcessed(static_cast<int64_t>(s.iterations() * fit_log().text.size()));
 }
 
+// `nccl.topology` on a 1,024-rank job's NCCL_DEBUG=INFO output (tests/nccl_synth_topology.hpp):
+// 128 nodes of 8 GPUs, 16 or 32 channels, every rank's lines (comm, Trees, Ring and connection
+// lines; 4.2 MB and 7.4 MB) and an nccl-tests table: the whole request, text in and text out.
+const std::string& topology_request(int channels) {
+  static std::string requests[2];
+  std::string& r = requests[channels == 32];
+  if (r.empty()) {
+    commlab_test::TopoSynthRun run;
+    run.comms[0].ranks = 1024;
+    run.comms[0].nodes = 128;
+    run.comms[0].channels = channels;
+    run.table_busbw_Bps = 300e9;
+    r = nlohmann::json{{"op", "nccl.topology"}, {"log", commlab_test::topo_synth_log(run)}}.dump();
+  }
+  return r;
+}
+void BM_Topology1024Ranks(benchmark::State& s) {
+  const std::string& request = topology_request(static_cast<int>(s.range(0)));
+  run(s, request);
+  s.SetBytesProcessed(static_cast<int64_t>(s.iterations() * request.size()));
+}
+
 }  // namespace
 
 BENCHMARK(BM_EvaluateTransfer);
@@ -110,6 +133,7 @@ BENCHMARK(BM_ShardingCheck)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FitLog4MB)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FitLog4MBParse)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FitLog4MBFit)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Topology1024Ranks)->Arg(16)->Arg(32)->Unit(benchmark::kMillisecond);
 
 // The exercises are installed from the source tree first, as the CLI and the tests do.
 int main(int argc, char** argv) {

@@ -15,7 +15,7 @@ const LEAN_WASM = `${ROOT}build-wasm/wasm/commlab_lean.wasm`;
 const FULL_WASM = `${ROOT}build-wasm/wasm/commlab_wasm.wasm`;
 // What only the other views ask (web/views/*.js, web/app/author.js).
 const FULL_ONLY = ['ladder', 'gpudirect', 'nccl.protocols', 'memory', 'sharding_check', 'moe', 'parallelisms',
-  'ring_attention_check', 'fit', 'exercise.load', 'exercise.lint'];
+  'ring_attention_check', 'fit', 'nccl.topology', 'exercise.load', 'exercise.lint'];
 
 async function loadLean() {
   const lab = await loadCommlab({ wasmBinary: readFileSync(LEAN_WASM), exercises: folderExercises() });
