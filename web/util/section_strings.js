@@ -5,7 +5,7 @@
 import EN from './strings/sections.en.json' with { type: 'json' };
 import ZH from './strings/sections.zh.json' with { type: 'json' };
 import { wordsIn } from './i18n.js';
-import { compile, count } from './messages.js';
+import { compile, count, oneOf } from './messages.js';
 import { own } from './own.js';
 
 // An input out of its range, or empty: "Devices: nothing typed; ..." or "Devices: 0 is not allowed; ...".
@@ -128,6 +128,25 @@ export const FORMS = {
       devices: range, tokens: range,
     },
   },
+  // The measured view's drawing of what NCCL built (views/topology.js).
+  topology: {
+    channelOption: 'c', hopTitle: 'a b transport', treeRoot: 'r', treeEdge: 'r p', ringCut: 'shown ranks',
+    bound: 'cls link beta parallel busbw', predicted: 'busbw', measured: 'busbw size table best', skipped: 'n',
+    commOption: (m, n, ranks, nodes, id) => m('text', { n, ranks, nodes: nodes ? m('nodes', { nodes }) : '', id: id ? m('id', { id }) : '' }),
+    drawingLabel: (m, ranks, nodes) => m('text', { ranks, nodes: nodes ? m('nodes', { nodes }) : '' }),
+    summary: (m, ranks, nodes, channels, version) => m('text', {
+      ranks, channels, nodes: nodes ? m('nodes', { nodes }) : m('noHosts'), version: version ? m('version', { version }) : '',
+    }),
+    // The hops of a channel by class, those it has, in the engine's classes.
+    channelHops: (m, c, hops, cross, byClass, bottleneck) => m('text', {
+      c, hops, cross, bottleneck,
+      classes: ['network', 'nvlink', 'shm', 'unknown'].filter((k) => byClass[k] > 0).map((k) => m(k, { n: byClass[k] })).join(m('sep')),
+    }),
+    bottleneck: (m, rings, cls) => m.plural(rings, { n: rings, cls }),
+    read: (m, n, lines) => m.plural(n, { n, lines: lines.toLocaleString('en') }),
+    // The engine's verdict (matches, below, above), with the in-switch reduction it names.
+    verdict: (m, v, pct, inSwitch) => m(oneOf(m, v, 'other'), { pct, how: inSwitch ? m('how', { what: String(inSwitch).toUpperCase() }) : '' }),
+  },
 };
 
 const WORDS = { en: compile(EN, FORMS, 'en'), zh: compile(ZH, FORMS, 'zh') };
@@ -186,4 +205,9 @@ export function compareStrings(lang) {
 /** The experts view's words in `lang`. */
 export function moeStrings(lang) {
   return words(lang).moe;
+}
+
+/** The measured view's words for what NCCL built (views/topology.js) in `lang`. */
+export function topologyStrings(lang) {
+  return words(lang).topology;
 }

@@ -9,9 +9,11 @@
 
 import { h } from '../util/dom.js';
 import { measuredStrings, viewStrings } from '../util/i18n.js';
+import { topologyStrings } from '../util/section_strings.js';
 import { formatBytes, formatTime } from '../util/units.js';
 import { askMany } from '../engine/door.js';
 import { COLORS, chartShell, faint } from './chart.js';
+import { topologySection } from './topology.js';
 import { MAX_BYTES } from './explore.js';
 import { busBandwidth, bytesBoth, EXPLORE_NAME, exploreLink, FIT_COLLECTIVES, formatPercent, formatRate, keep, MAX_KEPT_CHARS, readKept, readShared, sharedQuery, STORAGE_KEY } from './measured_data.js';
 
@@ -46,7 +48,8 @@ export function createMeasured({ lang, links, storage, search = '' }) {
   let samplePicked = null;
   let status = { state: 'idle' };
   let keptState = kept ? 'kept' : null;
-  let answer = null; // {out, inPlace}
+  let answer = null; // {out, inPlace, topo}
+  const topoState = { comm: null, channel: null, show: 'ring', redraw: () => renderResults() };
   let copyNote = {}; // table index -> 'copied' | 'manual'
 
   const statusBox = h('p', { class: 'measured-status', role: 'status', 'data-role': 'fit-status' });
@@ -64,7 +67,7 @@ export function createMeasured({ lang, links, storage, search = '' }) {
   function fillSelects() {
     const keepSample = sample.value;
     sample.replaceChildren(h('option', { value: '', text: samples === null ? t.samplesLoading : samples.length ? t.samplePick : t.samplesNone }),
-      ...(samples ?? []).map((s) => h('option', { value: s.file, text: t.sampleName(s.file) })));
+      ...(samples ?? []).map((s) => h('option', { value: s.file, text: s.title?.[lang] ?? s.title?.en ?? t.sampleName(s.file) })));
     sample.value = samplePicked ? samplePicked.file : keepSample && samples?.some((s) => s.file === keepSample) ? keepSample : '';
     sample.disabled = !samples?.length;
     link.replaceChildren(h('option', { value: '', text: t.linkNearest }), ...links.map((l) => h('option', { value: l.id, text: l.label })));
@@ -91,6 +94,7 @@ export function createMeasured({ lang, links, storage, search = '' }) {
     else root.removeAttribute('aria-busy');
     statusBox.textContent = status.state === 'fitting' ? t.fitting
       : status.state === 'done' ? t.fitted(status.lines, status.tables, status.skipped)
+        : status.state === 'topology' ? topologyStrings(lang).read(status.communicators, status.lines)
         : status.state === 'error' ? t.notFitted
           : textarea.value.trim() ? '' : t.waiting;
     keptBox.dataset.kept = keptState ?? '';
@@ -303,15 +307,36 @@ export function createMeasured({ lang, links, storage, search = '' }) {
     return sec;
   }
 
+  // What NCCL built (its INFO lines), when the log has them: drawn to the results' width.
+  function topologyBox() {
+    const topo = answer?.topo;
+    if (!topo || topo.error || !topo.communicators?.length) return [];
+    drawnWidth = results.clientWidth || root.clientWidth || innerWidth;
+    // Beside the explanation from 700 px of results on (styles.css, .topo-body): 3/5 of them.
+    const box = topologySection(topo, lang, topoState, drawnWidth >= 700 ? Math.floor(drawnWidth * 0.6) - 20 : drawnWidth);
+    // A log with no table: the fit's reason, said as a note under the drawing's heading.
+    if (answer.out?.error) {
+      box.insertBefore(h('p', { class: 'note', 'data-role': 'no-fit-table' }, [h('span', { text: topologyStrings(lang).noFitTable }), ' ',
+        h('span', { lang: 'en', text: answer.out.error.message })]), box.children[2] ?? null);
+    }
+    return [box];
+  }
+  let drawnWidth = 0;
+  // The drawing's node boxes are laid out for the width they have: again when it changes much.
+  new ResizeObserver(() => {
+    const w = results.clientWidth;
+    if (answer?.topo?.communicators && Math.abs(w - drawnWidth) > 40) renderResults();
+  }).observe(results);
+
   function renderResults() {
     const out = answer?.out;
     if (!out || out.error) {
-      results.replaceChildren(...(shared && !textarea.value.trim() ? [sharedSection(shared)] : []));
+      results.replaceChildren(...(shared && !textarea.value.trim() ? [sharedSection(shared)] : []), ...topologyBox());
       return;
     }
     const inTables = answer.inPlace?.error ? [] : answer.inPlace?.tables ?? [];
     const inOf = (tbl) => inTables.find((x) => x.first_line === tbl.first_line && x.last_line === tbl.last_line) ?? null;
-    results.replaceChildren(...out.tables.map((tbl, i) => tableSection(tbl, inOf(tbl), i, out.tables.length, answer.inPlace?.error ?? null)));
+    results.replaceChildren(...topologyBox(), ...out.tables.map((tbl, i) => tableSection(tbl, inOf(tbl), i, out.tables.length, answer.inPlace?.error ?? null)));
   }
 
   function render() {
@@ -339,11 +364,16 @@ export function createMeasured({ lang, links, storage, search = '' }) {
     status = { state: 'fitting', chars: log.length };
     renderStatus();
     const req = { op: 'fit', log, ...(linkId ? { link: linkId } : {}) };
-    const out = await askMany([req, { ...req, columns: 'in_place' }], 'measured-fit');
+    // NCCL's own lines, asked only of a log that could hold them (a plain table has no "NCCL INFO").
+    const topoAsked = /NCCL INFO/.test(log);
+    const out = await askMany([req, { ...req, columns: 'in_place' }, ...(topoAsked ? [{ op: 'nccl.topology', log }] : [])], 'measured-fit');
     if (!out || mine !== asked) return;
-    answer = { out: out[0], inPlace: out[1] };
-    status = out[0].error ? { state: 'error', error: out[0].error, chars: log.length }
-      : { state: 'done', lines: out[0].lines, tables: out[0].tables.length, skipped: out[0].skipped_lines, chars: log.length };
+    const topo = topoAsked && !out[2]?.error ? out[2] : null;
+    if (topo && topoState.log !== log) Object.assign(topoState, { comm: null, channel: null, show: 'ring', log });
+    answer = { out: out[0], inPlace: out[1], topo };
+    status = out[0].error && topo ? { state: 'topology', communicators: topo.communicators.length, lines: topo.lines, chars: log.length }
+      : out[0].error ? { state: 'error', error: out[0].error, chars: log.length }
+        : { state: 'done', lines: out[0].lines, tables: out[0].tables.length, skipped: out[0].skipped_lines, chars: log.length };
     // Answers parsed, then drawn in a frame of their own.
     await new Promise((r) => requestAnimationFrame(r));
     if (mine !== asked) return;
