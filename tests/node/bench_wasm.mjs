@@ -28,6 +28,7 @@ const nativeNames = {
   ring_attention_check: 'BM_RingAttentionCheck',
   sharding_check: 'BM_ShardingCheck',
   fit_log_4MB: 'BM_FitLog4MB',
+  topology_1024: 'BM_Topology1024Ranks/16',
 };
 
 // The step engine: the same requests as BM_Simulate* in tests/bench/bench_evaluate.cpp.
@@ -47,6 +48,9 @@ const synth = NCCL_SYNTH;
 if (existsSync(synth)) {
   const log = execFileSync(synth, ['bench'], { encoding: 'utf8', maxBuffer: 64 << 20 });
   heavy.fit_log_4MB = JSON.stringify({ op: 'fit', log });
+  // nccl.topology on BM_Topology1024Ranks/16's log: 1,024 ranks on 128 nodes, 16 channels.
+  const topo = execFileSync(synth, ['topology', '--ranks', '1024', '--nodes', '128', '--channels', '16', '--busbw', '300'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  heavy.topology_1024 = JSON.stringify({ op: 'nccl.topology', log: topo });
 }
 
 const t0 = performance.now();
