@@ -16,6 +16,7 @@
 #include "measured/nccl_topology.hpp"
 #include "nccl_synth_topology.hpp"
 #include "test_cli.hpp"
+#include "test_files.hpp"
 
 using commlab_test::TopoSynthComm;
 using commlab_test::TopoSynthRun;
@@ -508,4 +509,18 @@ TEST(Topology, TheCliPrintsASummaryAndTheAnswer) {
   EXPECT_NE(bad.out.find("/dev/null: field 'log': no NCCL topology lines found"), std::string::npos) << bad.out;
   EXPECT_EQ(commlab_test::run_cli("topology --nic warp " + path).status, 1);
   EXPECT_EQ(commlab_test::run_cli("topology --bogus " + path).status, 2);
+}
+
+TEST(Topology, TheMeasuredViewsSampleIsWhatTheGeneratorWrites) {
+  // tests/fixtures/nccl/synthetic_topology_two_nodes.txt, the page's sample of what NCCL built:
+  // its first line says how it was made; a change to the generator shows here.
+  TopoSynthRun run = run_of(16, 2, 8);
+  run.table_busbw_Bps = 290e9;
+  const std::string file = commlab_test::read_file(std::string(COMMLAB_SOURCE_DIR) + "/tests/fixtures/nccl/synthetic_topology_two_nodes.txt");
+  const size_t first = file.find('\n');
+  ASSERT_NE(first, std::string::npos);
+  EXPECT_EQ(file.substr(first + 1), commlab_test::topo_synth_log(run));
+  const json a = topo(file);
+  ASSERT_FALSE(a.contains("error")) << a.dump();
+  EXPECT_EQ(a["communicators"][0]["explanation"]["verdict"], "matches");
 }
