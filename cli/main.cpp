@@ -266,7 +266,7 @@ void print_fit_table(const json& t, size_t index, bool all_rows, bool all_skippe
   for (const json& note : t.at("notes")) std::cout << "  note: " << note.get<std::string>() << "\n";
   const json& rows = t.at("rows");
   std::cout << "  " << pad_left("size (B)", 13) << pad_left("time (us)", 12) << pad_left("busbw (GB/s)", 14)
-            << pad_left("model (us)", 12) << pad_left("residual", 10) << "\n";
+            << pad_left("model (us)", 12) << pad_left("residual", 12) << "\n";
   const size_t shown = 20;
   for (size_t i = 0; i < rows.size(); ++i) {
     if (!all_rows && rows.size() > 2 * shown && i == shown) {
@@ -275,11 +275,13 @@ void print_fit_table(const json& t, size_t index, bool all_rows, bool all_skippe
     }
     const json& r = rows[i];
     const double res = r.at("residual").get<double>() * 100;
+    const bool fitted = !r.contains("not_fitted");
     std::cout << "  " << pad_left(fixed(r.at("bytes").get<double>(), 0), 13)
               << pad_left(time_us(r.at("time_s").get<double>() * 1e6), 12)
               << pad_left(fixed(r.at("busbw_Bps").get<double>() / 1e9, 2), 14)
               << pad_left(time_us(r.at("model_time_s").get<double>() * 1e6), 12)
-              << pad_left(std::fabs(res) < 0.05 ? "0.0%" : (res > 0 ? "+" : "") + fixed(res, 1) + "%", 10) << "\n";
+              << pad_left(!fitted ? "not fitted" : std::fabs(res) < 0.05 ? "0.0%" : (res > 0 ? "+" : "") + fixed(res, 1) + "%", 12)
+              << "\n";
   }
   const json& skipped = t.at("skipped");
   if (!skipped.empty()) {

@@ -72,8 +72,9 @@ void write_table(JsonWriter& w, const LogFit& fit, const TableFit& f, bool in_pl
         .member("bytes", static_cast<long long>(r.bytes))
         .member("line", r.line)
         .member("link_time_s", r.link_time_s)
-        .member("model_time_s", r.model_time_s)
-        .member("residual", r.residual)
+        .member("model_time_s", r.model_time_s);
+    if (*r.not_fitted) w.member("not_fitted", r.not_fitted);
+    w.member("residual", r.residual)
         .member("time_s", r.time_s);
     w.end_object();
   }

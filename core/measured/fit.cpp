@@ -183,6 +183,7 @@ void fit_line(const LogTable& t, const std::string& name, const FitRequest& req,
     r.bytes = row.bytes;
     r.time_s = time_s;
     r.busbw_Bps = factor * row.bytes / time_s;
+    if (row.bytes <= 0) r.not_fitted = "size 0: no byte crosses a link, so the fit leaves it out (its time is the launch alone)";
     f->rows.push_back(r);
     if (row.bytes <= 0) continue;
     ++f->fitted_rows;

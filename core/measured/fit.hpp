@@ -42,6 +42,7 @@ struct FitRow {
   double model_time_s = 0;
   double link_time_s = 0;       // the compared (else nearest) catalogue link's ring time, same steps and factor
   double residual = 0;          // (time - model) / time: positive where the machine is slower
+  const char* not_fitted = "";  // why the fit leaves the row out (size 0), "" for a fitted row
 };
 
 /// Sizes whose bus bandwidth fell below half the best seen at a smaller size.

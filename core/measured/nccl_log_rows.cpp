@@ -288,7 +288,10 @@ void Reader::take_row(Partial& p, int n) {
   LogGroup g[2];
   for (int k = 0; k < 2; ++k) {
     const int at = base + k * shape.group_fields;
-    if (v.na[at] || v.na[at + 1] || v.na[at + 2] || v.v[at] <= 0 || v.v[at + 1] < 0 || v.v[at + 2] < 0) {
+    // A row of size 0 (the small end of all-to-all, all-gather, reduce-scatter) has no bandwidth:
+    // some print it N/A.
+    const bool no_bandwidth = p.bytes == 0 && v.na[at + 1] && v.na[at + 2];
+    if (v.na[at] || ((v.na[at + 1] || v.na[at + 2]) && !no_bandwidth) || v.v[at] <= 0 || v.v[at + 1] < 0 || v.v[at + 2] < 0) {
       reject(p.line, "row whose time, algbw or busbw is not a positive number");
       return;
     }
@@ -307,10 +310,13 @@ void Reader::take_row(Partial& p, int n) {
     }
   }
   // Its table: the open one, unless the sizes start again or the type, op or root changes
-  // (-d all, -o all, -N cycles, a new run without a header).
+  // (-d all, -o all, -N cycles, a new run without a header). Sizes of 0 repeat at a table's small
+  // end (sizes below one element a rank).
   LogTable* t = current_ >= 0 ? &out_.tables[current_] : nullptr;
   if (t && !t->rows.empty()) {
-    const bool other = p.bytes <= t->rows.back().bytes || p.type != t->type || p.redop != t->redop ||
+    const double last = t->rows.back().bytes;
+    const bool restart = p.bytes < last || (p.bytes == last && p.bytes > 0);
+    const bool other = restart || p.type != t->type || p.redop != t->redop ||
                        shape.root != t->has_root || (shape.root && static_cast<long long>(v.v[0]) != t->root) ||
                        !shape.same_shape(layout_);
     if (other) t = nullptr;

@@ -1,0 +1,115 @@
+// Logs as engineers paste them (issue 43), each made by the synthesizer (tests/nccl_synth.hpp)
+// exactly as nccl-tests or rccl-tests prints it: rows of size 0 at the small end. Each is read
+// back row for row (exactly the noise skipped) and fitted back to the spec's collective, alpha
+// and beta.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "api/api.hpp"
+#include "measured/fit.hpp"
+#include "nccl_synth.hpp"
+
+using namespace commlab;
+using commlab_test::SynthLog;
+using commlab_test::SynthSpec;
+using nlohmann::json;
+
+namespace {
+
+json fit(const std::string& text, json extra = json::object()) {
+  extra["op"] = "fit";
+  extra["log"] = text;
+  return evaluate(extra);
+}
+
+double rel(double a, double b) { return std::fabs(a - b) / std::fabs(b); }
+
+std::string what(const SynthSpec& s) {
+  return commlab_test::describe(s) + ", prefix '" + s.prefix + "'" + (s.prefix_inside_rows ? " inside rows" : "") +
+         (s.old_format ? ", 2019-2022 format" : "") + (s.rccl ? ", rccl-tests" : "") +
+         ", other ranks' lines " + std::to_string(s.other_rank_info) + ", split every " + std::to_string(s.split_every);
+}
+
+// Every row the synthesizer printed is read, from its line, and only its noise lines are skipped.
+void expect_read(const SynthLog& log, const std::string& name, size_t tables = 1) {
+  const ParsedLog p = parse_nccl_log(log.text);
+  ASSERT_EQ(p.tables.size(), tables) << name << "\n" << log.text;
+  std::vector<const LogRow*> rows;
+  for (const LogTable& t : p.tables)
+    for (const LogRow& r : t.rows) rows.push_back(&r);
+  ASSERT_EQ(rows.size(), log.sizes.size()) << name << "\n" << log.text;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_EQ(rows[i]->bytes, log.sizes[i]) << name << " row " << i;
+    EXPECT_EQ(rows[i]->line, log.row_lines[i]) << name << " row " << i;
+    EXPECT_EQ(rows[i]->out_of_place.time_us, log.times_us[i]) << name << " row " << i;
+  }
+  std::set<int> skipped;
+  for (const LogTable& t : p.tables)
+    for (const LogSkip& k : t.skipped) skipped.insert(k.line);
+  EXPECT_EQ(skipped, std::set<int>(log.noise_lines.begin(), log.noise_lines.end())) << name;
+  EXPECT_EQ(p.rejected_rows, 0) << name << ": " << p.first_rejected.reason;
+}
+
+// The fitted table is the spec's: its collective and rank count, alpha and beta within 1%.
+void expect_fit(const json& t, const SynthSpec& s, const std::string& name) {
+  EXPECT_EQ(t["collective"], s.collective) << name;
+  if (s.collective != "broadcast" && s.collective != "reduce" && s.collective != "sendrecv") {
+    EXPECT_EQ(t["ranks"], s.ranks) << name;
+  }
+  EXPECT_LT(rel(t["fit"]["alpha_s"].get<double>(), s.alpha_s), 0.01) << name << " alpha " << t["fit"]["alpha_s"];
+  EXPECT_LT(rel(t["fit"]["beta_Bps"].get<double>(), s.beta_Bps), 0.01) << name << " beta " << t["fit"]["beta_Bps"];
+}
+
+}  // namespace
+
+TEST(FitShapes, RowsOfSizeZeroStayInTheirTableAndTheFitLeavesThemOut) {
+  // Each rank's share of a small size rounds down to nothing (nccl-tests' getCollByteCount): the
+  // first rows print size 0 and count 0, bandwidths 0.00 (or N/A).
+  for (const char* collective : {"alltoall", "all_gather", "reduce_scatter"})
+    for (int variant = 0; variant < 3; ++variant) {
+      SynthSpec s;
+      s.collective = collective;
+      s.redop = s.collective == "reduce_scatter" ? "sum" : "none";
+      s.max_bytes = 1073741824;
+      s.rccl = variant == 1;
+      s.size0_na = variant == 2;
+      const SynthLog log = commlab_test::synth_log(s);
+      size_t zeros = 0;
+      for (double b : log.sizes) zeros += b == 0;
+      ASSERT_GE(zeros, 2u) << what(s);  // the shape the test is about
+      expect_read(log, what(s));
+      // rccl-tests names no test.
+      const json a = fit(log.text, s.rccl ? json{{"collective", collective}} : json::object());
+      ASSERT_FALSE(a.contains("error")) << what(s) << ": " << a.dump();
+      const json& t = a["tables"][0];
+      expect_fit(t, s, what(s));
+      EXPECT_EQ(t["fit"]["rows"], log.sizes.size() - zeros) << what(s);
+      for (const json& r : t["rows"]) {
+        if (r["bytes"] == 0) {
+          EXPECT_EQ(r["not_fitted"].get<std::string>().rfind("size 0: ", 0), 0u) << r.dump();
+        } else {
+          EXPECT_FALSE(r.contains("not_fitted")) << r.dump();
+        }
+      }
+    }
+  // A second type (-d all) starts again at size 0: a table of its own, its zeros its own.
+  SynthSpec a;
+  a.collective = "alltoall";
+  a.redop = "none";
+  a.max_bytes = 1048576;
+  a.footer = false;
+  SynthSpec b = a;
+  b.type = "half";
+  b.preamble = false;
+  const std::string one = commlab_test::synth_log(a).text, two = commlab_test::synth_log(b).text;
+  const ParsedLog p = parse_nccl_log(one + two.substr(two.find("           0             0")));
+  ASSERT_EQ(p.tables.size(), 2u);
+  EXPECT_EQ(p.tables[0].rows.front().bytes, 0);
+  EXPECT_EQ(p.tables[1].rows.front().bytes, 0);
+  EXPECT_EQ(p.tables[1].type, "half");
+  EXPECT_EQ(p.tables[1].rows.size(), p.tables[0].rows.size());
+}
