@@ -666,6 +666,26 @@ inline std::vector<SynthFixture> synth_fixtures() {
                  "from it; 1% noise",
                  {s}});
   }
+  {  // NCCL_DEBUG=INFO on every rank of two nodes: other ranks' INFO lines between the header's
+     // lines, under it and between rows (mpirun without --tag-output).
+    SynthSpec s;
+    s.ranks = 16;
+    s.alpha_s = 6e-6;
+    s.beta_Bps = 40e9;
+    s.min_bytes = 65536;
+    s.max_bytes = 268435456;
+    s.step_factor = 4;
+    s.other_rank_info = 2;
+    s.numeric_hosts = true;
+    s.split_every = 3;
+    s.command = "$ NCCL_DEBUG=INFO mpirun -np 16 -N 8 ./build/all_reduce_perf -b 64K -e 256M -f 4 -g 1";
+    s.seed = 14;
+    v.push_back({"synthetic_info_from_other_ranks.txt",
+                 "NCCL_DEBUG=INFO on 16 ranks of two nodes named by address (NCCL prints hosts '10', '11'): two INFO "
+                 "lines of other ranks after each header line and each row, every 3rd row split by rank 0's own; "
+                 "all-reduce, alpha 6 us, bus bandwidth 40 GB/s",
+                 {s}});
+  }
   {  // All-to-all from 8 B: each rank's share is under 16 B, so nccl-tests prints size 0, count 0.
     SynthSpec s;
     s.collective = "alltoall";
@@ -679,6 +699,25 @@ inline std::vector<SynthFixture> synth_fixtures() {
     v.push_back({"synthetic_alltoall_size_zero.txt",
                  "all-to-all on 8 ranks from 8 B: rows of size 0 and count 0 at the small end (each rank's share "
                  "rounded down to 16 B), which the fit keeps and leaves out; alpha 3 us, bus bandwidth 300 GB/s",
+                 {s}});
+  }
+  {  // Intel MPI's "[0] " on every line and again between a row's pieces, other ranks' lines too.
+    SynthSpec s;
+    s.ranks = 8;
+    s.alpha_s = 5e-6;
+    s.beta_Bps = 48e9;
+    s.min_bytes = 1024;
+    s.max_bytes = 268435456;
+    s.step_factor = 8;
+    s.prefix = "[0] ";
+    s.prefix_inside_rows = true;
+    s.other_rank_info = 1;
+    s.split_every = 4;
+    s.seed = 16;
+    v.push_back({"synthetic_intel_mpi_labels_in_rows.txt",
+                 "Intel MPI labels ('[0] ') on every line and again between each row's pieces, other ranks' INFO lines "
+                 "under their own labels, every 4th row split by NCCL INFO lines; all-reduce on 8 ranks, alpha 5 us, bus "
+                 "bandwidth 48 GB/s",
                  {s}});
   }
   return v;

@@ -1,7 +1,8 @@
 // Logs as engineers paste them (issue 43), each made by the synthesizer (tests/nccl_synth.hpp)
-// exactly as nccl-tests or rccl-tests prints it: rows of size 0 at the small end. Each is read
-// back row for row (exactly the noise skipped) and fitted back to the spec's collective, alpha
-// and beta.
+// exactly as nccl-tests or rccl-tests prints it: NCCL INFO lines of other ranks between the
+// header's lines and the rows, rows of size 0 at the small end, a launcher's label on every line
+// and again inside rows. Each is read back row for row (exactly the noise skipped) and fitted back
+// to the spec's collective, alpha and beta.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -64,7 +65,60 @@ void expect_fit(const json& t, const SynthSpec& s, const std::string& name) {
   EXPECT_LT(rel(t["fit"]["beta_Bps"].get<double>(), s.beta_Bps), 0.01) << name << " beta " << t["fit"]["beta_Bps"];
 }
 
+const char* const kLaunchers[] = {"", "[1,0]<stdout>:", "[0] ", " 0: "};
+
 }  // namespace
+
+TEST(FitShapes, InfoLinesOfOtherRanksBetweenTheHeaderAndTheRows) {
+  // NCCL_DEBUG=INFO on every rank: other ranks' INFO lines (each under its own rank's label)
+  // after each header line, under the header and between rows, in both formats.
+  for (const char* launcher : kLaunchers)
+    for (bool old_format : {false, true}) {
+      SynthSpec s;
+      s.ranks = 16;
+      s.alpha_s = 6e-6;
+      s.beta_Bps = 40e9;
+      s.min_bytes = 1024;
+      s.max_bytes = 1073741824;
+      s.prefix = launcher;
+      s.old_format = old_format;
+      s.other_rank_info = 2;
+      const SynthLog log = commlab_test::synth_log(s);
+      ASSERT_GE(log.noise_lines.size(), 6u + 2 * log.sizes.size());  // the lines the test is about
+      expect_read(log, what(s));
+      const json a = fit(log.text);
+      ASSERT_FALSE(a.contains("error")) << what(s) << ": " << a.dump();
+      expect_fit(a["tables"][0], s, what(s));
+    }
+  // Hosts named by address ("10:52002:52402 [2] NCCL INFO ..."): lines that start with a number,
+  // between the header's lines and inside rows split by them, are not values.
+  for (const char* launcher : kLaunchers) {
+    SynthSpec s;
+    s.ranks = 16;
+    s.max_bytes = 1073741824;
+    s.prefix = launcher;
+    s.numeric_hosts = true;
+    s.other_rank_info = 2;
+    s.split_every = 3;
+    const SynthLog log = commlab_test::synth_log(s);
+    ASSERT_NE(log.text.find("10:52002:52402 [2] NCCL INFO"), std::string::npos);
+    expect_read(log, what(s));
+    const json a = fit(log.text);
+    ASSERT_FALSE(a.contains("error")) << what(s) << ": " << a.dump();
+    expect_fit(a["tables"][0], s, what(s));
+  }
+  // With all-to-all's rows of size 0 under them: the table was read as having "0 sizes".
+  SynthSpec s;
+  s.collective = "alltoall";
+  s.redop = "none";
+  s.other_rank_info = 2;
+  s.max_bytes = 1073741824;
+  const SynthLog log = commlab_test::synth_log(s);
+  expect_read(log, what(s));
+  const json a = fit(log.text);
+  ASSERT_FALSE(a.contains("error")) << a.dump();
+  expect_fit(a["tables"][0], s, what(s));
+}
 
 TEST(FitShapes, RowsOfSizeZeroStayInTheirTableAndTheFitLeavesThemOut) {
   // Each rank's share of a small size rounds down to nothing (nccl-tests' getCollByteCount): the
@@ -112,4 +166,33 @@ TEST(FitShapes, RowsOfSizeZeroStayInTheirTableAndTheFitLeavesThemOut) {
   EXPECT_EQ(p.tables[1].rows.front().bytes, 0);
   EXPECT_EQ(p.tables[1].type, "half");
   EXPECT_EQ(p.tables[1].rows.size(), p.tables[0].rows.size());
+}
+
+TEST(FitShapes, LauncherLabelsOnEveryLineAndAgainInsideRows) {
+  // Open MPI --tag-output, Intel MPI / MPICH, srun -l (padded to two digits on 16 ranks, and
+  // "0: " on 8, glued to a root of -1 as "-10:"), repeated between a row's pieces; alone, with
+  // rows split by NCCL INFO lines, and with other ranks' lines.
+  struct Launcher {
+    const char* prefix;
+    int ranks;
+  };
+  for (const Launcher& l : {Launcher{"[1,0]<stdout>:", 8}, Launcher{"[0] ", 8}, Launcher{" 0: ", 16}, Launcher{"0: ", 8}})
+    for (int variant = 0; variant < 3; ++variant) {
+      SynthSpec s;
+      s.ranks = l.ranks;
+      s.alpha_s = 5e-6;
+      s.beta_Bps = 48e9;
+      s.min_bytes = 1024;
+      s.max_bytes = 1073741824;
+      s.prefix = l.prefix;
+      s.prefix_inside_rows = true;
+      s.split_every = variant == 1 ? 3 : 0;
+      s.other_rank_info = variant == 2 ? 1 : 0;
+      const SynthLog log = commlab_test::synth_log(s);
+      ASSERT_NE(log.text.find(std::string("-1") + l.prefix), std::string::npos) << what(s);  // inside a row
+      expect_read(log, what(s));
+      const json a = fit(log.text);
+      ASSERT_FALSE(a.contains("error")) << what(s) << ": " << a.dump();
+      expect_fit(a["tables"][0], s, what(s));
+    }
 }
