@@ -720,6 +720,26 @@ inline std::vector<SynthFixture> synth_fixtures() {
                  "bandwidth 48 GB/s",
                  {s}});
   }
+  {  // rccl-tests under srun --label: no test name anywhere; the collective from the table.
+    SynthSpec s;
+    s.rccl = true;
+    s.collective = "reduce_scatter";
+    s.ranks = 16;
+    s.alpha_s = 6e-6;
+    s.beta_Bps = 40e9;
+    s.min_bytes = 4096;
+    s.max_bytes = 1073741824;
+    s.step_factor = 8;
+    s.prefix = " 0: ";
+    s.prefix_inside_rows = true;
+    s.other_rank_info = 1;
+    s.seed = 17;
+    v.push_back({"synthetic_rccl_srun.txt",
+                 "rccl-tests under srun --label (' 0: ' on every line and inside rows, other ranks' lines): no test name, "
+                 "so reduce-scatter is told from the table (redop sum, root -1, busbw / algbw 15/16 with 16 Rank "
+                 "lines); 16 ranks on two nodes, alpha 6 us, bus bandwidth 40 GB/s",
+                 {s}});
+  }
   return v;
 }
 

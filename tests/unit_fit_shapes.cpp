@@ -1,8 +1,8 @@
 // Logs as engineers paste them (issue 43), each made by the synthesizer (tests/nccl_synth.hpp)
 // exactly as nccl-tests or rccl-tests prints it: NCCL INFO lines of other ranks between the
 // header's lines and the rows, rows of size 0 at the small end, a launcher's label on every line
-// and again inside rows. Each is read back row for row (exactly the noise skipped) and fitted back
-// to the spec's collective, alpha and beta.
+// and again inside rows, rccl-tests under srun with no test name. Each is read back row for row
+// (exactly the noise skipped) and fitted back to the spec's collective, alpha and beta.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -136,7 +136,7 @@ TEST(FitShapes, RowsOfSizeZeroStayInTheirTableAndTheFitLeavesThemOut) {
       for (double b : log.sizes) zeros += b == 0;
       ASSERT_GE(zeros, 2u) << what(s);  // the shape the test is about
       expect_read(log, what(s));
-      // rccl-tests names no test.
+      // rccl-tests names no test, and all-gather's table is all-to-all's (RcclUnderSrun... below).
       const json a = fit(log.text, s.rccl ? json{{"collective", collective}} : json::object());
       ASSERT_FALSE(a.contains("error")) << what(s) << ": " << a.dump();
       const json& t = a["tables"][0];
@@ -195,4 +195,82 @@ TEST(FitShapes, LauncherLabelsOnEveryLineAndAgainInsideRows) {
       ASSERT_FALSE(a.contains("error")) << what(s) << ": " << a.dump();
       expect_fit(a["tables"][0], s, what(s));
     }
+}
+
+TEST(FitShapes, RcclUnderSrunToldFromTheTable) {
+  // rccl-tests prints no test name; under srun --label nothing else names it. The redop and root
+  // columns and busbw / algbw (with the Rank lines' count, or solved for it) tell the collective.
+  struct Case {
+    const char* collective;
+    int ranks;
+    const char* redop;
+    int root;
+    bool rank_lines;
+    const char* from;
+  };
+  const Case cases[] = {
+      {"all_reduce", 8, "sum", -1, true, "busbw / algbw 1.75 = 2(n-1)/n with n = 8, redop sum, root -1"},
+      {"all_reduce", 16, "sum", -1, false, "busbw / algbw 1.875 = 2(n-1)/n with n = 16, redop sum, root -1"},
+      {"reduce_scatter", 16, "sum", -1, true, "busbw / algbw 0.9375 = (n-1)/n with n = 16, redop sum, root -1"},
+      {"reduce_scatter", 8, "max", -1, false, "busbw / algbw 0.875 = (n-1)/n with n = 8, redop max, root -1"},
+      {"broadcast", 8, "none", 0, true, "busbw / algbw 1 = 1, redop none, root 0"},
+      {"reduce", 8, "sum", 3, true, "busbw / algbw 1 = 1, redop sum, root 3"},
+      {"sendrecv", 8, "sum", -1, true, "busbw / algbw 1 = 1, redop sum, root -1"},
+  };
+  for (const Case& c : cases) {
+    SynthSpec s;
+    s.rccl = true;
+    s.prefix = " 0: ";
+    s.prefix_inside_rows = true;
+    s.other_rank_info = 1;
+    s.collective = c.collective;
+    s.ranks = c.ranks;
+    s.redop = c.redop;
+    s.root = c.root;
+    s.preamble = c.rank_lines;
+    s.alpha_s = 6e-6;
+    s.beta_Bps = 40e9;
+    s.min_bytes = 4096;
+    s.max_bytes = 2147483648.0;
+    const SynthLog log = commlab_test::synth_log(s);
+    ASSERT_EQ(log.text.find("Collective test"), std::string::npos);
+    ASSERT_EQ(log.text.find(std::string(c.collective) + "_perf"), std::string::npos);
+    expect_read(log, what(s));
+    const json a = fit(log.text);
+    ASSERT_FALSE(a.contains("error")) << what(s) << ": " << a.dump();
+    const json& t = a["tables"][0];
+    EXPECT_EQ(t["collective_from"], c.from) << what(s);
+    expect_fit(t, s, what(s));
+  }
+  // Two collectives print the same table: all-gather and all-to-all (redop none, root -1,
+  // (n-1)/n); all-reduce on 2 ranks and send/recv (factor 1, redop sum, root -1). The error names
+  // both and asks for the collective.
+  struct Tie {
+    const char* collective;
+    int ranks;
+    const char* redop;
+    const char* both;
+  };
+  for (const Tie& tie : {Tie{"all_gather", 16, "none", "all_gather and alltoall"}, Tie{"alltoall", 8, "none", "all_gather and alltoall"},
+                         Tie{"all_reduce", 2, "sum", "all_reduce and sendrecv"}}) {
+    SynthSpec s;
+    s.rccl = true;
+    s.prefix = " 0: ";
+    s.collective = tie.collective;
+    s.ranks = tie.ranks;
+    s.redop = tie.redop;
+    s.min_bytes = 65536;
+    const json a = fit(commlab_test::synth_log(s).text);
+    ASSERT_TRUE(a.contains("error")) << a.dump().substr(0, 300);
+    EXPECT_EQ(a["error"]["code"], "missing_field");
+    const std::string m = a["error"]["message"];
+    EXPECT_EQ(m.rfind("field 'collective': table 1 (", 0), 0u) << m;
+    EXPECT_NE(m.find(std::string("its table fits ") + tie.both + " alike"), std::string::npos) << m;
+    const std::string either = std::string(tie.both).replace(std::string(tie.both).find(" and "), 5, " or ");
+    EXPECT_NE(m.find("give 'collective': " + either), std::string::npos) << m;
+    // Given, it fits.
+    const json b = fit(commlab_test::synth_log(s).text, {{"collective", tie.collective}});
+    ASSERT_FALSE(b.contains("error")) << b.dump().substr(0, 300);
+    EXPECT_EQ(b["tables"][0]["collective_from"], "request");
+  }
 }
