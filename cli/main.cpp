@@ -233,6 +233,18 @@ void print_fit_table(const json& t, size_t index, bool all_rows, bool all_skippe
             << t.at("collective_from").get<std::string>()
             << (t.at("ranks").get<int>() > 0 ? ", ranks from " : ", rank count ") << t.at("ranks_from").get<std::string>()
             << "\n";
+  // The headline: the bandwidth-bound rows' level, what a link is compared with; the best row beside it.
+  const int plateau_rows = t.at("plateau_rows");
+  const json& best = t.at("best_row");
+  const json& compared = t.contains("link") ? t.at("link") : t.at("nearest_link");
+  std::cout << "  bus bandwidth plateau " << sig(t.at("plateau_busbw_Bps").get<double>() / 1e9) << " GB/s ("
+            << (plateau_rows == 1 ? "the largest size, " + si_bytes(t.at("plateau_from_bytes")) +
+                                        ", alone: the sweep may end before the bandwidth-bound sizes"
+                                  : std::to_string(plateau_rows) + " sizes from " + si_bytes(t.at("plateau_from_bytes")))
+            << "; " << fixed(compared.at("plateau_ratio").get<double>(), 2) << " of " << compared.at("id").get<std::string>()
+            << "'s " << sig(compared.at("beta_Bps").get<double>() / 1e9) << " GB/s effective); best row "
+            << sig(best.at("busbw_Bps").get<double>() / 1e9) << " GB/s at "
+            << si_bytes(best.at("bytes")) << " (line " << best.at("line") << ")\n";
   const int steps = f.at("steps");
   std::cout << "  T = " << steps << " x alpha + " << sig(t.at("factor").get<double>()) << " x S / beta:  alpha "
             << sig(f.at("alpha_s").get<double>() * 1e6) << " us a step (latency " << sig(f.at("latency_s").get<double>() * 1e6)
@@ -253,9 +265,9 @@ void print_fit_table(const json& t, size_t index, bool all_rows, bool all_skippe
     const json& l = t.at("link");
     std::cout << "; " << l.at("id").get<std::string>() << " (asked): " << fixed(l.at("ratio").get<double>(), 2);
   }
-  std::cout << "\n  best bus bandwidth " << sig(t.at("best_busbw_Bps").get<double>() / 1e9) << " GB/s"
-            << (t.at("exceeds_link").get<bool>() ? ", above the link's nominal bandwidth (exceeds_link)" : "")
-            << "; collapses: ";
+  std::cout << "\n  "
+            << (t.at("exceeds_link").get<bool>() ? "a row above the link's nominal bandwidth (exceeds_link); " : "")
+            << "collapses: ";
   if (t.at("collapses").empty()) std::cout << "none";
   for (size_t i = 0; i < t.at("collapses").size(); ++i) {
     const json& c = t.at("collapses")[i];

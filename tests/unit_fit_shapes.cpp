@@ -2,10 +2,12 @@
 // exactly as nccl-tests or rccl-tests prints it: NCCL INFO lines of other ranks between the
 // header's lines and the rows, rows of size 0 at the small end, a launcher's label on every line
 // and again inside rows, rccl-tests under srun with no test name. Each is read back row for row
-// (exactly the noise skipped) and fitted back to the spec's collective, alpha and beta.
+// (exactly the noise skipped) and fitted back to the spec's collective, alpha and beta, its
+// plateau at the spec's bus bandwidth.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <set>
 #include <string>
 #include <vector>
@@ -13,6 +15,8 @@
 #include "api/api.hpp"
 #include "measured/fit.hpp"
 #include "nccl_synth.hpp"
+#include "test_cli.hpp"
+#include "test_files.hpp"
 
 using namespace commlab;
 using commlab_test::SynthLog;
@@ -55,7 +59,8 @@ void expect_read(const SynthLog& log, const std::string& name, size_t tables = 1
   EXPECT_EQ(p.rejected_rows, 0) << name << ": " << p.first_rejected.reason;
 }
 
-// The fitted table is the spec's: its collective and rank count, alpha and beta within 1%.
+// The fitted table is the spec's: its collective and rank count, alpha and beta within 1%, and
+// the plateau within 3% of the bus bandwidth (the sweeps run far past n_1/2).
 void expect_fit(const json& t, const SynthSpec& s, const std::string& name) {
   EXPECT_EQ(t["collective"], s.collective) << name;
   if (s.collective != "broadcast" && s.collective != "reduce" && s.collective != "sendrecv") {
@@ -63,6 +68,8 @@ void expect_fit(const json& t, const SynthSpec& s, const std::string& name) {
   }
   EXPECT_LT(rel(t["fit"]["alpha_s"].get<double>(), s.alpha_s), 0.01) << name << " alpha " << t["fit"]["alpha_s"];
   EXPECT_LT(rel(t["fit"]["beta_Bps"].get<double>(), s.beta_Bps), 0.01) << name << " beta " << t["fit"]["beta_Bps"];
+  EXPECT_LT(rel(t["plateau_busbw_Bps"].get<double>(), s.beta_Bps), 0.03) << name << " plateau " << t["plateau_busbw_Bps"];
+  EXPECT_GE(t["plateau_rows"].get<int>(), 2) << name;
 }
 
 const char* const kLaunchers[] = {"", "[1,0]<stdout>:", "[0] ", " 0: "};
@@ -273,4 +280,97 @@ TEST(FitShapes, RcclUnderSrunToldFromTheTable) {
     ASSERT_FALSE(b.contains("error")) << b.dump().substr(0, 300);
     EXPECT_EQ(b["tables"][0]["collective_from"], "request");
   }
+}
+
+TEST(FitPlateau, TheBandwidthBoundRowsLevelBesideTheBestRow) {
+  // The example: all-reduce on 8 GPUs from 8 B to 8 GB, timed by the engine's NCCL model on
+  // NVLink 4 (LL, LL128, Simple; ring or tree). One line through every size has a beta below
+  // what the large rows measure; the plateau is their level.
+  SynthSpec s;
+  s.nccl_link = "nvlink4";
+  s.max_bytes = 8589934592.0;
+  s.seed = 13;
+  const SynthLog log = commlab_test::synth_log(s);
+  const json a = fit(log.text);
+  ASSERT_FALSE(a.contains("error")) << a.dump();
+  const json& t = a["tables"][0];
+  double lo = 1e300, hi = 0, best = 0;
+  json best_row;
+  for (const json& r : t["rows"]) {
+    const double b = r["busbw_Bps"];
+    if (r["bytes"].get<double>() >= 536870912) lo = std::min(lo, b), hi = std::max(hi, b);
+    if (b > best) best = b, best_row = r;
+  }
+  const double plateau = t["plateau_busbw_Bps"], beta = t["fit"]["beta_Bps"];
+  EXPECT_GE(plateau, lo);
+  EXPECT_LE(plateau, hi);
+  EXPECT_LT(beta, 0.97 * plateau) << "beta " << beta << ", plateau " << plateau;  // the headline was beta
+  EXPECT_LE(t["plateau_from_bytes"].get<double>(), 536870912);
+  EXPECT_GE(t["plateau_rows"].get<int>(), 5);
+  EXPECT_EQ(t["best_row"]["bytes"], best_row["bytes"]);
+  EXPECT_EQ(t["best_row"]["busbw_Bps"], best);
+  EXPECT_EQ(t["best_row"]["line"], best_row["line"]);
+  EXPECT_EQ(t["nearest_link"]["id"], "nvlink4");
+  EXPECT_DOUBLE_EQ(t["nearest_link"]["plateau_ratio"].get<double>(), plateau / t["nearest_link"]["beta_Bps"].get<double>());
+  EXPECT_DOUBLE_EQ(t["nearest_link"]["ratio"].get<double>(), beta / t["nearest_link"]["beta_Bps"].get<double>());
+}
+
+TEST(FitPlateau, ACollapseADipAndARisingEnd) {
+  SynthSpec s;
+  s.max_bytes = 1073741824;
+  s.noise = 0.005;
+  const json plain = fit(commlab_test::synth_log(s).text)["tables"][0];
+  const double level = plain["plateau_busbw_Bps"];
+  // A collapse below the largest sizes ends the plateau above it.
+  SynthSpec c = s;
+  c.collapse_from = 67108864;
+  c.collapse_to = 134217728;
+  c.collapse_slowdown = 3;
+  const json collapsed = fit(commlab_test::synth_log(c).text)["tables"][0];
+  EXPECT_EQ(collapsed["plateau_from_bytes"], 268435456);
+  EXPECT_EQ(collapsed["plateau_rows"], 3);
+  EXPECT_LT(rel(collapsed["plateau_busbw_Bps"].get<double>(), level), 0.01);
+  // A dip at the largest size is passed over: the level is the three largest sizes' median.
+  SynthSpec d = s;
+  d.collapse_from = d.collapse_to = 1073741824;
+  d.collapse_slowdown = 1.3;
+  const json dipped = fit(commlab_test::synth_log(d).text)["tables"][0];
+  EXPECT_LT(rel(dipped["plateau_busbw_Bps"].get<double>(), level), 0.01);
+  EXPECT_EQ(dipped["plateau_from_bytes"], plain["plateau_from_bytes"]);
+  EXPECT_EQ(dipped["plateau_rows"].get<int>(), plain["plateau_rows"].get<int>() - 1);
+  // A sweep that ends while the bus bandwidth still rises: its largest size alone.
+  SynthSpec r = s;
+  r.max_bytes = 4194304;
+  const json rising = fit(commlab_test::synth_log(r).text)["tables"][0];
+  EXPECT_EQ(rising["plateau_rows"], 1);
+  EXPECT_EQ(rising["plateau_from_bytes"], 4194304);
+  EXPECT_EQ(rising["plateau_busbw_Bps"], rising["rows"].back()["busbw_Bps"]);
+  // Two sizes far apart: their median is within 5% of neither, so the larger alone.
+  SynthSpec two = s;
+  two.min_bytes = 65536;
+  two.max_bytes = 262144;
+  two.step_factor = 4;
+  const json t = fit(commlab_test::synth_log(two).text)["tables"][0];
+  ASSERT_EQ(t["rows"].size(), 2u);
+  EXPECT_EQ(t["plateau_rows"], 1);
+  EXPECT_EQ(t["plateau_from_bytes"], 262144);
+  EXPECT_EQ(t["plateau_busbw_Bps"], t["rows"][1]["busbw_Bps"]);
+  EXPECT_EQ(t["nearest_link"]["plateau_ratio"].get<double>(),
+            t["plateau_busbw_Bps"].get<double>() / t["nearest_link"]["beta_Bps"].get<double>());
+}
+
+TEST(FitPlateau, TheCliLeadsWithThePlateauBesideTheBestRow) {
+  const commlab_test::CliRun r =
+      commlab_test::run_cli("fit " COMMLAB_SOURCE_DIR "/tests/fixtures/nccl/synthetic_nccl_protocols.txt");
+  EXPECT_EQ(r.status, 0) << r.out;
+  const json t = fit(commlab_test::read_file(COMMLAB_SOURCE_DIR "/tests/fixtures/nccl/synthetic_nccl_protocols.txt"))["tables"][0];
+  char want[160];
+  std::snprintf(want, sizeof want, "\n  bus bandwidth plateau %.4g GB/s (%d sizes from ", t["plateau_busbw_Bps"].get<double>() / 1e9,
+                t["plateau_rows"].get<int>());
+  const size_t at = r.out.find(want);
+  ASSERT_NE(at, std::string::npos) << want << "\n" << r.out;
+  EXPECT_LT(at, r.out.find("  T = ")) << r.out;  // the headline first, the fitted line after it
+  std::snprintf(want, sizeof want, "; best row %.4g GB/s at 1.07 GB (line %d)\n", t["best_row"]["busbw_Bps"].get<double>() / 1e9,
+                t["best_row"]["line"].get<int>());
+  EXPECT_NE(r.out.find(want), std::string::npos) << want << "\n" << r.out;
 }

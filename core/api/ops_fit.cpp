@@ -22,6 +22,7 @@ void write_link(JsonWriter& w, const char* key, const LinkComparison& c) {
       .member("id", c.spec->id)
       .member("label", c.spec->label)
       .member("nominal_Bps", c.spec->nominal_Bps)
+      .member("plateau_ratio", c.plateau_ratio)
       .member("ratio", c.ratio);
   w.end_object();
 }
@@ -31,6 +32,12 @@ void write_table(JsonWriter& w, const LogFit& fit, const TableFit& f, bool in_pl
   w.begin_object();
   if (t.has_avg_busbw) w.member("avg_busbw_Bps", t.avg_busbw_GBps * 1e9);
   w.member("best_busbw_Bps", f.best_busbw_Bps);
+  w.key("best_row");
+  w.begin_object();
+  w.member("busbw_Bps", f.best_row.busbw_Bps)
+      .member("bytes", static_cast<long long>(f.best_row.bytes))
+      .member("line", f.best_row.line);
+  w.end_object();
   w.key("collapses");
   w.begin_array();
   for (const FitCollapse& c : f.collapses) {
@@ -62,6 +69,9 @@ void write_table(JsonWriter& w, const LogFit& fit, const TableFit& f, bool in_pl
   w.begin_array();
   for (const std::string& n : f.notes) w.value(n);
   w.end_array();
+  w.member("plateau_busbw_Bps", f.plateau.busbw_Bps)
+      .member("plateau_from_bytes", static_cast<long long>(f.plateau.from_bytes))
+      .member("plateau_rows", f.plateau.rows);
   w.member("ranks", f.ranks).member("ranks_from", f.ranks_from).member("redop", t.redop);
   w.key("rows");
   w.begin_array();

@@ -143,6 +143,45 @@ void identify_run(const LogTable& t, const std::string& name, const BusRatio& ra
   if (req.in_place) f->notes.push_back("fitted to the in-place columns");
 }
 
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// The bandwidth-bound rows' level (fit.hpp Plateau): what a link's bandwidth is compared with,
+// where one line's beta is pulled down by the protocol and algorithm switches below them.
+Plateau find_plateau(const std::vector<FitRow>& rows) {
+  std::vector<const FitRow*> sized;  // sizes above 0, largest first
+  for (auto it = rows.rbegin(); it != rows.rend(); ++it)
+    if (it->bytes > 0) sized.push_back(&*it);
+  std::sort(sized.begin(), sized.end(), [](const FitRow* a, const FitRow* b) { return a->bytes > b->bytes; });
+  std::vector<double> top;
+  for (size_t i = 0; i < sized.size() && i < 3; ++i) top.push_back(sized[i]->busbw_Bps);
+  // Still rising at the largest size (a sweep that ends before the bandwidth-bound sizes): the
+  // largest size's bus bandwidth is the level.
+  double level = median(top);
+  if (!top.empty() && top[0] > (1 + kPlateauBand) * level) level = top[0];
+  std::vector<double> in;
+  Plateau p;
+  for (size_t i = 0; i < sized.size(); ++i) {
+    if (std::fabs(sized[i]->busbw_Bps - level) > kPlateauBand * level) {
+      if (i < 3) continue;  // an outlier among the sizes that set the level
+      break;
+    }
+    in.push_back(sized[i]->busbw_Bps);
+    p.from_bytes = sized[i]->bytes;
+  }
+  // No size within the band (two sizes far apart: their median is neither): the largest alone.
+  if (in.empty() && !sized.empty()) {
+    in.push_back(top[0]);
+    p.from_bytes = sized[0]->bytes;
+  }
+  p.rows = static_cast<int>(in.size());
+  p.busbw_Bps = median(in);
+  return p;
+}
+
 // The rows, and the line fitted to them: alpha, beta, residuals, collapses.
 void fit_line(const LogTable& t, const std::string& name, const FitRequest& req, TableFit* f) {
   // The rows, and least squares on relative error over those with S > 0: minimise
@@ -211,9 +250,11 @@ void fit_line(const LogTable& t, const std::string& name, const FitRequest& req,
       f->collapses.back().worst_ratio = std::min(f->collapses.back().worst_ratio, ratio_now);
     }
     in_collapse = low;
+    if (r.busbw_Bps > best) f->best_row = {r.bytes, r.busbw_Bps, r.line};
     best = std::max(best, r.busbw_Bps);
   }
   f->best_busbw_Bps = best;
+  f->plateau = find_plateau(f->rows);
   f->rel_rms = std::sqrt(sum_sq / f->fitted_rows);
   // Two parameters pass through two sizes whatever the machine: rel_rms then tests nothing.
   std::vector<double> sizes;
@@ -225,20 +266,20 @@ void fit_line(const LogTable& t, const std::string& name, const FitRequest& req,
 }
 
 void compare_links(const FitRequest& req, TableFit* f) {
-  const double factor = f->shape.factor, best = f->best_busbw_Bps;
-  // The catalogue link nearest to beta (by ratio, either way), and the one asked for.
+  const double factor = f->shape.factor, best = f->best_busbw_Bps, plateau = f->plateau.busbw_Bps;
+  // The catalogue link nearest to the plateau (by ratio, either way), and the one asked for.
   double best_score = 1e300;
   for (const LinkSpec& s : link_catalogue()) {
     const Link eff = effective_link(s);
-    const double score = std::max(f->beta_Bps / eff.beta_Bps, eff.beta_Bps / f->beta_Bps);
-    if (score < best_score) {
+    const double score = std::max(plateau / eff.beta_Bps, eff.beta_Bps / plateau);
+    if (score < best_score || !f->nearest.spec) {
       best_score = score;
-      f->nearest = {&s, eff.alpha_s, eff.beta_Bps, f->beta_Bps / eff.beta_Bps};
+      f->nearest = {&s, eff.alpha_s, eff.beta_Bps, f->beta_Bps / eff.beta_Bps, plateau / eff.beta_Bps};
     }
   }
   if (req.link) {
     const Link eff = effective_link(*req.link);
-    f->compared = {req.link, eff.alpha_s, eff.beta_Bps, f->beta_Bps / eff.beta_Bps};
+    f->compared = {req.link, eff.alpha_s, eff.beta_Bps, f->beta_Bps / eff.beta_Bps, plateau / eff.beta_Bps};
   }
   const LinkSpec* against = req.link ? req.link : f->nearest.spec;
   // The catalogue link's line beside the fitted one: the same ring (steps, factor), its alpha and

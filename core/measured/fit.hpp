@@ -45,6 +45,25 @@ struct FitRow {
   const char* not_fitted = "";  // why the fit leaves the row out (size 0), "" for a fitted row
 };
 
+/// The bus bandwidth plateau: the level of the bandwidth-bound rows (core/README.md "Measured
+/// against the model"). The level is the median bus bandwidth of the three largest sizes, or
+/// the largest size's when it is more than kPlateauBand above that (still rising); the plateau
+/// rows are the sizes from the largest down whose bus bandwidth is within kPlateauBand of the
+/// level, the walk ending at the first size below the three largest that is not; none within it
+/// (two sizes far apart), the largest size alone.
+constexpr double kPlateauBand = 0.05;
+struct Plateau {
+  double busbw_Bps = 0;   // the median bus bandwidth of the plateau rows
+  double from_bytes = 0;  // the smallest size among them
+  int rows = 0;
+};
+
+/// The row with the highest bus bandwidth.
+struct BestRow {
+  double bytes = 0, busbw_Bps = 0;
+  int line = 0;
+};
+
 /// Sizes whose bus bandwidth fell below half the best seen at a smaller size.
 struct FitCollapse {
   double from_bytes = 0, to_bytes = 0;
@@ -56,6 +75,7 @@ struct LinkComparison {
   double alpha_s = 0;   // its alpha (P5 §0.5)
   double beta_Bps = 0;  // its effective bandwidth (nominal x 0.8, P5 §0.4)
   double ratio = 0;     // fitted beta / beta_Bps
+  double plateau_ratio = 0;  // the plateau's bus bandwidth / beta_Bps
 };
 
 struct TableFit {
@@ -73,6 +93,8 @@ struct TableFit {
   std::string caveat;
   double n_half_bytes = 0;  // the size whose bus bandwidth is half of beta: latency x beta / factor
   double best_busbw_Bps = 0;
+  Plateau plateau;  // what an engineer compares with a link
+  BestRow best_row;
   std::vector<FitCollapse> collapses;
   bool exceeds_link = false;  // a measured busbw above the compared (else nearest) link's nominal
   LinkComparison nearest, compared;
