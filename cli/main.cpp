@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <string>
 
@@ -306,15 +307,15 @@ void print_fit_table(const json& t, size_t index, bool all_rows, bool all_skippe
   }
 }
 
-// "field 'ranks': ..." about a value given as a flag reads "--ranks: ...".
-std::string as_flags(std::string message, const json& request) {
+// The op names its request fields ("field 'collective': ...", "give 'ranks': ..."); the command
+// line has flags for them, so its messages name the flags.
+std::string as_flags(std::string message) {
   static const std::pair<const char*, const char*> kFlags[] = {
       {"collective", "--collective"}, {"ranks", "--ranks"}, {"link", "--link"}, {"columns", "--in-place"}};
-  for (const auto& [field, flag] : kFlags) {
-    const std::string said = std::string("field '") + field + "'";
-    const size_t at = message.find(said);
-    if (request.contains(field) && at != std::string::npos) message.replace(at, said.size(), flag);
-  }
+  for (const auto& [field, flag] : kFlags)
+    for (const std::string& said : {std::string("field '") + field + "'", std::string("'") + field + "'"})
+      for (size_t at = message.find(said); at != std::string::npos; at = message.find(said, at + std::strlen(flag)))
+        message.replace(at, said.size(), flag);
   return message;
 }
 
@@ -363,7 +364,7 @@ int fit_files(int argc, char** argv, int first) {
     const json out = commlab::evaluate(request);
     const std::string name = file == "-" ? "stdin" : file;
     if (out.contains("error")) {
-      std::cerr << name << ": " << as_flags(out["error"]["message"], base) << "\n";
+      std::cerr << name << ": " << as_flags(out["error"]["message"]) << "\n";
       ++bad;
       continue;
     }
