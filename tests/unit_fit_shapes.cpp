@@ -374,3 +374,66 @@ TEST(FitPlateau, TheCliLeadsWithThePlateauBesideTheBestRow) {
                 t["best_row"]["line"].get<int>());
   EXPECT_NE(r.out.find(want), std::string::npos) << want << "\n" << r.out;
 }
+
+TEST(FitRegimes, NcclsProtocolsAreNamedWhereTheResidualsBend) {
+  // The engine's NCCL model times all-reduce on 8 GPUs over NVLink 4 (tree with LL, then LL128,
+  // ring with Simple): one ring line through every size is under the LL128 rows and over the
+  // Simple ones, and the answer says which of NCCL's choices the rows span.
+  const json t = fit(commlab_test::read_file(COMMLAB_SOURCE_DIR "/tests/fixtures/nccl/synthetic_nccl_protocols.txt"))["tables"][0];
+  const json& g = t["regimes"];
+  ASSERT_EQ(g.size(), 3u) << g.dump();
+  const char* names[][2] = {{"tree", "LL"}, {"tree", "LL128"}, {"ring", "Simple"}};
+  const double from[] = {8, 1048576, 67108864}, to[] = {524288, 33554432, 1073741824};
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(g[i]["algorithm"], names[i][0]);
+    EXPECT_EQ(g[i]["protocol"], names[i][1]);
+    EXPECT_EQ(g[i]["from_bytes"], from[i]);
+    EXPECT_EQ(g[i]["to_bytes"], to[i]);
+  }
+  EXPECT_GT(g[1]["mean_residual"].get<double>(), 0.05);  // slower than the line: LL128's share
+  EXPECT_LT(g[2]["mean_residual"].get<double>(), -0.05);
+  EXPECT_EQ(t["bend_bytes"], json::array({131072, 134217728}));
+  bool named = false;
+  for (const json& n : t["notes"])
+    named |= n.get<std::string>().find("one line through NCCL's tree/LL (8 B to 524 KB), tree/LL128 (1.05 MB to 33.6 MB) and "
+                                       "ring/Simple (67.1 MB to 1.07 GB), as the engine's NCCL model picks them on NVLink 4 "
+                                       "(P5 §5.6), bends: its residuals change sign at 131 KB and 134 MB") == 0;
+  EXPECT_TRUE(named) << t["notes"].dump();
+  // One ring's times: the line does not bend, and no note says it does.
+  const json ring = fit(commlab_test::read_file(COMMLAB_SOURCE_DIR "/tests/fixtures/nccl/synthetic_allreduce_current.txt"))["tables"][0];
+  EXPECT_TRUE(ring["bend_bytes"].empty()) << ring["bend_bytes"];
+  EXPECT_TRUE(ring["notes"].empty()) << ring["notes"];
+  EXPECT_FALSE(ring["regimes"].empty());
+}
+
+TEST(FitRegimes, TheShapesOfRealLogsKeepThem) {
+  SynthSpec plain;
+  plain.nccl_link = "nvlink4";
+  plain.seed = 13;
+  const json want = fit(commlab_test::synth_log(plain).text)["tables"][0];
+  ASSERT_EQ(want["regimes"].size(), 3u);
+  ASSERT_EQ(want["bend_bytes"].size(), 2u);
+  for (const char* launcher : kLaunchers)
+    for (int variant = 0; variant < 2; ++variant) {
+      SynthSpec s = plain;
+      s.prefix = launcher;
+      s.prefix_inside_rows = true;
+      s.other_rank_info = 2;
+      s.numeric_hosts = variant == 1;
+      s.split_every = variant == 1 ? 5 : 0;
+      s.rccl = variant == 1 && std::string(launcher) == " 0: ";
+      const json t = fit(commlab_test::synth_log(s).text)["tables"][0];
+      EXPECT_EQ(t["collective"], "all_reduce") << what(s);
+      EXPECT_EQ(t["rows"].size(), want["rows"].size()) << what(s);
+      ASSERT_EQ(t["regimes"].size(), want["regimes"].size()) << what(s);
+      for (size_t i = 0; i < want["regimes"].size(); ++i) {
+        json a = t["regimes"][i], b = want["regimes"][i];
+        // rccl-tests prints times above 100 us with one decimal: the means move a little.
+        EXPECT_NEAR(a["mean_residual"].get<double>(), b["mean_residual"].get<double>(), 1e-3) << what(s);
+        a.erase("mean_residual");
+        b.erase("mean_residual");
+        EXPECT_EQ(a, b) << what(s);
+      }
+      EXPECT_EQ(t["bend_bytes"], want["bend_bytes"]) << what(s);
+    }
+}

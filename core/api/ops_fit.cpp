@@ -31,6 +31,10 @@ void write_table(JsonWriter& w, const LogFit& fit, const TableFit& f, bool in_pl
   const LogTable& t = fit.log.tables[f.table];
   w.begin_object();
   if (t.has_avg_busbw) w.member("avg_busbw_Bps", t.avg_busbw_GBps * 1e9);
+  w.key("bend_bytes");
+  w.begin_array();
+  for (double b : f.bend_bytes) w.value(static_cast<long long>(b));
+  w.end_array();
   w.member("best_busbw_Bps", f.best_busbw_Bps);
   w.key("best_row");
   w.begin_object();
@@ -73,6 +77,19 @@ void write_table(JsonWriter& w, const LogFit& fit, const TableFit& f, bool in_pl
       .member("plateau_from_bytes", static_cast<long long>(f.plateau.from_bytes))
       .member("plateau_rows", f.plateau.rows);
   w.member("ranks", f.ranks).member("ranks_from", f.ranks_from).member("redop", t.redop);
+  w.key("regimes");
+  w.begin_array();
+  for (const FitRegime& g : f.regimes) {
+    w.begin_object();
+    w.member("algorithm", g.algorithm)
+        .member("from_bytes", static_cast<long long>(g.from_bytes))
+        .member("mean_residual", g.mean_residual)
+        .member("protocol", g.protocol)
+        .member("rows", g.rows)
+        .member("to_bytes", static_cast<long long>(g.to_bytes));
+    w.end_object();
+  }
+  w.end_array();
   w.key("rows");
   w.begin_array();
   for (const FitRow& r : f.rows) {

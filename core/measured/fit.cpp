@@ -300,6 +300,7 @@ void fit_table(const LogTable& t, size_t index, const FitRequest& req, TableFit*
   identify_run(t, name, bus_ratio(t, req.in_place), req, f);
   fit_line(t, name, req, f);
   compare_links(req, f);
+  find_regimes(f);
 }
 
 }  // namespace

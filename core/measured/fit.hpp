@@ -58,6 +58,19 @@ struct Plateau {
   int rows = 0;
 };
 
+/// A run of sizes under one (algorithm, protocol) of NCCL's, as the engine's NCCL model picks them
+/// on the compared (else nearest) link (model/nccl.cpp, P5 §5.6: ring and tree, LL, LL128,
+/// Simple): where one ring line through every size has to bend.
+struct FitRegime {
+  std::string algorithm, protocol;  // "tree", "LL128"
+  double from_bytes = 0, to_bytes = 0;
+  int rows = 0;
+  double mean_residual = 0;  // the fit's residuals over its rows
+};
+
+/// A residual of this size or more is off the line: a bend is where such residuals change sign.
+constexpr double kBendResidual = 0.02;
+
 /// The row with the highest bus bandwidth.
 struct BestRow {
   double bytes = 0, busbw_Bps = 0;
@@ -95,6 +108,8 @@ struct TableFit {
   double best_busbw_Bps = 0;
   Plateau plateau;  // what an engineer compares with a link
   BestRow best_row;
+  std::vector<FitRegime> regimes;  // all-reduce only: the engine's NCCL model is all-reduce's
+  std::vector<double> bend_bytes;  // the sizes where the residuals change sign (kBendResidual)
   std::vector<FitCollapse> collapses;
   bool exceeds_link = false;  // a measured busbw above the compared (else nearest) link's nominal
   LinkComparison nearest, compared;
@@ -105,6 +120,10 @@ struct LogFit {
   ParsedLog log;
   std::vector<TableFit> tables;
 };
+
+/// The regimes and bends of a fitted table, and a note naming them where the line bends
+/// (fit_regimes.cpp).
+void find_regimes(TableFit* f);
 
 /// Work units of fitting a log of `bytes` (core/README.md "Limits": 1e8 is about half a second).
 double fit_work_units(double bytes);
