@@ -280,6 +280,17 @@ TEST(FitShapes, RcclUnderSrunToldFromTheTable) {
     ASSERT_FALSE(b.contains("error")) << b.dump().substr(0, 300);
     EXPECT_EQ(b["tables"][0]["collective_from"], "request");
   }
+  // A redop column of 10,000 letters: the error quotes its first 40 (messages stay under 4 KB).
+  SynthSpec s;
+  s.rccl = true;
+  s.ranks = 2;
+  s.redop = std::string(10000, 'q');
+  s.min_bytes = 65536;
+  const json a = fit(commlab_test::synth_log(s).text);
+  ASSERT_TRUE(a.contains("error")) << a.dump().substr(0, 300);
+  const std::string m = a["error"]["message"];
+  EXPECT_LT(m.size(), 1000u) << m.size();
+  EXPECT_NE(m.find("redop " + std::string(40, 'q') + ", root -1"), std::string::npos) << m.substr(0, 600);
 }
 
 TEST(FitPlateau, TheBandwidthBoundRowsLevelBesideTheBestRow) {

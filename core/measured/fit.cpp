@@ -92,7 +92,7 @@ void identify_run(const LogTable& t, const std::string& name, const BusRatio& ra
         refuse("missing_field",
                {"field 'collective': ", name, " ", said, ", and no collective has its redop, root and busbw / algbw (",
                 (ratio.any ? concat({num(ratio.lo), " to ", num(ratio.hi)}) : std::string("too small to tell")), ", redop '",
-                t.redop, "'", (t.has_root ? concat({", root ", std::to_string(t.root)}) : std::string()),
+                std::string_view(t.redop).substr(0, 40), "'", (t.has_root ? concat({", root ", std::to_string(t.root)}) : std::string()),
                 "); give 'collective': one of ", names_text()});
       refuse("missing_field", {"field 'collective': ", name, " ", said, ", and its table fits ", both, " alike (", why,
                                "); give 'collective': ", either});

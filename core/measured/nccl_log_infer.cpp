@@ -62,7 +62,8 @@ namespace {
 std::vector<CollectiveFit> fitting(const LogTable& t, const BusRatio& r, int ranks) {
   const bool no_op = t.redop == "none", op = !t.redop.empty() && !no_op;
   std::string columns;
-  if (!t.redop.empty()) columns += concat({", redop ", t.redop});
+  // A redop is any identifier a line had: its first 40 bytes (nccl-tests' are a few letters).
+  if (!t.redop.empty()) columns += concat({", redop ", std::string_view(t.redop).substr(0, 40)});
   if (t.has_root) columns += concat({", root ", std::to_string(t.root)});
   const std::string lo = num(r.lo), hi = num(r.hi), ratio = lo == hi ? lo : concat({lo, " to ", hi});
   std::vector<CollectiveFit> out;

@@ -80,9 +80,9 @@ namespace log_reader {
 namespace {
 
 // NCCL's "host:pid:tid" with a host name of digits: "10:4242:4300" (an address's first number,
-// so without a leading zero).
+// so without a leading zero; three short numbers).
 bool host_pid_tid(std::string_view t) {
-  if (t.size() > 1 && t[0] == '0' && t[1] != ':') return false;
+  if (t.size() > 32 || (t.size() > 1 && t[0] == '0' && t[1] != ':')) return false;
   int colons = 0;
   bool digit_before = false;
   for (char c : t) {
@@ -160,8 +160,9 @@ size_t Reader::read_values(std::string_view s, size_t from, Values* out, std::st
     // (gethostname() up to its first '.', "10" of 10.0.1.5), alone or glued to the integer it
     // interrupts (a root of -1: "-110:4242:4300").
     if (cut > 0 && cut < t.size() && t[cut] == ':' && !is_label(t.substr(cut))) {
+      const bool host_alone = host_pid_tid(t);
       cut = 0;
-      for (size_t k = t[0] == '-' ? 2 : 1; k < t.size() && is_digit(t[k - 1]) && !host_pid_tid(t); ++k)
+      for (size_t k = t[0] == '-' ? 2 : 1; !host_alone && k < t.size() && is_digit(t[k - 1]); ++k)
         if (host_pid_tid(t.substr(k)) && parse_log_number(t.substr(0, k), &v, &h)) {
           cut = k;
           break;
