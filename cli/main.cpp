@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <string>
 
@@ -240,6 +241,18 @@ void print_fit_table(const json& t, size_t index, bool all_rows, bool all_skippe
             << t.at("collective_from").get<std::string>()
             << (t.at("ranks").get<int>() > 0 ? ", ranks from " : ", rank count ") << t.at("ranks_from").get<std::string>()
             << "\n";
+  // The headline: the bandwidth-bound rows' level, what a link is compared with; the best row beside it.
+  const int plateau_rows = t.at("plateau_rows");
+  const json& best = t.at("best_row");
+  const json& compared = t.contains("link") ? t.at("link") : t.at("nearest_link");
+  std::cout << "  bus bandwidth plateau " << sig(t.at("plateau_busbw_Bps").get<double>() / 1e9) << " GB/s ("
+            << (plateau_rows == 1 ? "the largest size, " + si_bytes(t.at("plateau_from_bytes")) +
+                                        ", alone: the sweep may end before the bandwidth-bound sizes"
+                                  : std::to_string(plateau_rows) + " sizes from " + si_bytes(t.at("plateau_from_bytes")))
+            << "; " << fixed(compared.at("plateau_ratio").get<double>(), 2) << " of " << compared.at("id").get<std::string>()
+            << "'s " << sig(compared.at("beta_Bps").get<double>() / 1e9) << " GB/s effective); best row "
+            << sig(best.at("busbw_Bps").get<double>() / 1e9) << " GB/s at "
+            << si_bytes(best.at("bytes")) << " (line " << best.at("line") << ")\n";
   const int steps = f.at("steps");
   std::cout << "  T = " << steps << " x alpha + " << sig(t.at("factor").get<double>()) << " x S / beta:  alpha "
             << sig(f.at("alpha_s").get<double>() * 1e6) << " us a step (latency " << sig(f.at("latency_s").get<double>() * 1e6)
@@ -260,9 +273,9 @@ void print_fit_table(const json& t, size_t index, bool all_rows, bool all_skippe
     const json& l = t.at("link");
     std::cout << "; " << l.at("id").get<std::string>() << " (asked): " << fixed(l.at("ratio").get<double>(), 2);
   }
-  std::cout << "\n  best bus bandwidth " << sig(t.at("best_busbw_Bps").get<double>() / 1e9) << " GB/s"
-            << (t.at("exceeds_link").get<bool>() ? ", above the link's nominal bandwidth (exceeds_link)" : "")
-            << "; collapses: ";
+  std::cout << "\n  "
+            << (t.at("exceeds_link").get<bool>() ? "a row above the link's nominal bandwidth (exceeds_link); " : "")
+            << "collapses: ";
   if (t.at("collapses").empty()) std::cout << "none";
   for (size_t i = 0; i < t.at("collapses").size(); ++i) {
     const json& c = t.at("collapses")[i];
@@ -273,7 +286,7 @@ void print_fit_table(const json& t, size_t index, bool all_rows, bool all_skippe
   for (const json& note : t.at("notes")) std::cout << "  note: " << note.get<std::string>() << "\n";
   const json& rows = t.at("rows");
   std::cout << "  " << pad_left("size (B)", 13) << pad_left("time (us)", 12) << pad_left("busbw (GB/s)", 14)
-            << pad_left("model (us)", 12) << pad_left("residual", 10) << "\n";
+            << pad_left("model (us)", 12) << pad_left("residual", 12) << "\n";
   const size_t shown = 20;
   for (size_t i = 0; i < rows.size(); ++i) {
     if (!all_rows && rows.size() > 2 * shown && i == shown) {
@@ -282,11 +295,13 @@ void print_fit_table(const json& t, size_t index, bool all_rows, bool all_skippe
     }
     const json& r = rows[i];
     const double res = r.at("residual").get<double>() * 100;
+    const bool fitted = !r.contains("not_fitted");
     std::cout << "  " << pad_left(fixed(r.at("bytes").get<double>(), 0), 13)
               << pad_left(time_us(r.at("time_s").get<double>() * 1e6), 12)
               << pad_left(fixed(r.at("busbw_Bps").get<double>() / 1e9, 2), 14)
               << pad_left(time_us(r.at("model_time_s").get<double>() * 1e6), 12)
-              << pad_left(std::fabs(res) < 0.05 ? "0.0%" : (res > 0 ? "+" : "") + fixed(res, 1) + "%", 10) << "\n";
+              << pad_left(!fitted ? "not fitted" : std::fabs(res) < 0.05 ? "0.0%" : (res > 0 ? "+" : "") + fixed(res, 1) + "%", 12)
+              << "\n";
   }
   const json& skipped = t.at("skipped");
   if (!skipped.empty()) {
@@ -299,15 +314,15 @@ void print_fit_table(const json& t, size_t index, bool all_rows, bool all_skippe
   }
 }
 
-// "field 'ranks': ..." about a value given as a flag reads "--ranks: ...".
-std::string as_flags(std::string message, const json& request) {
+// The op names its request fields ("field 'collective': ...", "give 'ranks': ..."); the command
+// line has flags for them, so its messages name the flags.
+std::string as_flags(std::string message) {
   static const std::pair<const char*, const char*> kFlags[] = {
       {"collective", "--collective"}, {"ranks", "--ranks"}, {"link", "--link"}, {"columns", "--in-place"}};
-  for (const auto& [field, flag] : kFlags) {
-    const std::string said = std::string("field '") + field + "'";
-    const size_t at = message.find(said);
-    if (request.contains(field) && at != std::string::npos) message.replace(at, said.size(), flag);
-  }
+  for (const auto& [field, flag] : kFlags)
+    for (const std::string& said : {std::string("field '") + field + "'", std::string("'") + field + "'"})
+      for (size_t at = message.find(said); at != std::string::npos; at = message.find(said, at + std::strlen(flag)))
+        message.replace(at, said.size(), flag);
   return message;
 }
 
@@ -356,7 +371,7 @@ int fit_files(int argc, char** argv, int first) {
     const json out = commlab::evaluate(request);
     const std::string name = file == "-" ? "stdin" : file;
     if (out.contains("error")) {
-      std::cerr << name << ": " << as_flags(out["error"]["message"], base) << "\n";
+      std::cerr << name << ": " << as_flags(out["error"]["message"]) << "\n";
       ++bad;
       continue;
     }

@@ -1,10 +1,11 @@
 // nccl-tests logs made from the engine's own model: T = steps x alpha + factor x S / beta with
 // seeded noise, printed exactly as nccl-tests prints them (NVIDIA/nccl-tests src/util.cu
 // writeBenchmarkLinePreamble / writeBenchmarkLineBody / writeResultHeader for the current
-// format, src/common.cu before the 2022 resync for the one with `error` and no root), in every
-// variant the reader must survive: headers with or without '#', launcher prefixes (also inside a
-// row), NCCL INFO / libfabric / MPI lines between rows and inside them, size-0 rows, N/A,
-// per-iteration columns and timestamps. tests/unit_fit.cpp fits them back; nccl_synth (tests/nccl_synth.cpp)
+// format, src/common.cu before the 2022 resync for the one with `error` and no root; ROCm/rccl-tests
+// src/common.cu for rccl-tests), in every variant the reader must survive: headers with or without
+// '#', launcher prefixes (also inside a row), NCCL INFO / libfabric / MPI lines between rows and
+// inside them, other ranks' INFO lines under their own prefixes, size-0 rows (sizes printed as
+// getCollByteCount rounds them), N/A, per-iteration columns and timestamps. tests/unit_fit.cpp fits them back; nccl_synth (tests/nccl_synth.cpp)
 // writes the synthetic fixtures and the benchmark's 4 MB log.
 #pragma once
 #include <cmath>
@@ -53,6 +54,15 @@ struct SynthSpec {
   // A catalogue link id: each all-reduce timed by the engine's NCCL model on it (the cheapest
   // (algorithm, protocol) of ring and tree at that size, P5 §5.6) instead of one ring.
   std::string nccl_link;
+  // NCCL_DEBUG=INFO on every rank: this many INFO lines of other ranks, each under its own
+  // launcher prefix, after each header line and after each row.
+  int other_rank_info = 0;
+  // rccl-tests' output (ROCm/rccl-tests src/common.cu): no version or Collective test line, an
+  // unhashed "rccl-tests: Version" line, "#   Rank %2d Pid" lines, bandwidths %6.2f, times
+  // %7.0f/%7.1f/%7.2f, #wrong %5g, the footer's "Errors with asterisks" line.
+  bool rccl = false;
+  bool size0_na = false;  // size-0 rows print N/A for algbw and busbw (as some forks do)
+  bool numeric_hosts = false;  // NCCL INFO lines name hosts by address ("10:4242:4300 [0] NCCL INFO")
 };
 
 // nccl-tests' getFloatStr: the widest of %.2f, %.1f, %.0f that fits, else %.1e / %.0e.
@@ -105,6 +115,51 @@ inline double synth_factor(const SynthSpec& s) {
   return 1;
 }
 
+inline int synth_type_bytes(const SynthSpec& s) {
+  const std::string& t = s.type;
+  if (t == "double" || t == "int64" || t == "uint64") return 8;
+  if (t == "half" || t == "bfloat16") return 2;
+  if (t == "int8" || t == "uint8") return 1;
+  return 4;
+}
+
+inline bool synth_per_rank_count(const SynthSpec& s) {
+  return s.collective == "all_gather" || s.collective == "reduce_scatter" || s.collective == "alltoall";
+}
+
+/// The count column for a size of the sweep: each rank's elements where the test splits the
+/// buffer among ranks, rounded down as the test does (getCollByteCount: nccl-tests since 2022
+/// aligns them to 16 bytes, rccl-tests' all-gather and reduce-scatter to 4 elements), so the
+/// small end prints count 0 and size 0.
+inline double synth_count(const SynthSpec& s, double bytes) {
+  const double count = std::floor(bytes / synth_type_bytes(s));
+  if (!synth_per_rank_count(s)) return count;
+  double per_rank = std::floor(count / s.ranks);
+  if (s.rccl && s.collective != "alltoall") per_rank = std::floor(count / (4.0 * s.ranks)) * 4;
+  else if (!s.rccl && !s.old_format) {
+    const double align = 16.0 / synth_type_bytes(s);
+    per_rank = std::floor(per_rank / align) * align;
+  }
+  return per_rank;
+}
+
+/// The size column nccl-tests prints for a size of the sweep: max(send, receive bytes).
+inline double synth_printed_bytes(const SynthSpec& s, double bytes) {
+  const double c = synth_count(s, bytes);
+  return (synth_per_rank_count(s) ? c * s.ranks : c) * synth_type_bytes(s);
+}
+
+/// A launcher's prefix of rank `r` made from rank 0's ("[1,0]<stdout>:" -> "[1,5]<stdout>:",
+/// "[0] " -> "[5] ", srun's " 0: " -> "12: ": srun pads the labels to one width).
+inline std::string rank_prefix(const std::string& p, int r) {
+  const size_t at = p.find('0');
+  if (at == std::string::npos) return p;
+  const std::string digits = std::to_string(r);
+  size_t start = at;
+  for (size_t extra = digits.size() - 1; extra > 0 && start > 0 && p[start - 1] == ' '; --extra) --start;
+  return p.substr(0, start) + digits + p.substr(at + 1);
+}
+
 /// The model's time of one size, before noise.
 inline double synth_time_s(const SynthSpec& s, double bytes) {
   double t = synth_steps(s) * s.alpha_s + synth_factor(s) * bytes / s.beta_Bps;
@@ -129,16 +184,20 @@ inline std::vector<double> synth_sizes(const SynthSpec& s) {
 class SynthNoise {
  public:
   explicit SynthNoise(uint64_t seed) : rng_(seed ^ 0xA5A5) {}
+  /// NCCL's host names: gethostname() up to its first '.', so a host named by its address
+  /// 10.0.0.1 prints "10".
+  bool numeric_hosts = false;
+  std::string host(int node) const { return numeric_hosts ? std::to_string(10 + node) : "node-" + std::to_string(node); }
   std::string line() {
     ++n_;
     const int dev = static_cast<int>(n_ % 8);
     switch (n_ % 5) {
       case 0:
-        return format("node-%d:%d:%d [%d] NCCL INFO Channel %02d/0 : %d[%d] -> %d[%d] via P2P/CUMEM/read", dev / 4,
+        return format("%s:%d:%d [%d] NCCL INFO Channel %02d/0 : %d[%d] -> %d[%d] via P2P/CUMEM/read", host(dev / 4).c_str(),
                       41000 + dev, 41200 + static_cast<int>(n_ % 97), dev, static_cast<int>(n_ % 24), dev, dev,
                       (dev + 1) % 8, (dev + 1) % 8);
       case 1:
-        return format("node-%d:%d:%d [%d] NCCL INFO Connected all rings, use ring PXN 0 GDR 1", dev / 4, 41000 + dev,
+        return format("%s:%d:%d [%d] NCCL INFO Connected all rings, use ring PXN 0 GDR 1", host(dev / 4).c_str(), 41000 + dev,
                       41300 + static_cast<int>(n_ % 89), dev);
       case 2:
         return format("libfabric:%d:%llu:ofi_rxm:av:ofi_av_insert_addr():%d<warn> addr already in AV", 41000 + dev,
@@ -149,6 +208,30 @@ class SynthNoise {
         return format("[node-%d:%05d] 7 more processes have sent help message help-mpi-btl-openib.txt / no device params found",
                       dev / 4, 41000 + dev);
     }
+  }
+  /// An INFO line of a rank other than 0 (of `ranks`, 8 a node), under that rank's prefix.
+  std::string other_rank(int ranks, const std::string& prefix) {
+    ++n_;
+    const int r = ranks > 1 ? 1 + static_cast<int>(n_ % static_cast<unsigned long long>(ranks - 1)) : 0;
+    const int node = r / 8, dev = r % 8, pid = 52000 + r, tid = 52400 + r;
+    std::string line;
+    switch (n_ % 3) {
+      case 0:
+        line = format("%s:%d:%d [%d] NCCL INFO Channel %02d/0 : %d[%d] -> %d[%d] via P2P/IPC/read", host(node).c_str(), pid, tid, dev,
+                      static_cast<int>(n_ % 16), r, dev, (r + 1) % ranks, (dev + 1) % 8);
+        break;
+      case 1:
+        line = format("%s:%d:%d [%d] NCCL INFO comm 0x%llx rank %d nRanks %d nNodes %d localRanks %d localRank %d MNNVL 0 "
+                      "- Init COMPLETE",
+                      host(node).c_str(), pid, tid, dev, 0x55d0c8a00000ULL + 0x1000ULL * static_cast<unsigned long long>(r), r, ranks,
+                      (ranks + 7) / 8, ranks < 8 ? ranks : 8, dev);
+        break;
+      default:
+        line = format("%s:%d:%d [%d] NCCL INFO %d coll channels, %d collnet channels, 0 nvls channels, %d p2p channels, 2 "
+                      "p2p channels per peer",
+                      host(node).c_str(), pid, tid, dev, 16, 0, 32);
+    }
+    return rank_prefix(prefix, r) + line;
   }
 
  private:
@@ -181,6 +264,7 @@ inline SynthLog synth_log(const SynthSpec& s, SynthNoise* shared_noise = nullptr
   SynthRandom rng(s.seed);
   SynthNoise own_noise(s.seed);
   SynthNoise& noise = shared_noise ? *shared_noise : own_noise;
+  noise.numeric_hosts = s.numeric_hosts;
   SynthLog log;
   std::string& out = log.text;
   const std::string& P = s.prefix;
@@ -191,6 +275,13 @@ inline SynthLog synth_log(const SynthSpec& s, SynthNoise* shared_noise = nullptr
   auto put_noise = [&]() {
     put(noise.line());
     log.noise_lines.push_back(log.lines);
+  };
+  // Other ranks' INFO lines: each under its own rank's prefix, not rank 0's.
+  auto put_other_ranks = [&]() {
+    for (int k = 0; k < s.other_rank_info; ++k) {
+      out += noise.other_rank(s.ranks, P) + "\n";
+      log.noise_lines.push_back(++log.lines);
+    }
   };
   const std::string H = s.hash ? "#" : "";
   const bool has_redop = !s.old_format || (s.collective != "all_gather" && s.collective != "sendrecv");
@@ -204,7 +295,7 @@ inline SynthLog synth_log(const SynthSpec& s, SynthNoise* shared_noise = nullptr
     log.noise_lines.push_back(log.lines);
   }
   if (s.preamble && s.header) {
-    if (!s.old_format) {
+    if (!s.old_format && !s.rccl) {
       put(H + " nccl-tests version 2.17.1 nccl-headers=22703 nccl-library=22703");
       put(H + " Collective test starting: " + s.collective + "_perf");
     }
@@ -214,9 +305,15 @@ inline SynthLog synth_log(const SynthSpec& s, SynthNoise* shared_noise = nullptr
                    s.prefix.empty() || s.prefix_command ? s.ranks : 1, s.size0 ? 0.0 : s.min_bytes, s.max_bytes, s.step_bytes > 0 ? s.step_bytes : s.step_factor,
                    s.step_bytes > 0 ? "bytes" : "factor", s.check ? 1 : 0));
     put(H);
+    if (s.rccl) put("rccl-tests: Version develop:ae3e635");
     put(H + " Using devices");
     for (int r = 0; r < s.ranks; ++r) {
       const std::string host = "node-" + std::to_string(r / 8);
+      if (s.rccl) {
+        put(H + format("   Rank %2d Pid %6d on %10s device %2d [0000:%02x:00.0] AMD Instinct MI300X", r, 41000 + r, host.c_str(),
+                       r % 8, 0x0c + 0x10 * (r % 8)));
+        continue;
+      }
       put(H + (s.old_format ? format("   Rank %2d Pid %6d on %10s device %2d [0x%02x] NVIDIA H100 80GB HBM3", r, 41000 + r,
                                      host.c_str(), r % 8, 0x18 + 0x10 * (r % 8))
                             : format("  Rank %2d Group  0 Pid %6d on %10s device %2d [%04x:%02x:%02x] NVIDIA H100 80GB HBM3",
@@ -225,6 +322,10 @@ inline SynthLog synth_log(const SynthSpec& s, SynthNoise* shared_noise = nullptr
   }
   // The header: writeResultHeader (current) or the test's print_header (before 2022).
   const char* t = "time";
+  auto put_head = [&](const std::string& line) {
+    put(line);
+    put_other_ranks();
+  };
   if (s.header) put(H);
   if (!s.header) {
     // The rows alone.
@@ -241,44 +342,48 @@ inline SynthLog synth_log(const SynthSpec& s, SynthNoise* shared_noise = nullptr
       l2 += format("  %6s", "root");
       l3 += format("  %6s", "");
     }
-    put(l1 + "            out-of-place                       in-place          ");
-    put(l2 + format("  %7s  %6s  %6s  %5s  %7s  %6s  %6s  %5s", t, "algbw", "busbw", "error", t, "algbw", "busbw", "error"));
-    put(l3 + format("  %7s  %6s  %6s  %5s  %7s  %6s  %6s  %5s", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", ""));
+    put_head(l1 + "            out-of-place                       in-place          ");
+    put_head(l2 + format("  %7s  %6s  %6s  %5s  %7s  %6s  %6s  %5s", t, "algbw", "busbw", "error", t, "algbw", "busbw", "error"));
+    put_head(l3 + format("  %7s  %6s  %6s  %5s  %7s  %6s  %6s  %5s", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", ""));
+  } else if (s.rccl) {
+    put_head(H + format(" %10s  %12s  %8s  %6s  %6s           out-of-place                       in-place          ", "", "", "", "",
+                   ""));
+    put_head(H + format(" %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s %6s  %7s  %6s  %6s %6s", "size", "count", "type", "redop", "root", t,
+                   "algbw", "busbw", "#wrong", t, "algbw", "busbw", "#wrong"));
+    put_head(H + format(" %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %5s  %7s  %6s  %6s  %5s", "(B)", "(elements)", "", "", "", "(us)",
+                   "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", ""));
   } else if (s.per_iteration) {
     const char* ts = s.timestamps ? "timestamp" : "";
     const int pad = s.timestamps ? 19 : 0;
-    put(H + format(" %10s  %12s  %8s  %6s  %6s              out-of-place (+ per-iteration)                                in-place "
+    put_head(H + format(" %10s  %12s  %8s  %6s  %6s              out-of-place (+ per-iteration)                                in-place "
                    "(+ per-iteration)",
                    "", "", "", "", ""));
-    put(H + format(" %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %7s  %7s  %7s  %7s  %6s  %6s  %6s  %7s  %7s  %7s  %7s %*s",
+    put_head(H + format(" %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %7s  %7s  %7s  %7s  %6s  %6s  %6s  %7s  %7s  %7s  %7s %*s",
                    "size", "count", "type", "redop", "root", t, "algbw", "busbw", "#wrong", "i_min", "i_max", "i_p99", "i_cv%",
                    t, "algbw", "busbw", "#wrong", "i_min", "i_max", "i_p99", "i_cv%", pad, ts));
-    put(H + format(" %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %7s  %7s  %7s  %7s  %6s  %6s  %6s  %7s  %7s  %7s  %7s %*s",
+    put_head(H + format(" %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %7s  %7s  %7s  %7s  %6s  %6s  %6s  %7s  %7s  %7s  %7s %*s",
                    "(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(us)", "(us)", "(%)", "(us)",
                    "(GB/s)", "(GB/s)", "", "(us)", "(us)", "(us)", "(%)", pad, s.timestamps ? "%Y-%m-%d %H:%M:%S" : ""));
   } else {
     const char* ts = s.timestamps ? "timestamp" : "";
     const int pad = s.timestamps ? 19 : 0;
-    put(H + format(" %10s  %12s  %8s  %6s  %6s           out-of-place                       in-place          ", "", "", "", "",
+    put_head(H + format(" %10s  %12s  %8s  %6s  %6s           out-of-place                       in-place          ", "", "", "", "",
                    ""));
-    put(H + format(" %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s %*s", "size", "count", "type", "redop",
+    put_head(H + format(" %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s %*s", "size", "count", "type", "redop",
                    "root", t, "algbw", "busbw", "#wrong", t, "algbw", "busbw", "#wrong", pad, ts));
-    put(H + format(" %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s %*s", "(B)", "(elements)", "", "", "",
+    put_head(H + format(" %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s %*s", "(B)", "(elements)", "", "", "",
                    "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "", pad, s.timestamps ? "%Y-%m-%d %H:%M:%S" : ""));
   }
 
   if (s.noise_after_header) put_noise();
   const std::vector<double> sizes = synth_sizes(s);
   const double factor = synth_factor(s);
-  const int type_bytes = s.type == "double" || s.type == "int64" || s.type == "uint64" ? 8 : s.type == "half" || s.type == "bfloat16" ? 2 : s.type == "int8" || s.type == "uint8" ? 1 : 4;
-  const bool per_rank_count = s.collective == "all_gather" || s.collective == "reduce_scatter" || s.collective == "alltoall";
   // Extra noise lines spread evenly between rows.
   const size_t rows = sizes.size();
   size_t noise_left = static_cast<size_t>(s.extra_noise_lines);
   double bw_sum = 0;
   for (size_t i = 0; i < rows; ++i) {
-    const double S = sizes[i];
-    const double count = per_rank_count ? S / type_bytes / s.ranks : S / type_bytes;
+    const double S = synth_printed_bytes(s, sizes[i]), count = synth_count(s, sizes[i]);
     std::string row = format("%12.0f  %12.0f  %8s", S, count, s.type.c_str());
     if (has_redop) row += format("  %6s", s.redop.c_str());
     if (has_root) row += format("  %6d", s.root);
@@ -291,13 +396,21 @@ inline SynthLog synth_log(const SynthSpec& s, SynthNoise* shared_noise = nullptr
       const double us = time_s * 1e6, algbw = S / 1e9 / time_s, busbw = algbw * factor;
       if (g == 0) bw_sum += busbw;
       std::string b;
-      if (s.old_format) {
+      if (s.rccl) {
+        const char* tf = us >= 10000.0 ? "%7.0f" : us >= 100.0 ? "%7.1f" : "%7.2f";
+        b = "  " + format(tf, us);
+        if (g == 0) log.times_us.push_back(std::strtod(format(tf, us).c_str(), nullptr));
+        b += S == 0 && s.size0_na ? format("  %6s  %6s", "N/A", "N/A") : format("  %6.2f  %6.2f", algbw, busbw);
+        b += s.check ? format("  %5g", 0.0) : format("  %5s", "N/A");
+      } else if (s.old_format) {
         const char* tf = us >= 10000.0 ? "%7.0f" : us >= 100.0 ? "%7.1f" : "%7.2f";
         b = "  " + format(tf, us) + format("  %6.2f  %6.2f", algbw, busbw);
         if (g == 0) log.times_us.push_back(std::strtod(format(tf, us).c_str(), nullptr));
         b += s.check ? format("  %5.0le", S == 0 ? 0.0 : 5e-07) : format("  %5s", "N/A");
       } else {
-        b = format("  %7s  %6s  %6s", float_str(us, 7).c_str(), float_str(algbw, 6).c_str(), float_str(busbw, 6).c_str());
+        b = S == 0 && s.size0_na ? format("  %7s  %6s  %6s", float_str(us, 7).c_str(), "N/A", "N/A")
+                                 : format("  %7s  %6s  %6s", float_str(us, 7).c_str(), float_str(algbw, 6).c_str(),
+                                          float_str(busbw, 6).c_str());
         if (g == 0) log.times_us.push_back(std::strtod(float_str(us, 7).c_str(), nullptr));
         b += s.check ? format("  %6g", 0.0) : std::string("    N/A");
         if (s.per_iteration)
@@ -320,14 +433,16 @@ inline SynthLog synth_log(const SynthSpec& s, SynthNoise* shared_noise = nullptr
       put(row + inside + bodies[0] + inside + bodies[1] + stamp);
       log.row_lines.push_back(log.lines);
     }
+    put_other_ranks();
     if (s.noise_every > 0 && (i + 1) % static_cast<size_t>(s.noise_every) == 0) put_noise();
     for (size_t k = noise_left * (i + 1) / rows - noise_left * i / rows; k > 0; --k) put_noise();
   }
   if (s.footer && s.header) {
+    if (s.rccl && s.check) put(H + " Errors with asterisks indicate errors that have exceeded the maximum threshold.");
     put(H + format(" %-20s : %d %s", "Out of bounds values", 0, "OK"));
     put(H + format(" %-20s : %g %s", "Avg bus bandwidth", bw_sum / static_cast<double>(rows), ""));
     put(H);
-    if (!s.old_format) put(H + " Collective test concluded: " + s.collective + "_perf");
+    if (!s.old_format && !s.rccl) put(H + " Collective test concluded: " + s.collective + "_perf");
   }
   return log;
 }
@@ -344,8 +459,8 @@ inline std::string describe(const SynthSpec& s) {
     return format("%s on %d ranks timed by the engine's NCCL model on %s (the cheapest of ring and tree with LL, LL128, "
                   "Simple at each size), %.3g%% noise (seed %llu)",
                   s.collective.c_str(), s.ranks, s.nccl_link.c_str(), s.noise * 100, static_cast<unsigned long long>(s.seed));
-  return format("%s on %d ranks, alpha %.3g us a step, bus bandwidth %.4g GB/s, %.3g%% noise (seed %llu)",
-                s.collective.c_str(), s.ranks, s.alpha_s * 1e6, s.beta_Bps / 1e9, s.noise * 100,
+  return format("%s%s on %d ranks, alpha %.3g us a step, bus bandwidth %.4g GB/s, %.3g%% noise (seed %llu)",
+                s.rccl ? "rccl-tests " : "", s.collective.c_str(), s.ranks, s.alpha_s * 1e6, s.beta_Bps / 1e9, s.noise * 100,
                 static_cast<unsigned long long>(s.seed));
 }
 
@@ -549,6 +664,80 @@ inline std::vector<SynthFixture> synth_fixtures() {
                  "all-reduce on 8 ranks on NVLink 4 timed by the engine's NCCL model (core/model/nccl.cpp: the cheapest of "
                  "ring and tree with LL, LL128 and Simple at each size, P5 §5.6), not one ring: the fitted line bends away "
                  "from it; 1% noise",
+                 {s}});
+  }
+  {  // NCCL_DEBUG=INFO on every rank of two nodes: other ranks' INFO lines between the header's
+     // lines, under it and between rows (mpirun without --tag-output).
+    SynthSpec s;
+    s.ranks = 16;
+    s.alpha_s = 6e-6;
+    s.beta_Bps = 40e9;
+    s.min_bytes = 65536;
+    s.max_bytes = 268435456;
+    s.step_factor = 4;
+    s.other_rank_info = 2;
+    s.numeric_hosts = true;
+    s.split_every = 3;
+    s.command = "$ NCCL_DEBUG=INFO mpirun -np 16 -N 8 ./build/all_reduce_perf -b 64K -e 256M -f 4 -g 1";
+    s.seed = 14;
+    v.push_back({"synthetic_info_from_other_ranks.txt",
+                 "NCCL_DEBUG=INFO on 16 ranks of two nodes named by address (NCCL prints hosts '10', '11'): two INFO "
+                 "lines of other ranks after each header line and each row, every 3rd row split by rank 0's own; "
+                 "all-reduce, alpha 6 us, bus bandwidth 40 GB/s",
+                 {s}});
+  }
+  {  // All-to-all from 8 B: each rank's share is under 16 B, so nccl-tests prints size 0, count 0.
+    SynthSpec s;
+    s.collective = "alltoall";
+    s.redop = "none";
+    s.min_bytes = 8;
+    s.max_bytes = 1073741824;
+    s.step_factor = 4;
+    s.alpha_s = 3e-6;
+    s.beta_Bps = 300e9;
+    s.seed = 15;
+    v.push_back({"synthetic_alltoall_size_zero.txt",
+                 "all-to-all on 8 ranks from 8 B: rows of size 0 and count 0 at the small end (each rank's share "
+                 "rounded down to 16 B), which the fit keeps and leaves out; alpha 3 us, bus bandwidth 300 GB/s",
+                 {s}});
+  }
+  {  // Intel MPI's "[0] " on every line and again between a row's pieces, other ranks' lines too.
+    SynthSpec s;
+    s.ranks = 8;
+    s.alpha_s = 5e-6;
+    s.beta_Bps = 48e9;
+    s.min_bytes = 1024;
+    s.max_bytes = 268435456;
+    s.step_factor = 8;
+    s.prefix = "[0] ";
+    s.prefix_inside_rows = true;
+    s.other_rank_info = 1;
+    s.split_every = 4;
+    s.seed = 16;
+    v.push_back({"synthetic_intel_mpi_labels_in_rows.txt",
+                 "Intel MPI labels ('[0] ') on every line and again between each row's pieces, other ranks' INFO lines "
+                 "under their own labels, every 4th row split by NCCL INFO lines; all-reduce on 8 ranks, alpha 5 us, bus "
+                 "bandwidth 48 GB/s",
+                 {s}});
+  }
+  {  // rccl-tests under srun --label: no test name anywhere; the collective from the table.
+    SynthSpec s;
+    s.rccl = true;
+    s.collective = "reduce_scatter";
+    s.ranks = 16;
+    s.alpha_s = 6e-6;
+    s.beta_Bps = 40e9;
+    s.min_bytes = 4096;
+    s.max_bytes = 1073741824;
+    s.step_factor = 8;
+    s.prefix = " 0: ";
+    s.prefix_inside_rows = true;
+    s.other_rank_info = 1;
+    s.seed = 17;
+    v.push_back({"synthetic_rccl_srun.txt",
+                 "rccl-tests under srun --label (' 0: ' on every line and inside rows, other ranks' lines): no test name, "
+                 "so reduce-scatter is told from the table (redop sum, root -1, busbw / algbw 15/16 with 16 Rank "
+                 "lines); 16 ranks on two nodes, alpha 6 us, bus bandwidth 40 GB/s",
                  {s}});
   }
   return v;

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include "nccl_synth.hpp"
 #include "test_cli.hpp"
 
 namespace {
@@ -106,4 +107,33 @@ TEST(CliFiles, FitErrorsNameTheFlagGiven) {
   EXPECT_NE(r.out.find("--ranks: "), std::string::npos) << r.out;
   r = cli("fit --link warp " + log);
   EXPECT_NE(r.out.find("--link: "), std::string::npos) << r.out;
+}
+
+TEST(CliFiles, FitErrorsNameTheFlagToGive) {
+  // What the log does not say, the error asks for by its flag, not by the request field the op
+  // names ("give 'collective': ..."). rccl-tests under srun: all-gather prints all-to-all's table.
+  commlab_test::SynthSpec s;
+  s.rccl = true;
+  s.prefix = " 0: ";
+  s.collective = "all_gather";
+  s.redop = "none";
+  const fs::path tie = fs::path(testing::TempDir()) / "commlab_rccl_all_gather.txt";
+  std::ofstream(tie, std::ios::binary) << commlab_test::synth_log(s).text;
+  CliRun r = cli("fit " + tie.string());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find(": --collective: table 1 ("), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("fits all_gather and alltoall alike"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("give --collective: all_gather or alltoall"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("'collective'"), std::string::npos) << r.out;
+  // All-gather rows too small to tell the rank count: --ranks.
+  const fs::path small = fs::path(testing::TempDir()) / "commlab_small_all_gather.txt";
+  std::ofstream(small, std::ios::binary)
+      << "        1024            16     float    74.96    0.01    0.01  5e-07    74.94    0.01    0.01  5e-07\n"
+         "        2048            32     float    75.73    0.03    0.03  5e-07    75.44    0.03    0.03  5e-07\n";
+  r = cli("fit --collective all_gather " + small.string());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find(": --ranks: table 1 (lines 1-2) (all_gather) does not say how many ranks ran it"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("give --ranks: an integer from 2 to"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("'ranks'"), std::string::npos) << r.out;
 }

@@ -22,6 +22,7 @@ void write_link(JsonWriter& w, const char* key, const LinkComparison& c) {
       .member("id", c.spec->id)
       .member("label", c.spec->label)
       .member("nominal_Bps", c.spec->nominal_Bps)
+      .member("plateau_ratio", c.plateau_ratio)
       .member("ratio", c.ratio);
   w.end_object();
 }
@@ -30,7 +31,17 @@ void write_table(JsonWriter& w, const LogFit& fit, const TableFit& f, bool in_pl
   const LogTable& t = fit.log.tables[f.table];
   w.begin_object();
   if (t.has_avg_busbw) w.member("avg_busbw_Bps", t.avg_busbw_GBps * 1e9);
+  w.key("bend_bytes");
+  w.begin_array();
+  for (double b : f.bend_bytes) w.value(static_cast<long long>(b));
+  w.end_array();
   w.member("best_busbw_Bps", f.best_busbw_Bps);
+  w.key("best_row");
+  w.begin_object();
+  w.member("busbw_Bps", f.best_row.busbw_Bps)
+      .member("bytes", static_cast<long long>(f.best_row.bytes))
+      .member("line", f.best_row.line);
+  w.end_object();
   w.key("collapses");
   w.begin_array();
   for (const FitCollapse& c : f.collapses) {
@@ -62,7 +73,23 @@ void write_table(JsonWriter& w, const LogFit& fit, const TableFit& f, bool in_pl
   w.begin_array();
   for (const std::string& n : f.notes) w.value(n);
   w.end_array();
+  w.member("plateau_busbw_Bps", f.plateau.busbw_Bps)
+      .member("plateau_from_bytes", static_cast<long long>(f.plateau.from_bytes))
+      .member("plateau_rows", f.plateau.rows);
   w.member("ranks", f.ranks).member("ranks_from", f.ranks_from).member("redop", t.redop);
+  w.key("regimes");
+  w.begin_array();
+  for (const FitRegime& g : f.regimes) {
+    w.begin_object();
+    w.member("algorithm", g.algorithm)
+        .member("from_bytes", static_cast<long long>(g.from_bytes))
+        .member("mean_residual", g.mean_residual)
+        .member("protocol", g.protocol)
+        .member("rows", g.rows)
+        .member("to_bytes", static_cast<long long>(g.to_bytes));
+    w.end_object();
+  }
+  w.end_array();
   w.key("rows");
   w.begin_array();
   for (const FitRow& r : f.rows) {
@@ -72,8 +99,9 @@ void write_table(JsonWriter& w, const LogFit& fit, const TableFit& f, bool in_pl
         .member("bytes", static_cast<long long>(r.bytes))
         .member("line", r.line)
         .member("link_time_s", r.link_time_s)
-        .member("model_time_s", r.model_time_s)
-        .member("residual", r.residual)
+        .member("model_time_s", r.model_time_s);
+    if (*r.not_fitted) w.member("not_fitted", r.not_fitted);
+    w.member("residual", r.residual)
         .member("time_s", r.time_s);
     w.end_object();
   }

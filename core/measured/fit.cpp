@@ -7,6 +7,7 @@
 #include "base/concat.hpp"
 #include "base/error.hpp"
 #include "base/request.hpp"
+#include "measured/nccl_log_infer.hpp"
 
 namespace commlab {
 
@@ -31,48 +32,6 @@ std::string table_name(const LogTable& t, size_t index) {
 }
 
 std::string source_text(const LogSource& s) { return concat({s.how, " (line ", std::to_string(s.line), ")"}); }
-
-// The bus factor as a function of k for the collectives whose factor depends on it.
-double factor_of(bool all_reduce, double k) { return all_reduce ? 2.0 * (k - 1) / k : (k - 1) / k; }
-
-// busbw / algbw over the rows, as an interval: each row's printed values within their rounding
-// (0.005 GB/s), intersected. Empty (lo > hi) when no row says anything.
-struct Ratio {
-  double lo = 0, hi = 1e300;
-  bool any = false;
-};
-Ratio bus_ratio(const LogTable& t, bool in_place) {
-  Ratio r;
-  for (const LogRow& row : t.rows) {
-    const LogGroup& g = in_place ? row.in_place : row.out_of_place;
-    // Half a unit of the last printed digit: nccl-tests prints two decimals below 1000 GB/s.
-    const double da = g.algbw_GBps < 999.995 ? 0.005 : g.algbw_GBps < 9999.95 ? 0.05 : 0.5;
-    const double db = g.busbw_GBps < 999.995 ? 0.005 : g.busbw_GBps < 9999.95 ? 0.05 : 0.5;
-    if (g.algbw_GBps - da <= 0.1) continue;  // 0.1 GB/s and below: too coarse to say anything
-    r.lo = std::max(r.lo, (g.busbw_GBps - db) / (g.algbw_GBps + da));
-    r.hi = std::min(r.hi, (g.busbw_GBps + db) / (g.algbw_GBps - da));
-    r.any = true;
-  }
-  if (r.any && r.lo > r.hi) r.any = false;  // rows that disagree (not one run's factor)
-  return r;
-}
-
-// The rank counts whose factor lies in the ratio interval: [first, last], or first > last.
-void ranks_in(const Ratio& r, bool all_reduce, long long* first, long long* last) {
-  *first = 1;
-  *last = 0;
-  const double top = all_reduce ? 2.0 : 1.0;
-  if (!r.any || r.hi <= factor_of(all_reduce, 2) - 1e-12 || r.lo >= top) return;
-  // factor(k) = top - top/k is increasing: k = top / (top - factor).
-  const double k_lo = r.lo <= 0 ? 2 : top / (top - r.lo), k_hi = r.hi >= top ? 1e18 : top / (top - r.hi);
-  long long a = std::max<long long>(2, static_cast<long long>(std::floor(k_lo)) - 1);
-  long long b = static_cast<long long>(std::min(std::ceil(k_hi) + 1, 1e18));
-  const double eps = 1e-12;
-  while (a <= b && factor_of(all_reduce, static_cast<double>(a)) < r.lo - eps) ++a;
-  while (b >= a && factor_of(all_reduce, static_cast<double>(b)) > r.hi + eps) --b;
-  *first = a;
-  *last = b;
-}
 
 }  // namespace
 
@@ -100,8 +59,9 @@ namespace {
 
 // What the table measured: the collective, the rank count and its ring's shape, each with
 // where it came from.
-void identify_run(const LogTable& t, const std::string& name, const Ratio& ratio, const FitRequest& req, TableFit* f) {
-  // The collective: the request's, the text's, or all-reduce by its busbw > algbw.
+void identify_run(const LogTable& t, const std::string& name, const BusRatio& ratio, const FitRequest& req, TableFit* f) {
+  // The collective: the request's, the text's, or the one the table's columns and busbw / algbw
+  // allow.
   if (!req.collective.empty()) {
     f->collective = req.collective;
     f->collective_from = "request";
@@ -113,15 +73,30 @@ void identify_run(const LogTable& t, const std::string& name, const Ratio& ratio
       refuse("unknown_value", {"field 'collective': ", name, " measured '", t.collective, "' (", f->collective_from,
                                "), which the ring model here does not fit; allowed: ", names_text(),
                                " (give 'collective' to fit it as one of them)"});
-  } else if (ratio.any && ratio.lo > 1 + 1e-9 && ratio.hi < 2) {
-    f->collective = "all_reduce";
-    f->collective_from = "busbw / algbw between 1 and 2 (all-reduce's factor alone)";
   } else {
-    refuse("missing_field", {"field 'collective': ", name,
-                             " does not say which collective it measured (no '# Collective test "
-                             "starting:' line, no command line naming a test such as all_reduce_perf, "
-                             "and its busbw / algbw does not single out all-reduce); give 'collective': one of ",
-                             names_text()});
+    const std::vector<CollectiveFit> fits = collectives_fitting(t, ratio, req.ranks > 0 ? req.ranks : t.ranks);
+    if (fits.size() == 1) {
+      f->collective = fits[0].collective;
+      f->collective_from = fits[0].how;
+    } else {
+      std::string both, either, why;
+      for (size_t i = 0; i < fits.size(); ++i) {
+        const bool last = i + 1 == fits.size();
+        both += concat({(i == 0 ? "" : last ? " and " : ", "), fits[i].collective});
+        either += concat({(i == 0 ? "" : last ? " or " : ", "), fits[i].collective});
+        why += concat({(i == 0 ? "" : "; "), fits[i].collective, ": ", fits[i].how});
+      }
+      const std::string said = "does not say which collective it measured (no '# Collective test starting:' line or "
+                               "command line names a test such as all_reduce_perf)";
+      if (fits.empty())
+        refuse("missing_field",
+               {"field 'collective': ", name, " ", said, ", and no collective has its redop, root and busbw / algbw (",
+                (ratio.any ? concat({num(ratio.lo), " to ", num(ratio.hi)}) : std::string("too small to tell")), ", redop '",
+                std::string_view(t.redop).substr(0, 40), "'", (t.has_root ? concat({", root ", std::to_string(t.root)}) : std::string()),
+                "); give 'collective': one of ", names_text()});
+      refuse("missing_field", {"field 'collective': ", name, " ", said, ", and its table fits ", both, " alike (", why,
+                               "); give 'collective': ", either});
+    }
   }
   const bool all_reduce = f->collective == "all_reduce";
   const bool factor_one = f->collective == "broadcast" || f->collective == "reduce" || f->collective == "sendrecv";
@@ -168,6 +143,45 @@ void identify_run(const LogTable& t, const std::string& name, const Ratio& ratio
   if (req.in_place) f->notes.push_back("fitted to the in-place columns");
 }
 
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// The bandwidth-bound rows' level (fit.hpp Plateau): what a link's bandwidth is compared with,
+// where one line's beta is pulled down by the protocol and algorithm switches below them.
+Plateau find_plateau(const std::vector<FitRow>& rows) {
+  std::vector<const FitRow*> sized;  // sizes above 0, largest first
+  for (auto it = rows.rbegin(); it != rows.rend(); ++it)
+    if (it->bytes > 0) sized.push_back(&*it);
+  std::sort(sized.begin(), sized.end(), [](const FitRow* a, const FitRow* b) { return a->bytes > b->bytes; });
+  std::vector<double> top;
+  for (size_t i = 0; i < sized.size() && i < 3; ++i) top.push_back(sized[i]->busbw_Bps);
+  // Still rising at the largest size (a sweep that ends before the bandwidth-bound sizes): the
+  // largest size's bus bandwidth is the level.
+  double level = median(top);
+  if (!top.empty() && top[0] > (1 + kPlateauBand) * level) level = top[0];
+  std::vector<double> in;
+  Plateau p;
+  for (size_t i = 0; i < sized.size(); ++i) {
+    if (std::fabs(sized[i]->busbw_Bps - level) > kPlateauBand * level) {
+      if (i < 3) continue;  // an outlier among the sizes that set the level
+      break;
+    }
+    in.push_back(sized[i]->busbw_Bps);
+    p.from_bytes = sized[i]->bytes;
+  }
+  // No size within the band (two sizes far apart: their median is neither): the largest alone.
+  if (in.empty() && !sized.empty()) {
+    in.push_back(top[0]);
+    p.from_bytes = sized[0]->bytes;
+  }
+  p.rows = static_cast<int>(in.size());
+  p.busbw_Bps = median(in);
+  return p;
+}
+
 // The rows, and the line fitted to them: alpha, beta, residuals, collapses.
 void fit_line(const LogTable& t, const std::string& name, const FitRequest& req, TableFit* f) {
   // The rows, and least squares on relative error over those with S > 0: minimise
@@ -183,6 +197,7 @@ void fit_line(const LogTable& t, const std::string& name, const FitRequest& req,
     r.bytes = row.bytes;
     r.time_s = time_s;
     r.busbw_Bps = factor * row.bytes / time_s;
+    if (row.bytes <= 0) r.not_fitted = "size 0: no byte crosses a link, so the fit leaves it out (its time is the launch alone)";
     f->rows.push_back(r);
     if (row.bytes <= 0) continue;
     ++f->fitted_rows;
@@ -235,9 +250,11 @@ void fit_line(const LogTable& t, const std::string& name, const FitRequest& req,
       f->collapses.back().worst_ratio = std::min(f->collapses.back().worst_ratio, ratio_now);
     }
     in_collapse = low;
+    if (r.busbw_Bps > best) f->best_row = {r.bytes, r.busbw_Bps, r.line};
     best = std::max(best, r.busbw_Bps);
   }
   f->best_busbw_Bps = best;
+  f->plateau = find_plateau(f->rows);
   f->rel_rms = std::sqrt(sum_sq / f->fitted_rows);
   // Two parameters pass through two sizes whatever the machine: rel_rms then tests nothing.
   std::vector<double> sizes;
@@ -249,20 +266,20 @@ void fit_line(const LogTable& t, const std::string& name, const FitRequest& req,
 }
 
 void compare_links(const FitRequest& req, TableFit* f) {
-  const double factor = f->shape.factor, best = f->best_busbw_Bps;
-  // The catalogue link nearest to beta (by ratio, either way), and the one asked for.
+  const double factor = f->shape.factor, best = f->best_busbw_Bps, plateau = f->plateau.busbw_Bps;
+  // The catalogue link nearest to the plateau (by ratio, either way), and the one asked for.
   double best_score = 1e300;
   for (const LinkSpec& s : link_catalogue()) {
     const Link eff = effective_link(s);
-    const double score = std::max(f->beta_Bps / eff.beta_Bps, eff.beta_Bps / f->beta_Bps);
-    if (score < best_score) {
+    const double score = std::max(plateau / eff.beta_Bps, eff.beta_Bps / plateau);
+    if (score < best_score || !f->nearest.spec) {
       best_score = score;
-      f->nearest = {&s, eff.alpha_s, eff.beta_Bps, f->beta_Bps / eff.beta_Bps};
+      f->nearest = {&s, eff.alpha_s, eff.beta_Bps, f->beta_Bps / eff.beta_Bps, plateau / eff.beta_Bps};
     }
   }
   if (req.link) {
     const Link eff = effective_link(*req.link);
-    f->compared = {req.link, eff.alpha_s, eff.beta_Bps, f->beta_Bps / eff.beta_Bps};
+    f->compared = {req.link, eff.alpha_s, eff.beta_Bps, f->beta_Bps / eff.beta_Bps, plateau / eff.beta_Bps};
   }
   const LinkSpec* against = req.link ? req.link : f->nearest.spec;
   // The catalogue link's line beside the fitted one: the same ring (steps, factor), its alpha and
@@ -283,6 +300,7 @@ void fit_table(const LogTable& t, size_t index, const FitRequest& req, TableFit*
   identify_run(t, name, bus_ratio(t, req.in_place), req, f);
   fit_line(t, name, req, f);
   compare_links(req, f);
+  find_regimes(f);
 }
 
 }  // namespace

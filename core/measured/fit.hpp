@@ -42,6 +42,39 @@ struct FitRow {
   double model_time_s = 0;
   double link_time_s = 0;       // the compared (else nearest) catalogue link's ring time, same steps and factor
   double residual = 0;          // (time - model) / time: positive where the machine is slower
+  const char* not_fitted = "";  // why the fit leaves the row out (size 0), "" for a fitted row
+};
+
+/// The bus bandwidth plateau: the level of the bandwidth-bound rows (core/README.md "Measured
+/// against the model"). The level is the median bus bandwidth of the three largest sizes, or
+/// the largest size's when it is more than kPlateauBand above that (still rising); the plateau
+/// rows are the sizes from the largest down whose bus bandwidth is within kPlateauBand of the
+/// level, the walk ending at the first size below the three largest that is not; none within it
+/// (two sizes far apart), the largest size alone.
+constexpr double kPlateauBand = 0.05;
+struct Plateau {
+  double busbw_Bps = 0;   // the median bus bandwidth of the plateau rows
+  double from_bytes = 0;  // the smallest size among them
+  int rows = 0;
+};
+
+/// A run of sizes under one (algorithm, protocol) of NCCL's, as the engine's NCCL model picks them
+/// on the compared (else nearest) link (model/nccl.cpp, P5 §5.6: ring and tree, LL, LL128,
+/// Simple): where one ring line through every size has to bend.
+struct FitRegime {
+  std::string algorithm, protocol;  // "tree", "LL128"
+  double from_bytes = 0, to_bytes = 0;
+  int rows = 0;
+  double mean_residual = 0;  // the fit's residuals over its rows
+};
+
+/// A residual of this size or more is off the line: a bend is where such residuals change sign.
+constexpr double kBendResidual = 0.02;
+
+/// The row with the highest bus bandwidth.
+struct BestRow {
+  double bytes = 0, busbw_Bps = 0;
+  int line = 0;
 };
 
 /// Sizes whose bus bandwidth fell below half the best seen at a smaller size.
@@ -55,6 +88,7 @@ struct LinkComparison {
   double alpha_s = 0;   // its alpha (P5 §0.5)
   double beta_Bps = 0;  // its effective bandwidth (nominal x 0.8, P5 §0.4)
   double ratio = 0;     // fitted beta / beta_Bps
+  double plateau_ratio = 0;  // the plateau's bus bandwidth / beta_Bps
 };
 
 struct TableFit {
@@ -72,6 +106,10 @@ struct TableFit {
   std::string caveat;
   double n_half_bytes = 0;  // the size whose bus bandwidth is half of beta: latency x beta / factor
   double best_busbw_Bps = 0;
+  Plateau plateau;  // what an engineer compares with a link
+  BestRow best_row;
+  std::vector<FitRegime> regimes;  // all-reduce only: the engine's NCCL model is all-reduce's
+  std::vector<double> bend_bytes;  // the sizes where the residuals change sign (kBendResidual)
   std::vector<FitCollapse> collapses;
   bool exceeds_link = false;  // a measured busbw above the compared (else nearest) link's nominal
   LinkComparison nearest, compared;
@@ -82,6 +120,10 @@ struct LogFit {
   ParsedLog log;
   std::vector<TableFit> tables;
 };
+
+/// The regimes and bends of a fitted table, and a note naming them where the line bends
+/// (fit_regimes.cpp).
+void find_regimes(TableFit* f);
 
 /// Work units of fitting a log of `bytes` (core/README.md "Limits": 1e8 is about half a second).
 double fit_work_units(double bytes);

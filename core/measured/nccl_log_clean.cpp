@@ -36,7 +36,8 @@ void Reader::tokenize(std::string_view s) {
 }
 
 // Launchers' prefixes taken off: Open MPI's --tag-output "[1,0]<stdout>:" (anywhere: it repeats
-// inside a row written in pieces), Intel MPI / MPICH "[0] ", Slurm srun -l " 0: ".
+// inside a row written in pieces), Intel MPI / MPICH "[0] ", Slurm srun -l " 0: " (at the start;
+// read_values passes over them inside a row, as is_label says).
 std::string_view Reader::clean(std::string_view s) {
   tags_.clear();
   if (std::memchr(s.data(), '<', s.size())) {
@@ -62,6 +63,7 @@ std::string_view Reader::clean(std::string_view s) {
     }
     s = buffer_;
   }
+  label_ = {};
   for (bool again = true; again;) {
     again = false;
     const size_t i = skip_spaces(s, 0);
@@ -70,12 +72,14 @@ std::string_view Reader::clean(std::string_view s) {
       ++j;
       while (j < s.size() && is_digit(s[j])) ++j;
       if (j > i + 1 && j < s.size() && s[j] == ']' && space_at(s, j + 1)) {
+        if (label_.empty()) label_ = s.substr(i, j + 1 - i);
         s = s.substr(j + 1);
         again = true;
       }
     } else {
       while (j < s.size() && is_digit(s[j])) ++j;
       if (j > i && j < s.size() && s[j] == ':' && (j + 1 == s.size() || space_at(s, j + 1))) {
+        if (label_.empty()) label_ = s.substr(i, j + 1 - i);
         s = s.substr(j + 1);
         again = true;
       }

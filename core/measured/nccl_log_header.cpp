@@ -91,7 +91,7 @@ bool Reader::command_line(std::string_view s, int n) {
   return false;
 }
 
-// Lines of nccl-tests' own output other than rows, with or without '#'.
+// Lines of nccl-tests' (and rccl-tests') own output other than rows, with or without '#'.
 bool Reader::known_line(bool hashed, int n) {
   const std::string_view t0 = tok_[0], t1 = ntok_ > 1 ? tok_[1] : std::string_view(),
                          t2 = ntok_ > 2 ? tok_[2] : std::string_view();
@@ -139,7 +139,9 @@ bool Reader::known_line(bool hashed, int n) {
       (t0 == "Blocking" && t1 == "Enabled:") || (t0 == "Parallel" && t1 == "Init") || t0 == "Per-Iteration" ||
       (t0 == "Reducing" && t1 == "maxBytes") || (t0 == "GPU" && t1 == "memory") ||
       (t0 == "Writing" && t1 == "JSON") || (t0 == "skipping" && t1 == "json") ||
-      (t0 == "NCCL" && t1 == "Tests" && t2 == "compiled") || (hashed && t0 == "error:"))
+      (t0 == "NCCL" && t1 == "Tests" && t2 == "compiled") || (hashed && t0 == "error:") ||
+      (t0 == "rccl-tests:" && t1 == "Version") || (t0 == "Errors" && t1 == "with" && t2 == "asterisks") ||
+      (hashed && t0 == "Testing" && t2 == "cycle."))
     return true;
   return false;
 }

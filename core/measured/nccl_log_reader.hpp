@@ -50,6 +50,18 @@ inline bool is_identifier(std::string_view s) {
 
 inline bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
+// A launcher's label as it repeats inside a row written in pieces: Intel MPI / MPICH "[3]", Slurm
+// srun -l "3:" (any rank's: another rank's line may land inside rank 0's row).
+inline bool is_label(std::string_view t) {
+  if (t.size() < 2 || t.size() > 9) return false;
+  const bool bracket = t[0] == '[' && t.back() == ']';
+  const std::string_view digits = bracket ? t.substr(1, t.size() - 2) : t.back() == ':' ? t.substr(0, t.size() - 1) : t.substr(0, 0);
+  if (digits.empty() || (digits[0] == '0' && digits.size() > 1)) return false;  // "00:" is a 0 glued to "0:"
+  for (char c : digits)
+    if (!is_digit(c)) return false;
+  return true;
+}
+
 // Digits (at most 16) as a number: exact below 2^53.
 inline double whole_number(std::string_view digits) {
   uint64_t v = 0;
@@ -126,6 +138,7 @@ class Reader {
   int ntok_ = 0;
   std::string buffer_;        // a line with Open MPI's tags taken out
   std::vector<size_t> tags_;  // where they were in it: each piece after one is a new write
+  std::string_view label_;    // the line's leading Intel MPI or srun label ("[0]", "0:"), "" without one
 
   // The run being read: what the text said before its table.
   std::string collective_;

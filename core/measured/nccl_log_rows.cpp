@@ -77,29 +77,61 @@ bool parse_log_number(std::string_view s, double* value, double* half_unit) {
 
 namespace log_reader {
 
+namespace {
+
+// NCCL's "host:pid:tid" with a host name of digits: "10:4242:4300" (an address's first number,
+// so without a leading zero; three short numbers).
+bool host_pid_tid(std::string_view t) {
+  if (t.size() > 32 || (t.size() > 1 && t[0] == '0' && t[1] != ':')) return false;
+  int colons = 0;
+  bool digit_before = false;
+  for (char c : t) {
+    if (c == ':') {
+      if (!digit_before || ++colons > 2) return false;
+      digit_before = false;
+    } else if (is_digit(c)) {
+      digit_before = true;
+    } else {
+      return false;
+    }
+  }
+  return colons == 2 && digit_before;
+}
+
+}  // namespace
+
 // Numbers and N/A from token `from` on; stops at the first token that is neither. A value
 // glued to noise ("-1host:12:34 [0] NCCL INFO ...", a message printed inside a row) is kept and
 // the rest of the line returned as `rest`, `glued` set; noise after a space is `rest` unglued.
+// A launcher's label between a row's pieces ("-1[0]", "-1 0:") is passed over: values after it
+// are the row's rest, noise after it is a piece of its own (as if glued).
 size_t Reader::read_values(std::string_view s, size_t from, Values* out, std::string_view* rest, bool* glued) {
   *rest = {};
   *glued = false;
   size_t i = from;
+  bool after_label = false;
+  auto push = [out](double v, double h, bool na) {
+    out->v[out->n] = na ? 0 : v;
+    out->half[out->n] = na ? 0 : h;
+    out->na[out->n] = na;
+    out->integral[out->n++] = !na && h == 0.5;  // no fraction, no exponent: a whole number
+  };
   for (; i < static_cast<size_t>(ntok_); ++i) {
     std::string_view t = tok_[i];
     double v, h;
     if (out->n == kMaxTokens) break;
     if (t == "N/A") {
-      out->v[out->n] = 0;
-      out->half[out->n] = 0;
-      out->na[out->n] = true;
-      out->integral[out->n++] = false;
+      push(0, 0, true);
+      after_label = false;
       continue;
     }
     if (parse_log_number(t, &v, &h)) {
-      out->v[out->n] = v;
-      out->half[out->n] = h;
-      out->na[out->n] = false;
-      out->integral[out->n++] = h == 0.5;  // no fraction, no exponent: a whole number
+      push(v, h, false);
+      after_label = false;
+      continue;
+    }
+    if (is_label(t)) {
+      after_label = true;
       continue;
     }
     // A date and a time (-T 1): the row's last columns.
@@ -109,26 +141,38 @@ size_t Reader::read_values(std::string_view s, size_t from, Values* out, std::st
       i += 2;
       break;
     }
-    // The longest start of the token that is a value: the rest is glued noise.
+    // The longest start of the token that is a value: the rest is glued noise, or a label. The
+    // line's own label is cut first: srun's "0:" glued to a root of -1 reads "-10:".
     size_t cut = 0;
-    if (starts_with(t, "N/A")) cut = 3;
+    bool na = false;
+    if (label_.size() < t.size() && t.substr(t.size() - label_.size()) == label_ && !label_.empty() &&
+        parse_log_number(t.substr(0, t.size() - label_.size()), &v, &h))
+      cut = t.size() - label_.size();
+    else if (starts_with(t, "N/A"))
+      cut = 3, na = true;
     else
       for (size_t k = std::min<size_t>(t.size() - 1, 32); k > 0; --k)  // a value is short
         if (parse_log_number(t.substr(0, k), &v, &h)) {
           cut = k;
           break;
         }
+    // A number before a colon is no value: NCCL's "host:pid:tid" where the host name is digits
+    // (gethostname() up to its first '.', "10" of 10.0.1.5), alone or glued to the integer it
+    // interrupts (a root of -1: "-110:4242:4300").
+    if (cut > 0 && cut < t.size() && t[cut] == ':' && !is_label(t.substr(cut))) {
+      const bool host_alone = host_pid_tid(t);
+      cut = 0;
+      for (size_t k = t[0] == '-' ? 2 : 1; !host_alone && k < t.size() && is_digit(t[k - 1]); ++k)
+        if (host_pid_tid(t.substr(k)) && parse_log_number(t.substr(0, k), &v, &h)) {
+          cut = k;
+          break;
+        }
+    }
     if (cut > 0) {
-      if (cut == 3 && starts_with(t, "N/A")) {
-        out->v[out->n] = 0;
-        out->half[out->n] = 0;
-        out->na[out->n] = true;
-        out->integral[out->n++] = false;
-      } else {
-        out->v[out->n] = v;
-        out->half[out->n] = h;
-        out->na[out->n] = false;
-        out->integral[out->n++] = h == 0.5;
+      push(v, h, na);
+      if (is_label(t.substr(cut))) {
+        after_label = true;
+        continue;
       }
       *rest = s.substr(static_cast<size_t>(t.data() - s.data()) + cut);
       *glued = true;
@@ -138,6 +182,7 @@ size_t Reader::read_values(std::string_view s, size_t from, Values* out, std::st
   }
   if (i < static_cast<size_t>(ntok_)) {
     *rest = s.substr(static_cast<size_t>(tok_[i].data() - s.data()));
+    *glued = after_label;
     // Noise after an Open MPI tag is a piece of its own, as if glued: the row's pieces around it.
     const char* prev_end = i > 0 ? tok_[i - 1].data() + tok_[i - 1].size() : s.data();
     for (size_t t : tags_) {
@@ -288,7 +333,10 @@ void Reader::take_row(Partial& p, int n) {
   LogGroup g[2];
   for (int k = 0; k < 2; ++k) {
     const int at = base + k * shape.group_fields;
-    if (v.na[at] || v.na[at + 1] || v.na[at + 2] || v.v[at] <= 0 || v.v[at + 1] < 0 || v.v[at + 2] < 0) {
+    // A row of size 0 (the small end of all-to-all, all-gather, reduce-scatter) has no bandwidth:
+    // some print it N/A.
+    const bool no_bandwidth = p.bytes == 0 && v.na[at + 1] && v.na[at + 2];
+    if (v.na[at] || ((v.na[at + 1] || v.na[at + 2]) && !no_bandwidth) || v.v[at] <= 0 || v.v[at + 1] < 0 || v.v[at + 2] < 0) {
       reject(p.line, "row whose time, algbw or busbw is not a positive number");
       return;
     }
@@ -307,10 +355,13 @@ void Reader::take_row(Partial& p, int n) {
     }
   }
   // Its table: the open one, unless the sizes start again or the type, op or root changes
-  // (-d all, -o all, -N cycles, a new run without a header).
+  // (-d all, -o all, -N cycles, a new run without a header). Sizes of 0 repeat at a table's small
+  // end (sizes below one element a rank).
   LogTable* t = current_ >= 0 ? &out_.tables[current_] : nullptr;
   if (t && !t->rows.empty()) {
-    const bool other = p.bytes <= t->rows.back().bytes || p.type != t->type || p.redop != t->redop ||
+    const double last = t->rows.back().bytes;
+    const bool restart = p.bytes < last || (p.bytes == last && p.bytes > 0);
+    const bool other = restart || p.type != t->type || p.redop != t->redop ||
                        shape.root != t->has_root || (shape.root && static_cast<long long>(v.v[0]) != t->root) ||
                        !shape.same_shape(layout_);
     if (other) t = nullptr;

@@ -142,6 +142,17 @@ describe('measured view', () => {
     const lk = tbl.nearest_link;
     const word = Math.abs(lk.ratio - 1) < 0.005 ? 'about that of' : `${Number((Math.abs(lk.ratio - 1) * 100).toPrecision(2))}% ${lk.ratio > 1 ? 'above' : 'below'}`;
     assert.ok(betaText.includes(`${word} the lecture’s ${lk.label}`), `${word}: ${betaText}`);
+    // The headline: the engine's plateau against the same link, and the best row beside it.
+    const plateau = figs.locator('[data-role="plateau"]');
+    assert.equal(Number(await figs.getAttribute('data-plateau-bps')), tbl.plateau_busbw_Bps);
+    assert.equal(Number(await plateau.getAttribute('data-from-bytes')), tbl.plateau_from_bytes);
+    const plateauText = await plateau.textContent();
+    const pword = Math.abs(lk.plateau_ratio - 1) < 0.005 ? 'about that of' : `${Number((Math.abs(lk.plateau_ratio - 1) * 100).toPrecision(2))}% ${lk.plateau_ratio > 1 ? 'above' : 'below'}`;
+    assert.ok(plateauText.includes(`${formatRate(tbl.plateau_busbw_Bps)} (the ${tbl.plateau_rows} largest sizes, from ${formatBytes(tbl.plateau_from_bytes)}), ${pword} the lecture’s ${lk.label}`), plateauText);
+    const best = figs.locator('[data-role="best-row"]');
+    assert.equal(Number(await best.getAttribute('data-busbw-bps')), tbl.best_row.busbw_Bps);
+    assert.equal(Number(await best.getAttribute('data-line')), tbl.best_row.line);
+    assert.ok((await best.textContent()).includes(`${formatRate(tbl.best_row.busbw_Bps)} at ${formatBytes(tbl.best_row.bytes)}`));
     assert.ok((await figs.locator('[data-role="rel-rms"]').textContent()).includes(formatPercent(tbl.fit.rel_rms)));
     assert.ok((await figs.locator('[data-role="n-half"]').textContent()).includes(formatBytes(tbl.n_half_bytes)));
     assert.match(await sec.locator('[data-role="sources"]').textContent(), /Collective test starting.*Rank lines/);

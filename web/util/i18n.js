@@ -102,6 +102,12 @@ export const FORMS = {
       lines: lines.toLocaleString('en'), tables: m(tables === 1 ? 'table1' : 'table', { n: tables }),
       skipped: m(skipped === 1 ? 'line1' : 'line', { n: skipped.toLocaleString('en') }),
     }),
+    plateauVsLink: (m, plateau, rows, from, ratio, label, eff, nominal, chosen) => m(Math.abs(ratio - 1) < 0.005 ? 'about' : ratio > 1 ? 'above' : 'below', {
+      plateau, rows: rows > 1 ? m('rows', { n: rows, from }) : m('alone', { from }), label, eff, nominal, pct: pctOff(ratio),
+      chosen: chosen === true ? m('chosen') : chosen === false ? m('nearest') : '',
+    }),
+    plateauAlone: (m, plateau, rows, from) => m('text', { plateau, rows: rows > 1 ? m('rows', { n: rows, from }) : m('alone', { from }) }),
+    bestRow: 'best size line',
     betaVsLink: (m, beta, ratio, label, eff, nominal, chosen) => m(Math.abs(ratio - 1) < 0.005 ? 'about' : ratio > 1 ? 'above' : 'below', {
       beta, label, eff, nominal, pct: pctOff(ratio), chosen: chosen === true ? m('chosen') : chosen === false ? m('nearest') : '',
     }),

@@ -115,7 +115,9 @@ export function createMeasured({ lang, links, storage, search = '' }) {
 
   // --- one table's figures, chart and lists ----------------------------------------------
   function figures(f, box) {
-    // f: {collective, ranks, steps, factor, alpha_s, beta_Bps, latency_s, n_half_bytes, rel_rms, sizes, caveat, link: {id, label, alpha_s, beta_Bps, nominal_Bps, ratio} | null, chosen}
+    // f: {collective, ranks, steps, factor, alpha_s, beta_Bps, latency_s, n_half_bytes, rel_rms, sizes, caveat,
+    // plateau_busbw_Bps, plateau_from_bytes, plateau_rows, best_row (a log's table; a shared link has none),
+    // link: {id, label, alpha_s, beta_Bps, nominal_Bps, ratio, plateau_ratio} | null, chosen}
     const collective = viewStrings(lang).collectives[EXPLORE_NAME[f.collective]] ?? f.collective;
     Object.assign(box.dataset, { collective: f.collective, ranks: String(f.ranks), alphaS: String(f.alpha_s), betaBps: String(f.beta_Bps) });
     if (f.rel_rms != null) box.dataset.relRms = String(f.rel_rms);
@@ -124,6 +126,17 @@ export function createMeasured({ lang, links, storage, search = '' }) {
     if (f.caveat) box.dataset.caveat = f.caveat;
     const out = [];
     const line = (role, text, data = {}) => out.push(h('p', { class: `measured-figure measured-${role}`, 'data-role': role, dataset: data, text }));
+    // The headline: the bandwidth-bound rows' level, what an engineer compares with a link (the
+    // fitted line's β is pulled down by the protocol switches below them), and the best row.
+    if (f.plateau_busbw_Bps != null) {
+      box.dataset.plateauBps = String(f.plateau_busbw_Bps);
+      const plateau = formatRate(f.plateau_busbw_Bps), from = formatBytes(f.plateau_from_bytes);
+      line('plateau', f.link ? t.plateauVsLink(plateau, f.plateau_rows, from, f.link.plateau_ratio, f.link.label, formatRate(f.link.beta_Bps), formatRate(f.link.nominal_Bps), f.chosen)
+        : t.plateauAlone(plateau, f.plateau_rows, from),
+      { plateauBps: String(f.plateau_busbw_Bps), fromBytes: String(f.plateau_from_bytes), rows: String(f.plateau_rows), value: plateau });
+      const b = f.best_row;
+      line('best-row', t.bestRow(formatRate(b.busbw_Bps), formatBytes(b.bytes), b.line), { busbwBps: String(b.busbw_Bps), bytes: String(b.bytes), line: String(b.line) });
+    }
     line('beta', f.link ? t.betaVsLink(formatRate(f.beta_Bps), f.link.ratio, f.link.label, formatRate(f.link.beta_Bps), formatRate(f.link.nominal_Bps), f.chosen)
       : t.betaAlone(formatRate(f.beta_Bps)), { betaBps: String(f.beta_Bps), value: formatRate(f.beta_Bps) });
     line('alpha', t.latency(collective, f.latency_s != null ? formatTime(f.latency_s) : null, f.steps, formatTime(f.alpha_s),
@@ -246,7 +259,9 @@ export function createMeasured({ lang, links, storage, search = '' }) {
     sec.append(h('p', { class: 'measured-model', 'data-role': 'model', text: t.model(tbl.fit.steps, tbl.factor) }));
     const figs = h('div', { class: 'measured-figures', 'data-role': 'figures' });
     figs.append(...figures({ collective: tbl.collective, ranks: tbl.ranks, steps: tbl.fit.steps, alpha_s: tbl.fit.alpha_s, beta_Bps: tbl.fit.beta_Bps,
-      latency_s: tbl.fit.latency_s, n_half_bytes: tbl.n_half_bytes, rel_rms: tbl.fit.rel_rms, sizes: tbl.fit.rows, caveat: tbl.fit.caveat, link: lk, chosen: !!tbl.link }, figs));
+      latency_s: tbl.fit.latency_s, n_half_bytes: tbl.n_half_bytes, rel_rms: tbl.fit.rel_rms, sizes: tbl.fit.rows, caveat: tbl.fit.caveat,
+      plateau_busbw_Bps: tbl.plateau_busbw_Bps, plateau_from_bytes: tbl.plateau_from_bytes, plateau_rows: tbl.plateau_rows, best_row: tbl.best_row,
+      link: lk, chosen: !!tbl.link }, figs));
     sec.append(figs);
     if (tbl.exceeds_link && lk) {
       sec.append(h('div', { class: 'measured-exceeds', 'data-role': 'exceeds' }, [
