@@ -232,6 +232,18 @@ describe('measured view', () => {
     assert.equal(await page.locator('[data-role="exceeds"]').count(), 0);
     await page.locator('[data-role="link"]').selectOption('');
 
+    // NCCL's protocols under one line: the bends and the regimes the engine names, in the page's words.
+    await pickSample(page, 'synthetic_nccl_protocols.txt');
+    const pr = (await engineEval(page, { op: 'fit', log: fixture('synthetic_nccl_protocols.txt') })).tables[0];
+    assert.ok(pr.bend_bytes.length > 0 && pr.regimes.length > 1, JSON.stringify(pr.regimes));
+    const reg = page.locator('[data-role="regimes"]');
+    assert.equal(await reg.getAttribute('data-bends'), pr.bend_bytes.join(' '));
+    assert.equal(await reg.getAttribute('data-regimes'), pr.regimes.map((g) => `${g.algorithm}/${g.protocol}`).join(' '));
+    const regText = await reg.textContent();
+    for (const g of pr.regimes) assert.ok(regText.includes(`${g.algorithm}/${g.protocol} (${formatBytes(g.from_bytes)}`), regText);
+    assert.match(regText, /residuals change sign at .* NVLink 4 picks .*P5 §5\.6/);
+    assert.equal(await page.locator('[data-role="notes"] li').count(), pr.notes.length - 1);
+
     // Several tables: one section each.
     await pickSample(page, 'synthetic_two_runs.txt');
     assert.equal(await page.locator('[data-role="table"]').count(), 2);
@@ -354,7 +366,8 @@ describe('measured view', () => {
     await page.locator('[data-action="language"]').click();
     await page.waitForFunction(() => document.querySelector('#measured-title')?.textContent.startsWith('实测'));
     assert.equal(await page.locator('[data-role="figures"]').getAttribute('data-alpha-s'), alpha);
-    assert.match(await page.locator('[data-role="beta"]').textContent(), /有效总线带宽/);
+    assert.match(await page.locator('[data-role="beta"]').textContent(), /拟合直线的 β/);
+    assert.match(await page.locator('[data-role="plateau"]').textContent(), /总线带宽平台/);
     assert.equal(await page.locator('#m-log').inputValue(), CURRENT);
     await pickSample(page, 'synthetic_collapse.txt');
     await layout(page, 'zh');

@@ -108,6 +108,10 @@ export const FORMS = {
     }),
     plateauAlone: (m, plateau, rows, from) => m('text', { plateau, rows: rows > 1 ? m('rows', { n: rows, from }) : m('alone', { from }) }),
     bestRow: 'best size line',
+    regimes: (m, bends, runs, label) => m(runs.length > 1 ? 'runs' : 'bends', {
+      bends: bends.length > 1 ? `${bends.slice(0, -1).join(m('sep'))}${m('and')}${bends.at(-1)}` : bends[0], label,
+      runs: runs.map((r) => m(r.to ? 'span' : 'at', r)).join(m('sep')),
+    }),
     betaVsLink: (m, beta, ratio, label, eff, nominal, chosen) => m(Math.abs(ratio - 1) < 0.005 ? 'about' : ratio > 1 ? 'above' : 'below', {
       beta, label, eff, nominal, pct: pctOff(ratio), chosen: chosen === true ? m('chosen') : chosen === false ? m('nearest') : '',
     }),

@@ -262,15 +262,26 @@ export function createMeasured({ lang, links, storage, search = '' }) {
       latency_s: tbl.fit.latency_s, n_half_bytes: tbl.n_half_bytes, rel_rms: tbl.fit.rel_rms, sizes: tbl.fit.rows, caveat: tbl.fit.caveat,
       plateau_busbw_Bps: tbl.plateau_busbw_Bps, plateau_from_bytes: tbl.plateau_from_bytes, plateau_rows: tbl.plateau_rows, best_row: tbl.best_row,
       link: lk, chosen: !!tbl.link }, figs));
+    // Where one line cannot follow the rows: the residuals' sign changes, and the (algorithm,
+    // protocol) runs the engine's NCCL model picks over them (core/OPS.md `fit`, P5 §5.6).
+    const bends = tbl.bend_bytes ?? [], regimes = tbl.regimes ?? [];
+    if (bends.length) {
+      figs.append(h('p', { class: 'measured-figure measured-regimes', 'data-role': 'regimes',
+        dataset: { bends: bends.join(' '), regimes: regimes.map((g) => `${g.algorithm}/${g.protocol}`).join(' ') },
+        text: t.regimes(bends.map(formatBytes), regimes.map((g) => ({ name: `${g.algorithm}/${g.protocol}`, from: formatBytes(g.from_bytes),
+          to: g.rows > 1 ? formatBytes(g.to_bytes) : null })), lk?.label ?? '') }));
+    }
     sec.append(figs);
     if (tbl.exceeds_link && lk) {
       sec.append(h('div', { class: 'measured-exceeds', 'data-role': 'exceeds' }, [
         h('p', { text: t.exceeds(formatRate(tbl.best_busbw_Bps), lk.label, formatRate(lk.nominal_Bps)) }),
       ]));
     }
-    if (tbl.notes?.length) {
+    // The last note names the regimes when the line bends (core/OPS.md `fit`): drawn above in the page's language.
+    const notes = bends.length ? (tbl.notes ?? []).slice(0, -1) : (tbl.notes ?? []);
+    if (notes.length) {
       sec.append(h('div', { class: 'measured-notes', 'data-role': 'notes' }, [h('p', { text: t.engineNotes }),
-        h('ul', {}, tbl.notes.map((n) => h('li', { lang: 'en', text: n })))]));
+        h('ul', {}, notes.map((n) => h('li', { lang: 'en', text: n })))]));
     }
     for (const c of tbl.collapses) {
       sec.append(h('p', { class: 'measured-collapse', 'data-role': 'collapse', dataset: { fromBytes: String(c.from_bytes), toBytes: String(c.to_bytes), worstRatio: String(c.worst_ratio) },
