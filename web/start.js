@@ -38,6 +38,14 @@
         e.preventDefault();
         boot.failed = String(e.message || 'the worker could not start');
       };
+      // What a dedicated worker says before the door listens (the documents' fingerprints, sent
+      // unasked: engine/worker.js) is kept for the door; a shared worker's port keeps it itself.
+      boot.early = [];
+      if (!boot.shared) {
+        boot.worker.onmessage = function (e) {
+          boot.early.push(e.data);
+        };
+      }
     }
   } catch (e) {
     boot.worker = null; // engine/door.js then runs the engine on the main thread

@@ -289,6 +289,9 @@ function attach(w) {
     die(w, String(e.message || 'an error'));
   };
   w.onmessageerror = () => die(w, 'a message could not be read');
+  // What start.js's worker said before this door listened (web/start.js boot.early).
+  const boot = globalThis.commlabBoot;
+  if (boot && w === boot.worker) for (const data of boot.early?.splice(0) ?? []) w.onmessage({ data });
   w.postMessage({ type: 'ping' });
   w.postMessage({ type: 'documents' });
   w.postMessage({ type: 'installed' });

@@ -218,4 +218,8 @@ if (typeof SharedWorkerGlobalScope === 'function' && self instanceof SharedWorke
 } else {
   const c = connect((m) => self.postMessage(m));
   self.onmessage = (e) => c.handle(e.data);
+  // The fingerprints go out unasked as soon as the documents are fetched: installing them then
+  // holds this thread for 40-200 ms, and the page's build answers wait only for the fingerprints
+  // (app/engine_start.js answerFirst). start.js keeps them until door.js listens.
+  tellDocuments('documents', (m) => self.postMessage(m));
 }
