@@ -76,7 +76,9 @@ function hopPath(a, b, L) {
   const my = (a.y + b.y) / 2;
   const dx = b.x - a.x;
   const dy = b.y - a.y;
-  return { d: `M${a.x} ${a.y}Q${mx - dy * bow} ${my + dx * bow} ${b.x} ${b.y}`, mid: { x: mx - (dy * bow) / 2, y: my + (dx * bow) / 2 } };
+  const c = { x: mx - dy * bow, y: my + dx * bow };
+  const at = (t) => ({ x: (1 - t) ** 2 * a.x + 2 * (1 - t) * t * c.x + t * t * b.x, y: (1 - t) ** 2 * a.y + 2 * (1 - t) * t * c.y + t * t * b.y });
+  return { d: `M${a.x} ${a.y}Q${c.x} ${c.y} ${b.x} ${b.y}`, mid: at(0.5), at, steep: Math.abs(dy) > Math.abs(dx) };
 }
 
 // The NIC a transport names ("NET/IB/0/GDRDMA" -> "IB/0"), or the transport's first parts.
@@ -181,7 +183,13 @@ function drawing(comm, state, t, width_px) {
           const hop = svg('g', { class: 'topo-hop-net', 'data-from': a, 'data-to': b, 'data-transport': transport ?? '' });
           hop.append(svg('path', { d: k.d, fill: 'none', stroke: '#c0392b', 'stroke-width': L.compact ? 1 : 2, 'stroke-dasharray': '5 3', 'marker-end': `url(#${id})` }));
           const said = t.hopTitle(a, b, transport ?? t.transportUnknown);
-          if (!L.compact && transport) hop.append(svg('text', { x: k.mid.x, y: k.mid.y + (k.mid.y < pa.y ? -3 : 11), 'text-anchor': 'middle', class: 'topo-nic' }, transportLabel(transport)));
+          // Between stacked boxes, hops each way run side by side: each label sits beside its
+          // line a third of the way from the GPU that sends, so two never share a spot.
+          const spot = k.steep ? k.at(0.3) : null;
+          if (!L.compact && transport) {
+            hop.append(svg('text', spot ? { x: spot.x + 5, y: spot.y + 4, 'text-anchor': 'start', class: 'topo-nic' }
+              : { x: k.mid.x, y: k.mid.y + (k.mid.y < pa.y ? -3 : 11), 'text-anchor': 'middle', class: 'topo-nic' }, transportLabel(transport)));
+          }
           hop.append(svg('title', {}, said));
           g.append(hop);
         } else {
