@@ -11,13 +11,13 @@
 
 namespace commlab {
 
-namespace {
-
-std::string num(double x) {
+std::string fit_number(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.4g", x);
   return buf;
 }
+
+namespace {
 
 std::string names_text() {
   std::string s;
@@ -91,7 +91,7 @@ void identify_run(const LogTable& t, const std::string& name, const BusRatio& ra
       if (fits.empty())
         refuse("missing_field",
                {"field 'collective': ", name, " ", said, ", and no collective has its redop, root and busbw / algbw (",
-                (ratio.any ? concat({num(ratio.lo), " to ", num(ratio.hi)}) : std::string("too small to tell")), ", redop '",
+                (ratio.any ? concat({fit_number(ratio.lo), " to ", fit_number(ratio.hi)}) : std::string("too small to tell")), ", redop '",
                 std::string_view(t.redop).substr(0, 40), "'", (t.has_root ? concat({", root ", std::to_string(t.root)}) : std::string()),
                 "); give 'collective': one of ", names_text()});
       refuse("missing_field", {"field 'collective': ", name, " ", said, ", and its table fits ", both, " alike (", why,
@@ -114,15 +114,15 @@ void identify_run(const LogTable& t, const std::string& name, const BusRatio& ra
     f->ranks_from = "not needed: factor 1 and one step whatever the rank count";
   } else if (first == last && first <= kMaxDevices) {
     f->ranks = static_cast<int>(std::min<long long>(first, 1 << 30));
-    const std::string lo = num(ratio.lo), hi = num(ratio.hi);
+    const std::string lo = fit_number(ratio.lo), hi = fit_number(ratio.hi);
     f->ranks_from = concat({"busbw / algbw ", (lo == hi ? "= " + lo : concat({lo, " to ", hi})), " (the factor of ",
                             std::to_string(first), " ranks, no other's)"});
   } else {
     const std::string seen =
         !ratio.any ? "its busbw and algbw are too small to tell"
         : first > last
-            ? concat({"its busbw / algbw (", num(ratio.lo), " to ", num(ratio.hi), ") is the factor of no rank count"})
-            : concat({"its busbw / algbw (", num(ratio.lo), " to ", num(ratio.hi), ") fits ", std::to_string(first),
+            ? concat({"its busbw / algbw (", fit_number(ratio.lo), " to ", fit_number(ratio.hi), ") is the factor of no rank count"})
+            : concat({"its busbw / algbw (", fit_number(ratio.lo), " to ", fit_number(ratio.hi), ") fits ", std::to_string(first),
                       " to ", (last >= 1000000 ? std::string("any larger number of") : std::to_string(last)),
                       " ranks"});
     refuse("missing_field",
@@ -136,8 +136,8 @@ void identify_run(const LogTable& t, const std::string& name, const BusRatio& ra
   if (!ring_shape(f->collective, std::max(f->ranks, 2), &f->shape)) f->shape = {1, 1.0};
   if (factor_one) f->shape = {1, 1.0};
   if (!factor_one && ratio.any && (f->shape.factor < ratio.lo - 1e-9 || f->shape.factor > ratio.hi + 1e-9))
-    f->notes.push_back(concat({"busbw / algbw in the log is ", num(ratio.lo), " to ", num(ratio.hi),
-                               ", not the factor ", num(f->shape.factor), " of ", std::to_string(f->ranks), " ranks (",
+    f->notes.push_back(concat({"busbw / algbw in the log is ", fit_number(ratio.lo), " to ", fit_number(ratio.hi),
+                               ", not the factor ", fit_number(f->shape.factor), " of ", std::to_string(f->ranks), " ranks (",
                                f->ranks_from, "): nccl-tests ran it on another rank count"}));
   if (t.cpu_time) f->notes.push_back("time is CPU time (nccl-tests -C 1): fitted as printed, not checked against algbw");
   if (req.in_place) f->notes.push_back("fitted to the in-place columns");
@@ -289,8 +289,8 @@ void compare_links(const FitRequest& req, TableFit* f) {
   f->exceeds_link = best > against->nominal_Bps;
   if (f->exceeds_link)
     f->notes.push_back(
-        concat({"a measured bus bandwidth (", num(best / 1e9), " GB/s) is above ", against->label, "'s nominal ",
-                num(against->nominal_Bps / 1e9),
+        concat({"a measured bus bandwidth (", fit_number(best / 1e9), " GB/s) is above ", against->label, "'s nominal ",
+                fit_number(against->nominal_Bps / 1e9),
                 " GB/s: no ring does that; in-switch reduction (NVLS, SHARP; P5 §5.4) or a tree over faster "
                 "links does"}));
 }

@@ -25,6 +25,9 @@ struct RingShape {
 /// False when `collective` is not one of fit_collectives().
 bool ring_shape(std::string_view collective, int ranks, RingShape* out);
 
+/// A figure as the fit's notes and errors print it: four significant digits ("%.4g").
+std::string fit_number(double x);
+
 /// The fewest distinct sizes whose fit tests the model: alpha and beta fit any two exactly.
 constexpr int kMinTestedSizes = 3;
 

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "base/concat.hpp"
 #include "measured/fit.hpp"
@@ -14,11 +13,6 @@ namespace commlab {
 
 namespace {
 
-std::string num(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", x);
-  return buf;
-}
 
 // The bus factor as a function of n for the collectives whose factor depends on it.
 double factor_of(bool all_reduce, double n) { return all_reduce ? 2.0 * (n - 1) / n : (n - 1) / n; }
@@ -65,7 +59,7 @@ std::vector<CollectiveFit> fitting(const LogTable& t, const BusRatio& r, int ran
   // A redop is any identifier a line had: its first 40 bytes (nccl-tests' are a few letters).
   if (!t.redop.empty()) columns += concat({", redop ", std::string_view(t.redop).substr(0, 40)});
   if (t.has_root) columns += concat({", root ", std::to_string(t.root)});
-  const std::string lo = num(r.lo), hi = num(r.hi), ratio = lo == hi ? lo : concat({lo, " to ", hi});
+  const std::string lo = fit_number(r.lo), hi = fit_number(r.hi), ratio = lo == hi ? lo : concat({lo, " to ", hi});
   std::vector<CollectiveFit> out;
   for (const std::string& c : fit_collectives()) {
     // The columns: an operation reduces (all-reduce, reduce-scatter, reduce, send/recv carry
@@ -88,7 +82,7 @@ std::vector<CollectiveFit> fitting(const LogTable& t, const BusRatio& r, int ran
       const double f = factor_of(all_reduce, static_cast<double>(first));
       if (first > last || (ranks >= 2 && (f < r.lo - 1e-9 || f > r.hi + 1e-9))) continue;
       // One rank count: its factor, which the printed ratio holds; several: the ratio as printed.
-      how = first == last ? concat({"busbw / algbw ", num(f), " = ", formula, " with n = ", std::to_string(first), columns})
+      how = first == last ? concat({"busbw / algbw ", fit_number(f), " = ", formula, " with n = ", std::to_string(first), columns})
                           : concat({"busbw / algbw ", ratio, " = ", formula, " with n = ", std::to_string(first),
                                     (last >= 1000000 ? std::string(" or more") : concat({" to ", std::to_string(last)})),
                                     columns});
