@@ -448,3 +448,32 @@ TEST(FitRegimes, TheShapesOfRealLogsKeepThem) {
       EXPECT_EQ(t["bend_bytes"], want["bend_bytes"]) << what(s);
     }
 }
+
+// A log pasted from the middle of its Rank lines ("#  Rank 15 ..." alone above the table, as
+// threads quote the tail of a long list): the run had at least the highest rank plus one.
+TEST(FitShapes, RankLinesPastedFromTheirMiddle) {
+  SynthSpec s;
+  s.ranks = 16;
+  s.alpha_s = 6e-6;
+  s.beta_Bps = 40e9;
+  s.min_bytes = 65536;
+  const std::string full = commlab_test::synth_log(s).text;
+  std::string cut;
+  size_t kept = 0;
+  for (size_t at = 0; at < full.size();) {
+    const size_t end = std::min(full.find('\n', at), full.size());
+    const std::string line = full.substr(at, end - at);
+    const bool rank_line = line.find("#  Rank ") != std::string::npos;
+    if (!rank_line || line.find("Rank 15 ") != std::string::npos) cut += line + "\n", kept += rank_line;
+    at = end + 1;
+  }
+  ASSERT_EQ(kept, 1u) << full.substr(0, 800);
+  const json a = fit(cut);
+  ASSERT_FALSE(a.contains("error")) << a.dump().substr(0, 400);
+  const json& t = a["tables"][0];
+  EXPECT_EQ(t["ranks"], 16);
+  EXPECT_EQ(t["ranks_from"].get<std::string>().rfind("Rank lines (1 of them, the highest rank 15) (line ", 0), 0u)
+      << t["ranks_from"];
+  EXPECT_LT(rel(t["fit"]["beta_Bps"].get<double>(), 40e9), 0.03);
+  EXPECT_TRUE(t["notes"].empty()) << t["notes"];
+}

@@ -50,8 +50,15 @@ LogTable& Reader::new_table(int first_line, const Layout& layout) {
   t.collective = collective_;
   t.collective_from = collective_from_;
   if (!rank_ids_.empty()) {
-    t.ranks = static_cast<int>(rank_ids_.size());
+    // Rank numbers are global and from 0: a list pasted from its middle ("#  Rank 71 ...") ran at
+    // least the highest one plus one ranks.
+    uint32_t highest = 0;
+    for (uint32_t id : rank_ids_.ids) highest = std::max(highest, id);
+    t.ranks = static_cast<int>(std::max<size_t>(rank_ids_.size(), size_t{highest} + 1));
     t.ranks_from = ranks_from_;
+    if (static_cast<size_t>(t.ranks) > rank_ids_.size())
+      t.ranks_from.how = concat({"Rank lines (", std::to_string(rank_ids_.size()), " of them, the highest rank ",
+                                 std::to_string(highest), ")"});
   }
   ranks_closed_ = true;
   t.format = layout.format;
