@@ -17,7 +17,8 @@ export function inlineJson(code, path, used = () => {}) {
   const out = code.replace(JSON_IMPORT_RE, (m, name, spec) => {
     const file = join(dirname(path), spec);
     used(file);
-    return `const ${name} = ${JSON.stringify(JSON.parse(readFileSync(file, 'utf8')))};`;
+    // A string for JSON.parse, which V8 reads faster than the same object as a literal.
+    return `const ${name} = JSON.parse(${JSON.stringify(JSON.stringify(JSON.parse(readFileSync(file, 'utf8'))))});`;
   });
   if (/^\s*import\s[^;]*\.json['"]/m.test(out)) throw new Error(`${path}: a JSON import this tool does not handle`);
   return out;
