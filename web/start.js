@@ -63,6 +63,20 @@
   }
   if (lang !== 'en' && lang !== 'zh') lang = /^zh\b/i.test(navigator.language || '') ? 'zh' : 'en';
   root.setAttribute('data-lang', lang);
+  // index.html holds the prerendered cards of its first language; another's are in a file of
+  // their own (data-cards, web/tools/prerender.mjs), fetched here for its readers alone and put
+  // in place by app/live_cards.js. The single-file page holds them all and names none.
+  var cardFiles = (root.getAttribute('data-cards') || '').split(' ');
+  for (var c = 0; c < cardFiles.length; c++) {
+    var named = cardFiles[c].split(':');
+    if (named[0] === lang && named[1] && typeof fetch === 'function') {
+      boot.cards = fetch(named[1]).then(function (r) {
+        return r.ok ? r.text() : '';
+      }).catch(function () {
+        return ''; // no prerendered cards: the live ones come with the engine
+      });
+    }
+  }
   // ?exercise=N shows one card: the others are hidden before they are ever painted.
   if (query.has('exercise')) {
     root.setAttribute('data-only', query.get('exercise'));
@@ -158,8 +172,10 @@
       // sessionStorage blocked or full: the text stays in the field
     }
   }, true);
-  document.addEventListener('DOMContentLoaded', function () {
-    var cards = document.querySelectorAll('section.card[data-prerendered]');
+  // What was kept is put back into the prerendered cards under `scope` (those of index.html once
+  // parsed; those fetched, by app/live_cards.js).
+  boot.fillTyped = function (scope) {
+    var cards = scope.querySelectorAll('section.card[data-prerendered]');
     for (var i = 0; i < cards.length; i++) {
       var typed = boot.typed(cards[i].dataset.exercise);
       var inputs = cards[i].querySelectorAll('[data-answer]');
@@ -168,6 +184,9 @@
         if (text !== undefined && !inputs[j].value) inputs[j].value = text;
       }
     }
+  };
+  document.addEventListener('DOMContentLoaded', function () {
+    boot.fillTyped(document);
   });
 
   document.addEventListener('submit', function (e) {

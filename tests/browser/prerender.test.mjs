@@ -93,6 +93,8 @@ describe('the prerendered page, and where the engine runs', () => {
         assert.equal(c.text, early[id].text, `card ${id}: the prerendered text equals the live one`);
       }
       assert.equal(await page.locator('section.card[data-prerendered]').count(), 0);
+      // index.html holds the English cards; the Chinese are fetched by their readers alone.
+      assert.equal(fetched.filter((p) => p.endsWith('/cards-zh.html')).length, lang === 'en' ? 0 : 1, fetched.join(' '));
       if (lang === 'en') {
         // After the comparison: a check changes card 2.
         assert.equal(await checks(page), 'correct');

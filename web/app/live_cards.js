@@ -15,6 +15,23 @@ import { tellHost } from './frame.js';
 import { judgeHeld, restoreSaved } from './progress.js';
 import { takeCarried } from './transfer.js';
 
+/**
+ * The prerendered cards of the page's language when index.html holds another's: start.js fetched
+ * them (web/tools/prerender.mjs writes them beside the page); put in place here, once, before the
+ * live cards look for their twins. None when the file could not be had.
+ */
+export async function placePrerendered(page) {
+  const boot = globalThis.commlabBoot;
+  const html = await boot?.cards;
+  if (!html || !boot || boot.cardsPlaced) return;
+  boot.cardsPlaced = true;
+  const holder = document.createElement('div');
+  holder.innerHTML = html;
+  const cards = [...holder.children].filter((el) => el.matches('section.card[data-prerendered]'));
+  page.main.append(...cards);
+  boot.fillTyped?.(page.main);
+}
+
 // The cards prerendered into index.html, by exercise id, in the page's language; their ids let
 // the first batch ask for every document at once (without them, the list comes first).
 export function prerenderedCards(page) {

@@ -23,7 +23,7 @@ import { exportProgress, listenToTransfer } from './transfer.js';
 import { confirmLeave, listenToReset } from './dialogs.js';
 import { createViews, route } from './routing.js';
 import { answerFirst, engineFailed, fetchAnsweredAtBuild, firstBatch, warmUpWhenIdle, watchEngineFailure, watchServedDocuments } from './engine_start.js';
-import { fixedVariants, followOtherPages, makeCards, prerenderedCards, readDocuments, restoreProgress, showCards } from './live_cards.js';
+import { fixedVariants, followOtherPages, makeCards, placePrerendered, prerenderedCards, readDocuments, restoreProgress, showCards } from './live_cards.js';
 import { startEmbedded } from './embedded.js';
 import { safeStorage } from './storage_access.js';
 import { startOffline } from './offline.js';
@@ -53,6 +53,7 @@ export async function start(importer, documents) {
   sayStorageState(page);
   page.status.textContent = strings(page.lang).loading;
 
+  await placePrerendered(page);
   const prerendered = prerenderedCards(page);
   const guessed = page.exploring || page.authoring || page.measuring || page.sectionView ? [] : [...new Set(prerendered.keys())];
   // The page says it is ready only once the engine answers (ping), even with the build's answers.

@@ -125,6 +125,15 @@ const replaceOnce = (re, text, what) => {
   if (!re.test(html)) throw new Error(`index.html: ${what} not found`);
   html = html.replace(re, () => text);
 };
+// The other languages' prerendered cards (cards-LANG.html, named on <html>) inline after the
+// first language's: nothing to fetch, and start.js finds no file named.
+const namedCards = html.match(/<html lang="en" data-cards="([^"]*)">/);
+if (namedCards) {
+  const cards = namedCards[1].split(' ').map((pair) => readFileSync(join(dist, pair.split(':')[1]), 'utf8').trimEnd());
+  html = html.replace(namedCards[0], '<html lang="en">');
+  replaceOnce(/\n {2}<\/main>/, `\n${cards.join('\n')}\n  </main>`, 'the end of <main>');
+}
+if (/data-cards=/.test(html)) throw new Error('index.html: the other languages\' cards were not put inline');
 replaceOnce(/<meta http-equiv="Content-Security-Policy" content="[^"]*">/,
   `<meta http-equiv="Content-Security-Policy" content="${csp}">`, 'the CSP meta tag');
 html = html.replace(/^\s*<link rel="modulepreload"[^>]*>\n/gm, ''); // the engine is inline

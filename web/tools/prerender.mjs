@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Prerenders the exercise cards into <dist>/index.html, so the page is readable before any wasm
-// has loaded. The text is the engine's: the built page itself runs (its wasm engine and its own
+// Prerenders the exercise cards into <dist>/index.html (the first language's; the others' into
+// <dist>/cards-LANG.html), so the page is readable before any wasm has loaded. The text is the engine's: the built page itself runs (its wasm engine and its own
 // card renderer, in headless Chromium) once per language with nothing saved, and each card is
 // copied out as it stands. The live page later replaces each copy by its live card (app/main.js);
 // tests/browser/prerender.test.mjs checks the copies equal the live cards. The engine's answers
@@ -102,10 +102,18 @@ try {
   await server.close();
 }
 
+// The first language's cards go into index.html; each other language's into cards-LANG.html,
+// which start.js fetches only for a reader of that language (named on <html>, so that the
+// single-file build can put the cards back into its one file: build-single.mjs).
 const file = join(dist, 'index.html');
 const html = readFileSync(file, 'utf8');
 if (!STATUS.test(html)) throw new Error('index.html: the engine status line was not found');
-writeFileSync(file, html.replace(STATUS, (m) => `${m}\n${parts.join('\n')}`));
+const others = Object.keys(LANGS).slice(1);
+for (const [i, lang] of others.entries()) writeFileSync(join(dist, `cards-${lang}.html`), `${parts[i + 1]}\n`);
+const named = html.replace(/<html lang="en">/, `<html lang="en" data-cards="${others.map((l) => `${l}:cards-${l}.html`).join(' ')}">`);
+if (named === html) throw new Error('index.html: <html lang="en"> was not found');
+writeFileSync(file, named.replace(STATUS, (m) => `${m}\n${parts[0]}`));
 writeFileSync(join(dist, 'engine', 'first.json'), `${JSON.stringify(first)}\n`);
 const kb = (n) => `${(n / 1000).toFixed(1)} KB`;
-console.log(`prerendered ${Object.keys(LANGS).length} languages into ${file} (${kb(html.length)} -> ${kb(readFileSync(file).length)})`);
+console.log(`prerendered ${Object.keys(LANGS).length} languages: ${Object.keys(LANGS)[0]} into ${file} (${kb(html.length)} -> ${kb(readFileSync(file).length)}), ` +
+  others.map((l, i) => `${l} into cards-${l}.html (${kb(parts[i + 1].length)})`).join(', '));
