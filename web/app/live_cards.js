@@ -17,19 +17,17 @@ import { takeCarried } from './transfer.js';
 
 /**
  * The prerendered cards of the page's language when index.html holds another's: start.js fetched
- * them (web/tools/prerender.mjs writes them beside the page); put in place here, once, before the
- * live cards look for their twins. None when the file could not be had.
+ * them (web/tools/prerender.mjs writes them beside the page); put in place here (start() runs
+ * once) before the live cards look for their twins. None when the file could not be had.
  */
 export async function placePrerendered(page) {
   const boot = globalThis.commlabBoot;
   const html = await boot?.cards;
-  if (!html || !boot || boot.cardsPlaced) return;
-  boot.cardsPlaced = true;
+  if (!html) return;
   const holder = document.createElement('div');
   holder.innerHTML = html;
-  const cards = [...holder.children].filter((el) => el.matches('section.card[data-prerendered]'));
-  page.main.append(...cards);
-  boot.fillTyped?.(page.main);
+  boot.fillTyped?.(holder); // index.html's cards were filled when it was parsed
+  page.main.append(...[...holder.children].filter((el) => el.matches('section.card[data-prerendered]')));
 }
 
 // The cards prerendered into index.html, by exercise id, in the page's language; their ids let
