@@ -38,6 +38,14 @@
         e.preventDefault();
         boot.failed = String(e.message || 'the worker could not start');
       };
+      // It compiles the engine once the page is first painted (engine/worker.js): a frame's
+      // callbacks run just before its paint, the timeout after it.
+      var port = boot.shared ? boot.worker.port : boot.worker;
+      requestAnimationFrame(function () {
+        setTimeout(function () {
+          port.postMessage({ type: 'painted' });
+        }, 0);
+      });
       // What a dedicated worker says before the door listens (the documents' fingerprints, sent
       // unasked: engine/worker.js) is kept for the door; a shared worker's port keeps it itself.
       boot.early = [];

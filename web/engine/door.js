@@ -292,6 +292,7 @@ function attach(w) {
   // What start.js's worker said before this door listened (web/start.js boot.early).
   const boot = globalThis.commlabBoot;
   if (boot && w === boot.worker) for (const data of boot.early?.splice(0) ?? []) w.onmessage({ data });
+  w.postMessage({ type: 'painted' }); // the worker compiles from now on (engine/worker.js)
   w.postMessage({ type: 'ping' });
   w.postMessage({ type: 'documents' });
   w.postMessage({ type: 'installed' });

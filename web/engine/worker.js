@@ -48,7 +48,20 @@ function compileWasm(url = WASM_URL, { signal } = { signal: loading.signal }) {
     .catch((e) => (e instanceof TypeError ? viaBytes() : Promise.reject(e)));
 }
 
-const compiled = compileWasm();
+// The page's first paint comes first: compiling takes a core, and on a two-core machine the
+// page's parse and layout then ran 2-3 times slower (first paint ~90 ms later,
+// tests/bench/page_load.mjs). The .wasm is fetched at once; it is compiled once the page says
+// `painted` (start.js after its first frame, engine/door.js when it attaches).
+let painted;
+const paintedYet = new Promise((resolve) => { painted = resolve; });
+function compileAfterPaint(url = WASM_URL) {
+  if (typeof WebAssembly.compileStreaming !== 'function') return paintedYet.then(() => compileWasm(url));
+  const response = fetch(url, { signal });
+  response.catch(() => {}); // reported by the compile
+  return paintedYet.then(() => WebAssembly.compileStreaming(response))
+    .catch((e) => (e instanceof TypeError ? compileWasm(url) : Promise.reject(e)));
+}
+const compiled = compileAfterPaint();
 compiled.catch(() => {}); // reported through `ready` below
 
 // Either module through the one glue (wasm/CMakeLists.txt): the compiled module goes straight
@@ -162,6 +175,10 @@ function connect(post) {
       // The page's liveness check (engine/door.js ANSWER_TIMEOUT_MS): answered at once.
       if (data?.type === 'ping') {
         post({ type: 'pong' });
+        return;
+      }
+      if (data?.type === 'painted') {
+        painted();
         return;
       }
       if (data?.type === 'warm-up') {
