@@ -351,7 +351,7 @@ export async function checkViewLayout(lab, view, { ready, errors, tables = true,
  */
 export async function exploreSet(page, query) {
   const search = await page.evaluate(async (q) => {
-    const { readSettings, settingsQuery } = (await import('./boot.js')).__core['views/explore.js'];
+    const { readSettings, settingsQuery } = await (await import('./boot.js')).__lazy['views/explore.js']();
     const s = readSettings(q).settings;
     const set = (name, value, type) => {
       const el = document.querySelector(`[data-view="explore"] [data-setting="${name}"]`);

@@ -22,7 +22,7 @@ const lab = useLab();
  */
 function runCases(cases) {
   return page.evaluate(async (list) => {
-    const { createPlayer, simulateRequest } = (await import('./boot.js')).__core['views/player.js'];
+    const { createPlayer, simulateRequest } = await (await import('./boot.js')).__lazy['views/player.js']();
     const mod = await import('./engine/commlab.js');
     // A fresh engine of the page's own module, with the documents the page serves.
     if (!globalThis.__testEngine) {
@@ -160,7 +160,7 @@ describe('schedule player against the engine', () => {
 
   test('all-to-all: the last frame differs from the first (every block moved)', async () => {
     const fills = await page.evaluate(async () => {
-      const { createPlayer } = (await import('./boot.js')).__core['views/player.js'];
+      const { createPlayer } = await (await import('./boot.js')).__lazy['views/player.js']();
       const p = createPlayer('en', { key: 'player-test' });
       document.body.append(p.root);
       await p.update({ collective: 'alltoall', algorithm: 'pairwise', devices: 6, bytes: 6e5, link: 'nvlink4', topology: 'switch' });
@@ -176,7 +176,7 @@ describe('schedule player against the engine', () => {
 
   test('a player names the lecture section it shows from the moment it is asked, before the trace arrives', async () => {
     const sections = await page.evaluate(async () => {
-      const { createPlayer } = (await import('./boot.js')).__core['views/player.js'];
+      const { createPlayer } = await (await import('./boot.js')).__lazy['views/player.js']();
       const out = [];
       for (const settings of [
         { algorithm: 'ring', devices: 8, bytes: 8e6, link: 'nvlink4', topology: 'switch' },
@@ -200,7 +200,7 @@ describe('schedule player against the engine', () => {
 
   test('17-64 devices: the progress colour reaches the drawing (no stylesheet rule hides it)', async () => {
     const out = await page.evaluate(async () => {
-      const { createPlayer } = (await import('./boot.js')).__core['views/player.js'];
+      const { createPlayer } = await (await import('./boot.js')).__lazy['views/player.js']();
       const p = createPlayer('en', { key: 'player-test' });
       document.body.append(p.root);
       await p.update({ algorithm: 'ring', devices: 24, bytes: 1e6, link: 'nvlink4', topology: 'switch' });

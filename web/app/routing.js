@@ -1,10 +1,8 @@
 // Which view the address asks for (`?view=explore`, `author`, `measured`, topics and the
-// section views), and those views drawn in place of the cards. Their modules load when opened,
-// apart from the explorer's.
+// section views), and those views drawn in place of the cards. Their modules load when opened.
 
 import { knownLinks } from '../engine/remembered.js';
 import { strings } from '../util/i18n.js';
-import { createExplore, readSettings, settingsQuery } from '../views/explore.js';
 import { SECTION_VIEWS } from '../views/section_names.js';
 import { safeStorage } from './storage_access.js';
 import { warmUpWhenIdle } from './engine_start.js';
@@ -37,7 +35,8 @@ export function createViews(page) {
   let measured = null;
 
   // The explorer replaces the cards; its settings live in the address (replaceState).
-  function showExplore() {
+  async function showExplore() {
+    const { createExplore, readSettings, settingsQuery } = await import('../views/explore.js');
     let settings = explorer?.settings();
     if (!settings) {
       const read = readSettings(location.search, knownLinks().map((l) => l.id));
@@ -99,7 +98,7 @@ export function createViews(page) {
     page.status.hidden = true;
     for (const el of main.querySelectorAll('section.card[data-prerendered]')) el.remove();
     if (page.exploring) {
-      showExplore();
+      await showExplore();
       ready();
       warmUpWhenIdle();
       return true;

@@ -202,7 +202,7 @@ export const calculatorMixin = {
   /** Input problems in place of results: the engine is not asked until every field reads. */
   showInputProblems() {
     this.calcOut.replaceChildren();
-    if (this.visualBox) this.visualBox.hidden = true;
+    this.hideVisual();
     this.calcError.hidden = false;
     this.calcError.textContent = [...this.bad.values()].join(' ');
   },
@@ -228,7 +228,7 @@ export const calculatorMixin = {
     }
     if (this.bad?.size) return this.showInputProblems();
     this.calcError.hidden = !res.error;
-    if (this.visualBox) this.visualBox.hidden = true;
+    this.hideVisual();
     if (res.error) {
       // In the page's words, naming the control the engine blames (its message is the engine's
       // English, with codes): the stale results go.
@@ -265,9 +265,34 @@ export const calculatorMixin = {
     }
     const extra = extraView(this.id, this.doc, res, this.calcParams, this.lang);
     this.calcOut.replaceChildren(list, ...(extra ? [extra] : []));
-    if (this.visual && this.options?.calculator !== false) {  // calculator=off: no pictures either
-      this.visualBox.hidden = false;
-      this.visual.update({ ...this.calcParams }, res);
-    }
+    if (this.options?.calculator !== false) this.showVisual(res); // calculator=off: no pictures either
+  },
+
+  /**
+   * The engine's pictures at the calculator's parameters, below it. Their modules (players,
+   * charts, the schedule) load with the first one shown, a chunk of their own: a fresh card
+   * keeps its results masked, so most page loads never need them. The latest call wins.
+   */
+  showVisual(res) {
+    const asked = {};
+    this.visualAsked = asked;
+    const box = this.visualBox;
+    const params = { ...this.calcParams };
+    import('../views/exercise.js').then(({ exerciseVisual }) => {
+      if (this.visualAsked !== asked || box !== this.visualBox) return; // hidden since, or redrawn
+      if (this.visualOf !== box) { // the first for this rendering of the card
+        this.visualOf = box;
+        this.visual = exerciseVisual(this.id, this.lang);
+        if (this.visual) box.append(this.visual.root);
+      }
+      if (!this.visual) return;
+      box.hidden = false;
+      this.visual.update(params, res);
+    }, (err) => console.error(`commlab: the pictures of exercise ${this.id} could not be loaded: ${err?.message ?? err}`));
+  },
+
+  hideVisual() {
+    this.visualAsked = null;
+    if (this.visualBox) this.visualBox.hidden = true;
   },
 };

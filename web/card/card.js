@@ -11,7 +11,6 @@ import { cachedSolve, knownLinks, linkLabel, solveAll } from '../engine/remember
 import { h } from '../util/dom.js';
 import { renderParagraphs, renderRich } from '../util/math.js';
 import { formatBytes, formatTime, prettyUnits } from '../util/units.js';
-import { exerciseVisual } from '../views/exercise.js';
 import { answersMixin } from './answers.js';
 import { calculatorMixin } from './calculator.js';
 import { errorText } from './common.js';
@@ -207,10 +206,9 @@ export class Card {
 
     this.form = this.buildAnswers();
     this.calc = this.buildCalculator();
-    // The engine's pictures at the calculator's parameters, full width below form and calculator.
-    this.visual = exerciseVisual(id, lang);
-    this.visualBox = h('div', { class: 'visuals', 'data-role': 'visuals', hidden: true },
-      this.visual ? [this.visual.root] : []);
+    // The engine's pictures at the calculator's parameters, full width below form and calculator
+    // (drawn when first shown: card/calculator.js showVisual).
+    this.visualBox = h('div', { class: 'visuals', 'data-role': 'visuals', hidden: true });
     this.hintList = h('ol', { class: 'hints', 'aria-label': t.hints, 'data-role': 'hints' });
     this.solutionBox = h('section', {
       class: 'solution', 'data-role': 'solution', 'aria-labelledby': `${pre}-sol-title`, hidden: true,
