@@ -187,6 +187,10 @@ export class Card {
     const saved = this.saved;
     const pre = `ex${id}`;
     this.root.dataset.variant = this.variant;
+    // Its own language: a switch re-lays out each card as it is redrawn, not all of them when
+    // <html lang> changes (57 ms of layout in the click's task), and a card not yet redrawn
+    // is still said to be in the language it shows.
+    this.root.lang = lang === 'zh' ? 'zh-CN' : 'en';
 
     const title = h('h2', { id: `${pre}-title` }, [
       h('span', { class: 'num', text: `${t.exercise} ${id}` }),
