@@ -59,6 +59,17 @@
     boot.worker = null; // engine/door.js then runs the engine on the main thread
   }
 
+  // The engine's answers to the first render, computed at build (web/tools/prerender.mjs;
+  // app/engine_start.js takes them): fetched and read now, between the parser's tasks. Fetched
+  // by the page's modules instead, the response waited ~80 ms behind the page's start-up.
+  if (location.protocol !== 'file:' && typeof fetch === 'function') {
+    boot.first = fetch('engine/first.json').then(function (r) {
+      return r.ok ? r.json() : null;
+    }).catch(function () {
+      return null; // the page asks the engine
+    });
+  }
+
   // The language the page will show (app/main.js decides the same way): the prerendered cards of
   // the other language stay hidden (styles.css), so nothing flashes in the wrong language.
   var lang = query.get('lang');

@@ -20,9 +20,10 @@ export function firstBatch(ids) {
 }
 
 // The engine's answers to the first batch as the build computed them ({requests, responses}),
-// or null (the page then asks the engine).
+// or null (the page then asks the engine). start.js fetches them while the page parses.
 export async function fetchAnsweredAtBuild() {
   if (location.protocol === 'file:') return null;
+  if (globalThis.commlabBoot?.first) return globalThis.commlabBoot.first;
   try {
     const res = await fetch('engine/first.json');
     return res.ok ? await res.json() : null;

@@ -37,7 +37,7 @@ export async function start(importer, documents) {
   // The engine is asked at once (the links; the answer also says it is running): the worker
   // answers as soon as its engine is there, while the page reads its saved state and cards.
   const ping = ask({ op: 'links' });
-  // The build's answers to the first batch, fetched meanwhile (preloaded by index.html).
+  // The build's answers to the first batch (fetched by start.js while the page parsed).
   const keptAtBuild = fetchAnsweredAtBuild();
   const query = new URLSearchParams(location.search);
   // The address's settings, checked (app/address.js): bad ones are named in the link problems.
