@@ -59,15 +59,20 @@
     boot.worker = null; // engine/door.js then runs the engine on the main thread
   }
 
+  // A file of the build, read as `how` ('json' or 'text'); `none` when it cannot be had.
+  function fetched(url, how, none) {
+    return fetch(url).then(function (r) {
+      return r.ok ? r[how]() : none;
+    }).catch(function () {
+      return none;
+    });
+  }
   // The engine's answers to the first render, computed at build (web/tools/prerender.mjs;
   // app/engine_start.js takes them): fetched and read now, between the parser's tasks. Fetched
   // by the page's modules instead, the response waited ~80 ms behind the page's start-up.
+  // Without them, the page asks the engine.
   if (location.protocol !== 'file:' && typeof fetch === 'function') {
-    boot.first = fetch('engine/first.json').then(function (r) {
-      return r.ok ? r.json() : null;
-    }).catch(function () {
-      return null; // the page asks the engine
-    });
+    boot.first = fetched('engine/first.json', 'json', null);
   }
 
   // The language the page will show (app/main.js decides the same way): the prerendered cards of
@@ -88,12 +93,9 @@
   var cardFiles = (root.getAttribute('data-cards') || '').split(' ');
   for (var c = 0; c < cardFiles.length; c++) {
     var named = cardFiles[c].split(':');
+    // Without them, the live cards come with the engine.
     if (named[0] === lang && named[1] && typeof fetch === 'function') {
-      boot.cards = fetch(named[1]).then(function (r) {
-        return r.ok ? r.text() : '';
-      }).catch(function () {
-        return ''; // no prerendered cards: the live ones come with the engine
-      });
+      boot.cards = fetched(named[1], 'text', '');
     }
   }
   // ?exercise=N shows one card: the others are hidden before they are ever painted.

@@ -280,8 +280,7 @@ export const calculatorMixin = {
     const params = { ...this.calcParams };
     import('../views/exercise.js').then(({ exerciseVisual }) => {
       if (this.visualAsked !== asked || box !== this.visualBox) return; // hidden since, or redrawn
-      if (this.visualOf !== box) { // the first for this rendering of the card
-        this.visualOf = box;
+      if (!box.firstChild) { // the first for this rendering of the card
         this.visual = exerciseVisual(this.id, this.lang);
         if (this.visual) box.append(this.visual.root);
       }

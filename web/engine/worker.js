@@ -32,7 +32,14 @@ const documents = import('./documents.js').then((d) => d.fetchDocuments(EXERCISE
   (url) => early.get(String(url)) ?? fetch(url, { signal }), { copies: COPIES_URL }).then((served) => ({ d, served })))
   .catch((err) => ({ d: null, served: { files: [], problems: [{ file: 'index.json', kind: 'unreadable', message: String(err?.message ?? err) }] } }));
 
-function compileWasm(url = WASM_URL, { signal } = { signal: loading.signal }) {
+// The page's first paint comes first: compiling takes a core, and on a two-core machine the
+// page's parse and layout then ran 2-3 times slower (first paint ~90 ms later,
+// tests/bench/page_load.mjs). The page's own .wasm is fetched at once and compiled once the page
+// says `painted` (start.js after its first frame, engine/door.js when it attaches): `after`.
+let painted;
+const paintedYet = new Promise((resolve) => { painted = resolve; });
+
+function compileWasm(url = WASM_URL, { signal, after = null } = { signal: loading.signal }) {
   const viaBytes = () => fetch(url, { signal }).then((r) => {
     if (!r.ok) {
       const e = new Error(`${url.pathname}: HTTP ${r.status} ${r.statusText}`.trim());
@@ -41,27 +48,17 @@ function compileWasm(url = WASM_URL, { signal } = { signal: loading.signal }) {
     }
     return r.arrayBuffer();
   }).then((bytes) => WebAssembly.compile(bytes));
-  if (typeof WebAssembly.compileStreaming !== 'function') return viaBytes();
+  const gate = after ?? Promise.resolve();
+  if (typeof WebAssembly.compileStreaming !== 'function') return gate.then(viaBytes);
+  const response = fetch(url, { signal });
+  response.catch(() => {}); // reported by the compile
   // A host that serves .wasm without application/wasm refuses streaming (a TypeError, as an HTTP
   // error is, which the second fetch names): compile the bytes. Bad bytes fail the same twice.
-  return WebAssembly.compileStreaming(fetch(url, { signal }))
+  return gate.then(() => WebAssembly.compileStreaming(response))
     .catch((e) => (e instanceof TypeError ? viaBytes() : Promise.reject(e)));
 }
 
-// The page's first paint comes first: compiling takes a core, and on a two-core machine the
-// page's parse and layout then ran 2-3 times slower (first paint ~90 ms later,
-// tests/bench/page_load.mjs). The .wasm is fetched at once; it is compiled once the page says
-// `painted` (start.js after its first frame, engine/door.js when it attaches).
-let painted;
-const paintedYet = new Promise((resolve) => { painted = resolve; });
-function compileAfterPaint(url = WASM_URL) {
-  if (typeof WebAssembly.compileStreaming !== 'function') return paintedYet.then(() => compileWasm(url));
-  const response = fetch(url, { signal });
-  response.catch(() => {}); // reported by the compile
-  return paintedYet.then(() => WebAssembly.compileStreaming(response))
-    .catch((e) => (e instanceof TypeError ? compileWasm(url) : Promise.reject(e)));
-}
-const compiled = compileAfterPaint();
+const compiled = compileWasm(WASM_URL, { signal: loading.signal, after: paintedYet });
 compiled.catch(() => {}); // reported through `ready` below
 
 // Either module through the one glue (wasm/CMakeLists.txt): the compiled module goes straight

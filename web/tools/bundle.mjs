@@ -49,7 +49,8 @@ async function graphOf(dist, entry) {
   // The schedule player is an entry too, so that its tests take it by path (boot.js `__lazy`)
   // as the page has it. Each entry more splits the lazy chunks further (every view an entry:
   // Explore loaded in 14 requests instead of 1).
-  if (Object.keys(inputs).some((p) => resolve(p) === join(dist, 'views', 'player.js'))) lazy.add(join(dist, 'views', 'player.js'));
+  const player = join(dist, 'views', 'player.js');
+  if (Object.keys(inputs).some((p) => resolve(p) === player)) lazy.add(player);
   return { core: [...core], lazy: [...lazy] };
 }
 

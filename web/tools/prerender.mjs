@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Prerenders the exercise cards into <dist>/index.html (the first language's; the others' into
-// <dist>/cards-LANG.html), so the page is readable before any wasm has loaded. The text is the engine's: the built page itself runs (its wasm engine and its own
-// card renderer, in headless Chromium) once per language with nothing saved, and each card is
-// copied out as it stands. The live page later replaces each copy by its live card (app/main.js);
+// <dist>/cards-LANG.html), so the page is readable before any wasm has loaded. The text is the
+// engine's: the built page itself runs (its wasm engine and its own card renderer, in headless
+// Chromium) once per language with nothing saved, and each card is copied out as it stands. The
+// live page later replaces each copy by its live card (app/main.js);
 // tests/browser/prerender.test.mjs checks the copies equal the live cards. The engine's answers
 // to the page's first batch of requests go to <dist>/engine/first.json (tests/node checks them
 // against the engine), with the fingerprint of each exercise document they were computed from:
