@@ -38,8 +38,7 @@
         e.preventDefault();
         boot.failed = String(e.message || 'the worker could not start');
       };
-      // It compiles the engine once the page is first painted (engine/worker.js): a frame's
-      // callbacks run just before its paint, the timeout after it.
+      // It compiles the engine once the page is first painted (engine/worker.js).
       var port = boot.shared ? boot.worker.port : boot.worker;
       requestAnimationFrame(function () {
         setTimeout(function () {
@@ -210,16 +209,22 @@
     boot.fillTyped(document);
   });
 
+  // A card that becomes live just after the page is ready (app/live_cards.js: those on
+  // screen first, the others a task each).
+  var SOON = {
+    en: 'This card is being made ready: your answers will be checked in a moment.',
+    zh: '此卡片正在就绪：稍后会检查你的答案。',
+  };
   document.addEventListener('submit', function (e) {
-    if (root.getAttribute('data-ready') === 'true') return;
     var form = e.target;
     var card = form && form.closest && form.closest('section.card[data-prerendered]');
     if (!card) return;
     e.preventDefault();
     var summary = form.querySelector('[data-role="summary"]');
     var failed = root.getAttribute('data-engine') === 'failed';
+    var ready = root.getAttribute('data-ready') === 'true';
     if (summary) {
-      summary.textContent = failed ? NONE[lang] || NONE.en : WAIT[lang] || WAIT.en;
+      summary.textContent = failed ? NONE[lang] || NONE.en : ready ? SOON[lang] || SOON.en : WAIT[lang] || WAIT.en;
       summary.setAttribute('data-state', failed ? 'engine-stopped' : 'engine-loading');
     }
     if (!failed && boot.checks.indexOf(card.dataset.exercise) < 0) boot.checks.push(card.dataset.exercise);

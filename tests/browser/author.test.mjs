@@ -63,7 +63,7 @@ async function linted(page) {
 /** Opens the view in `page`; with nothing saved the example is in the editor, linted and previewed. */
 async function openAuthor(page) {
   await page.goto(`${lab.server.url}?view=author`);
-  await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+  await page.waitForSelector('html[data-ready="true"]:not([data-arriving])', { timeout: 15000 });
   await page.waitForFunction(() => document.querySelector('textarea[data-role="document"]')?.value.trim(), null, { timeout: 15000 });
   await linted(page);
 }
@@ -392,7 +392,7 @@ describe('the authoring view', () => {
     // comes back after the reload, in the editor and in the preview.
     await textarea(page).fill(`${edited} `);
     await page.reload();
-    await page.waitForSelector('html[data-ready="true"]');
+    await page.waitForSelector('html[data-ready="true"]:not([data-arriving])');
     await page.waitForFunction(() => document.querySelector('textarea[data-role="document"]')?.value.trim());
     await linted(page);
     assert.equal(await textarea(page).inputValue(), `${edited} `);

@@ -80,7 +80,7 @@ async function setEx3(page, { devices, kb, us, gbps }) {
 /** Loads `query` in the file's page and waits until it is ready. */
 async function go(page, query) {
   await page.goto(`${lab.server.url}${query}`);
-  await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+  await page.waitForSelector('html[data-ready="true"]:not([data-arriving])', { timeout: 15000 });
 }
 
 /** Scrolls to the live card `n` of the cards page (its prerendered twin replaced). */

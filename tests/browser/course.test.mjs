@@ -78,7 +78,7 @@ describe('course platforms: controls that hold, plain frames', () => {
     page.on('console', (msg) => { if (msg.type() === 'error') seen.push(msg.text()); });
     await page.goto(`${host.url}/week`);
     await page.waitForFunction(() => document.querySelectorAll('iframe').length === 3);
-    for (const selector of ['#controls iframe', '#plain', '#misspelled iframe']) await (await frameOf(selector)).waitForSelector('html[data-ready="true"]', { timeout: 20000 });
+    for (const selector of ['#controls iframe', '#plain', '#misspelled iframe']) await (await frameOf(selector)).waitForSelector('html[data-ready="true"]:not([data-arriving])', { timeout: 20000 });
   });
   after(() => ctx?.close());
 
@@ -92,7 +92,7 @@ describe('course platforms: controls that hold, plain frames', () => {
     await card.locator('[data-answer="token_interval"]').fill('1.2 ms');
     const [full] = await Promise.all([ctx.waitForEvent('page'), frame.locator('[data-action="open-full"]').click()]);
     full.on('console', (msg) => { if (msg.type() === 'error') seen.push(`full: ${msg.text()}`); });
-    await full.waitForSelector('html[data-ready="true"]', { timeout: 20000 });
+    await full.waitForSelector('html[data-ready="true"]:not([data-arriving])', { timeout: 20000 });
     const url = new URL(full.url());
     assert.equal(url.origin, new URL(lab.url).origin);
     assert.equal(url.searchParams.get('seed'), '2024');
@@ -110,7 +110,7 @@ describe('course platforms: controls that hold, plain frames', () => {
     assert.equal(await there.locator('.calc-out').isVisible(), false);
     // Kept in the full lab's own storage: a reload (without the carried state) still has it.
     await full.reload();
-    await full.waitForSelector('html[data-ready="true"]');
+    await full.waitForSelector('html[data-ready="true"]:not([data-arriving])');
     assert.equal(await full.locator('[data-exercise="6"] [data-answer="microbatches"]').inputValue(), '5');
     await full.close();
     assert.deepEqual(newErrors(), []);
@@ -148,7 +148,7 @@ describe('course platforms: controls that hold, plain frames', () => {
     const path = await downloadPath(download);
     // The frame reloaded forgets everything (nothing can be saved) ...
     await frame.goto(frame.url());
-    await frame.waitForSelector('html[data-ready="true"]');
+    await frame.waitForSelector('html[data-ready="true"]:not([data-arriving])');
     assert.equal(await frame.locator('[data-answer="microbatches"]').inputValue(), '');
     // ... and the file brings it back.
     await frame.locator('#import-file').setInputFiles(path);
@@ -163,7 +163,7 @@ describe('course platforms: controls that hold, plain frames', () => {
   test('a plain frame without storage asks for it on a click (Storage Access API), then saves', async () => {
     const frame = await frameOf('#plain');
     await frame.goto(frame.url()); // a fresh frame: nothing typed, nothing imported
-    await frame.waitForSelector('html[data-ready="true"]');
+    await frame.waitForSelector('html[data-ready="true"]:not([data-arriving])');
     await frame.locator('[data-answer="microbatches"]').fill('7');
     const ask = frame.locator('#notice [data-action="storage-access"]');
     await ask.waitFor({ timeout: 5000 });

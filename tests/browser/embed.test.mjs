@@ -93,7 +93,7 @@ describe('embedded in a course page', () => {
     page.on('console', (msg) => { if (msg.type() === 'error') errors.push(`console: ${msg.text()}`); });
     await page.goto(host.url);
     await readyIn(page, ['e3', 'e6', 'o2', 'o2b', 'o1']);
-    await (await frameIn(page, 'plain')).waitForSelector('html[data-ready="true"]');
+    await (await frameIn(page, 'plain')).waitForSelector('html[data-ready="true"]:not([data-arriving])');
     // Restores are answered right after ready; let them land.
     await page.waitForTimeout(300);
   });
@@ -281,7 +281,7 @@ ${['a:3', 'b:3', 'c:6'].map((s) => `<iframe id="${s[0]}" src="index.html?exercis
   await page.goto(`${lab.url}frames.html`);
   const [a, b, c] = await Promise.all(['a', 'b', 'c'].map(async (id) => {
     const f = await frameIn(page, id);
-    await f.waitForSelector('html[data-ready="true"]');
+    await f.waitForSelector('html[data-ready="true"]:not([data-arriving])');
     return f;
   }));
   await answerIn(a, LECTURE3);
@@ -295,7 +295,7 @@ ${['a:3', 'b:3', 'c:6'].map((s) => `<iframe id="${s[0]}" src="index.html?exercis
   await a.waitForFunction(() => !document.querySelector('[data-answer="ring"]').dataset.verdict, null, { polling: 100 });
   assert.equal(await a.locator('[data-answer="ring"]').inputValue(), '');
   await c.goto(c.url()); // c reloaded
-  await c.waitForSelector('html[data-ready="true"]');
+  await c.waitForSelector('html[data-ready="true"]:not([data-arriving])');
   assert.equal(await c.locator('[data-answer="microbatches"]').getAttribute('data-verdict'), 'incorrect');
   // An older record arriving late never replaces a newer one.
   const send = (updated) => c.evaluate((when) => {

@@ -276,7 +276,7 @@ async function reloadWorking(s, act = null) {
     });
   }
   await s.page.reload();
-  await s.page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+  await s.page.waitForSelector('html[data-ready="true"]:not([data-arriving])', { timeout: 15000 });
 }
 
 describe('the engine failing', () => {

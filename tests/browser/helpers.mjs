@@ -148,7 +148,7 @@ export async function openPage(context, url, errors, { wait = true } = {}) {
   });
   page.on('pageerror', (err) => errors.push(`${url}: pageerror: ${err.message}`));
   await page.goto(url);
-  if (wait) await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+  if (wait) await page.waitForSelector('html[data-ready="true"]:not([data-arriving])', { timeout: 15000 });
   return page;
 }
 
@@ -309,7 +309,7 @@ export async function checkViewLayout(lab, view, { ready, errors, tables = true,
     if (page) {
       await page.setViewportSize(DESKTOP);
       await page.goto(url);
-      await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+      await page.waitForSelector('html[data-ready="true"]:not([data-arriving])', { timeout: 15000 });
     } else {
       page = await openPage(ctx, url, errors);
     }

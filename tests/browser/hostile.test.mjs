@@ -67,7 +67,7 @@ async function watched(ctx) {
 }
 async function visit(page, query) {
   await page.goto(`${lab.url}${query}`);
-  await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+  await page.waitForSelector('html[data-ready="true"]:not([data-arriving])', { timeout: 15000 });
 }
 
 const drawn = (page) => page.waitForSelector('[data-view="schedule"]:not([data-steps="0"])', { timeout: 20000 });

@@ -69,7 +69,7 @@ async function watched(ctx) {
 }
 async function visit(page, path) {
   await page.goto(`${lab.server.url}${path}`);
-  await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+  await page.waitForSelector('html[data-ready="true"]:not([data-arriving])', { timeout: 15000 });
 }
 
 /**
@@ -116,7 +116,7 @@ describe('measured view', () => {
     // The header links to the view; from it, back to the exercises.
     assert.equal(await page.locator('#measured-link').getAttribute('href'), '?view=measured');
     await page.locator('#measured-link').click();
-    await page.waitForSelector('html[data-ready="true"] [data-view="measured"][data-lecture="0.5"]');
+    await page.waitForSelector('html[data-ready="true"]:not([data-arriving]) [data-view="measured"][data-lecture="0.5"]');
     assert.equal(await page.locator('#measured-link').getAttribute('href'), '?');
     assert.match(await page.locator('#measured-link').textContent(), /Back to the exercises/);
     await paste(page, CURRENT);
@@ -195,7 +195,7 @@ describe('measured view', () => {
     assert.match(await page.locator('[data-role="kept"]').textContent(), /kept in this browser/);
     // A reload keeps the log (localStorage) and fits it again.
     await page.reload();
-    await page.waitForSelector('html[data-ready="true"]');
+    await page.waitForSelector('html[data-ready="true"]:not([data-arriving])');
     await done(page);
     assert.equal(await page.locator('#m-log').inputValue(), CURRENT);
     assert.equal(Number(await page.locator('[data-role="figures"]').getAttribute('data-alpha-s')), tbl.fit.alpha_s);

@@ -19,7 +19,7 @@ after(async () => {
   await browser?.close();
 });
 
-const ready = (page, timeout = 20000) => page.waitForSelector('html[data-ready="true"]', { timeout });
+const ready = (page, timeout = 20000) => page.waitForSelector('html[data-ready="true"]:not([data-arriving])', { timeout });
 const EX2 = 'section.card[data-exercise="2"]:not([lang="zh-CN"])';
 
 /** Exercise 2 answered right (the lecture's values) and checked: its two verdicts. */

@@ -389,7 +389,7 @@ describe('the lab page', () => {
       await answer(page, 4, { hierarchical: '9.61 ms', flat: '30 ms' });
       await page.evaluate(() => localStorage.setItem('commlab.progress.v1', '{"format":"commlab-progress",'));
       await page.reload();
-      await page.waitForSelector('html[data-ready="true"]');
+      await page.waitForSelector('html[data-ready="true"]:not([data-arriving])');
       assert.equal(await page.getAttribute('html', 'lang'), 'en');
       assert.equal(await page.locator('[data-exercise]').count(), 8);
       assert.deepEqual(await verdicts(page, 2), allOf(2, 'correct'));
@@ -416,7 +416,7 @@ describe('the lab page', () => {
     // the address picks the view when the page starts, so one load each, in the same page.
     for (const view of ['topics', 'ladder', 'nccl', 'moe', 'decode', 'split', 'rdma', 'bound', 'memory', 'compare', 'node', 'ring', 'measured']) {
       await page.goto(`${pathToFileURL(single).href}?view=${view}`);
-      await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+      await page.waitForSelector('html[data-ready="true"]:not([data-arriving])', { timeout: 15000 });
       await page.waitForSelector(`[data-view="${view === 'nccl' ? 'nccl-view' : view}"]`, { state: 'attached' });
     }
     await ctx.close();

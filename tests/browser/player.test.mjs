@@ -113,7 +113,7 @@ function runCases(cases) {
 /** Loads `query` in the page and waits until it is ready. */
 async function go(query) {
   await page.goto(`${lab.server.url}${query}`);
-  await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+  await page.waitForSelector('html[data-ready="true"]:not([data-arriving])', { timeout: 15000 });
 }
 
 // A sample of the matrix the player offers: every algorithm and collective, flat, on a ring and on

@@ -84,7 +84,7 @@ describe('the prerendered page, and where the engine runs', () => {
       assert.equal(await page.evaluate(() => document.documentElement.dataset.ready), undefined);
       assert.equal(asked(), 1, 'the worker asked for the .wasm while the page was parsing');
       release();
-      await page.waitForSelector('html[data-ready="true"]');
+      await page.waitForSelector('html[data-ready="true"]:not([data-arriving])');
       await settled(page);
       const live = await visibleCards(page);
       assert.deepEqual(Object.keys(live), Object.keys(early));
@@ -118,14 +118,19 @@ describe('the prerendered page, and where the engine runs', () => {
     assert.ok(Object.values(shown).every((c) => c.prerendered && c.lang === 'zh-CN'));
     assert.equal(await page.evaluate(() => document.documentElement.dataset.lang), 'zh');
     release();
-    await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+    await page.waitForSelector('html[data-ready="true"]:not([data-arriving])', { timeout: 15000 });
     assert.equal(await checks(page), 'correct');
     assert.equal(await runsIn(page), 'main thread');
     await ctx.close();
   });
 
-  test('a check before the engine says it is loading, never a verdict, and is answered once it is there', async () => {
+  test('a check before the engine says it is loading, never a verdict, and is answered once it is there, on screen or below it', async () => {
     const { ctx, page, errors, release } = await heldBack('en-US');
+    // Card 8 is below the screen: it comes alive after the page is ready (app/live_cards.js).
+    const eight = page.locator('section.card[data-exercise="8"]:not([lang="zh-CN"])');
+    await eight.locator('[data-answer="one_nic"]').fill('268 ms');
+    await eight.locator('[data-action="check"]').click();
+    await page.evaluate(() => window.scrollTo(0, 0));
     const card = page.locator('section.card[data-exercise="2"]:not([lang="zh-CN"])');
     await card.locator('[data-answer="steps"]').fill('6');
     await card.locator('[data-answer="time"]').fill('430 us');
@@ -136,7 +141,7 @@ describe('the prerendered page, and where the engine runs', () => {
     assert.equal(await page.locator('[data-verdict]').count(), 0, 'no verdict before the engine');
     assert.equal(page.url().includes('?'), false, 'the form did not navigate');
     release();
-    await page.waitForSelector('html[data-ready="true"]');
+    await page.waitForSelector('html[data-ready="true"]:not([data-arriving])');
     await settled(page);
     const live = page.locator('section.card[data-exercise="2"]');
     assert.equal(await live.getAttribute('data-prerendered'), null);
@@ -145,6 +150,9 @@ describe('the prerendered page, and where the engine runs', () => {
     assert.equal(await live.locator('[data-answer="steps"]').getAttribute('data-verdict'), 'correct');
     assert.equal(await live.locator('[data-answer="time"]').getAttribute('data-verdict'), 'correct');
     assert.equal(await live.locator('[data-answer="bytes_sent"]').getAttribute('data-verdict'), null);
+    const liveEight = page.locator('section.card[data-exercise="8"]');
+    assert.equal(await liveEight.getAttribute('data-prerendered'), null);
+    assert.equal(await liveEight.locator('[data-answer="one_nic"]').getAttribute('data-verdict'), 'correct');
     assert.deepEqual(errors, []);
     await ctx.close();
   });
@@ -163,7 +171,7 @@ describe('the prerendered page, and where the engine runs', () => {
     assert.match(await summary.innerText(), /engine is still loading/);
     assert.equal(await page.locator('[data-verdict]').count(), 0, 'no verdict before the engine');
     release();
-    await page.waitForSelector('html[data-ready="true"]');
+    await page.waitForSelector('html[data-ready="true"]:not([data-arriving])');
     await settled(page);
     assert.equal(await card.locator('[data-answer="steps"]').getAttribute('data-verdict'), 'correct');
     assert.equal(await summary.getAttribute('data-state'), null);
@@ -179,7 +187,7 @@ describe('the prerendered page, and where the engine runs', () => {
     assert.deepEqual(Object.keys(early), ['5']);
     assert.equal(await page.locator('.page-head').isVisible(), false);
     release();
-    await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+    await page.waitForSelector('html[data-ready="true"]:not([data-arriving])', { timeout: 15000 });
     await settled(page);
     const live = await visibleCards(page);
     assert.deepEqual(Object.keys(live), ['5']);

@@ -123,7 +123,7 @@ describe('worksheets', () => {
   async function at(query) {
     if (page.url() === new URL(`${lab.server.url}${query}`).href) return;
     await page.goto(`${lab.server.url}${query}`);
-    await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+    await page.waitForSelector('html[data-ready="true"]:not([data-arriving])', { timeout: 15000 });
     await settled(page);
   }
 

@@ -450,7 +450,7 @@ describe('SCORM 1.2 packages', () => {
     const alone = await ctx.newPage(); // the package's page opened by itself: no LMS above it
     alone.on('pageerror', (err) => errors.push(`no LMS: ${err.message}`));
     await alone.goto(`${server.url}pkg/commlab-exercise-6/index.html?exercise=6&scorm=1`);
-    await alone.waitForSelector('html[data-ready="true"]');
+    await alone.waitForSelector('html[data-ready="true"]:not([data-arriving])');
     assert.equal(await alone.locator('#lms').getAttribute('data-lms'), 'none');
     assert.match(await alone.locator('#lms').innerText(), /no SCORM API was found/);
     await shot(alone, { path: join(screenshotDir(), 'scorm-no-lms-1280.png') });

@@ -74,7 +74,7 @@ describe('documents served beside the page', () => {
       assert.equal(await held.getAttribute('data-prerendered'), '', 'card 3 came alive from the build\'s answers');
       assert.doesNotMatch(await held.locator('[data-role="statement"]').innerText(), /Edited on the server/);
       release();
-      await page.waitForSelector('html[data-ready="true"]', { timeout: 30000 });
+      await page.waitForSelector('html[data-ready="true"]:not([data-arriving])', { timeout: 30000 });
       await settled(page);
       const live = page.locator('[data-exercise="3"]');
       assert.equal(await live.getAttribute('data-prerendered'), null);
@@ -144,7 +144,7 @@ describe('documents served beside the page', () => {
       assert.match(await notice.innerText(), /^exercises\/03\.json changed on the server since this page was built; the page uses the built copy\./);
       assert.doesNotMatch(await statement(page), /Edited in place/);
       await Promise.all([page.waitForEvent('load'), notice.locator('[data-action="documents-reload"]').click()]);
-      await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+      await page.waitForSelector('html[data-ready="true"]:not([data-arriving])', { timeout: 15000 });
       await settled(page);
       assert.match(await statement(page), /^Edited in place\. /);
       await page.waitForTimeout(500);

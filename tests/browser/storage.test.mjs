@@ -92,7 +92,7 @@ const fillUp = (page, slack_chars) => page.evaluate((slack) => {
 
 async function reload(page) {
   await page.reload();
-  await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+  await page.waitForSelector('html[data-ready="true"]:not([data-arriving])', { timeout: 15000 });
 }
 
 async function shoot(page, name) {
@@ -158,7 +158,7 @@ describe('progress is never lost', () => {
     await page.addInitScript(nextScript);
     await page.addInitScript(blockedScript);
     await page.goto(lab.server.url);
-    await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+    await page.waitForSelector('html[data-ready="true"]:not([data-arriving])', { timeout: 15000 });
   });
   after(() => ctx?.close());
 
@@ -411,7 +411,7 @@ describe('progress is never lost', () => {
     const frame = () => page.frames().find((f) => f.url().includes('exercise=2'));
     await page.waitForFunction(() => document.querySelector('iframe')?.offsetHeight > 0);
     await page.waitForTimeout(200);
-    await frame().waitForSelector('html[data-ready="true"]', { timeout: 20000 });
+    await frame().waitForSelector('html[data-ready="true"]:not([data-arriving])', { timeout: 20000 });
     const own = await frame().evaluate(() => { try { return localStorage.length >= 0; } catch { return false; } });
     assert.equal(own, false, 'the cross-site frame has no storage of its own: the course page holds its progress');
     await fillUp(page, 0); // the course page's storage is full from now on
@@ -424,7 +424,7 @@ describe('progress is never lost', () => {
     // The frame is reloaded (the host sets its address again): the restore comes from memory.
     await page.evaluate(() => { const f = document.querySelector('iframe'); f.src = f.src; });
     await page.waitForTimeout(300);
-    await frame().waitForSelector('html[data-ready="true"]', { timeout: 20000 });
+    await frame().waitForSelector('html[data-ready="true"]:not([data-arriving])', { timeout: 20000 });
     await frame().waitForFunction(() => /Solved/.test(document.querySelector('[data-role="status"]').textContent), null, { timeout: 5000 });
     // Space returns: the next state is written.
     await page.evaluate(() => { globalThis.__budget_chars = Infinity; });

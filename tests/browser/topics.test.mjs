@@ -43,7 +43,7 @@ async function open(ctx, url, mine, got = null) {
   page.on('console', (msg) => { if (msg.type() === 'error') mine.push(`${url}: console: ${msg.text()}`); });
   page.on('pageerror', (err) => mine.push(`${url}: pageerror: ${err.message}`));
   await page.goto(url);
-  await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+  await page.waitForSelector('html[data-ready="true"]:not([data-arriving])', { timeout: 15000 });
   return page;
 }
 
@@ -139,7 +139,7 @@ describe('topics', () => {
     ctxA = await fresh();
     const got = [];
     const page = await open(ctxA, lab.server.url, errors, got);
-    await page.waitForSelector('html[data-ready="true"] section.card[data-exercise]:not([data-prerendered])', { state: 'attached', timeout: 20000 });
+    await page.waitForSelector('html[data-ready="true"]:not([data-arriving]) section.card[data-exercise]:not([data-prerendered])', { state: 'attached', timeout: 20000 });
     fetched[''] = VIEW_MODULES.filter((v) => got.includes(v));
     assert.equal(await page.locator('#explore-link + #topics-link').getAttribute('href'), '?view=topics');
     assert.equal(await page.locator('#topics-link').textContent(), 'Topics');
@@ -148,7 +148,7 @@ describe('topics', () => {
     const link = card.locator('.card-topic');
     assert.equal(await link.getAttribute('href'), '?view=topics#s-6.3');
     await link.click();
-    await page.waitForSelector('html[data-ready="true"] [data-section="6.3"]');
+    await page.waitForSelector('html[data-ready="true"]:not([data-arriving]) [data-section="6.3"]');
     assert.equal(await page.evaluate(() => document.querySelector('[data-aimed]')?.dataset.section), '6.3');
     const box = await page.locator('[data-section="6.3"]').boundingBox();
     assert.ok(box.y > -2 && box.y < DESKTOP.height, `§6.3 scrolled into view (y ${box.y})`);
@@ -272,7 +272,7 @@ describe('topics', () => {
       for (const url of share) {
         at = url;
         await p.goto(url);
-        await p.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+        await p.waitForSelector('html[data-ready="true"]:not([data-arriving])', { timeout: 15000 });
         await visit(p, url, mine);
       }
       await p.close();
@@ -285,7 +285,7 @@ describe('topics', () => {
     ctxL = await fresh();
     const got = [];
     ladder = await open(ctxL, special[0], ladderErrors, got);
-    await ladder.waitForSelector('html[data-ready="true"] [data-view="ladder"]', { state: 'attached', timeout: 20000 });
+    await ladder.waitForSelector('html[data-ready="true"]:not([data-arriving]) [data-view="ladder"]', { state: 'attached', timeout: 20000 });
     fetched.ladder = VIEW_MODULES.filter((v) => got.includes(v));
     await visit(ladder, special[0], ladderErrors);
     nccl = await open(ctxL, special[1], ncclErrors);
@@ -294,7 +294,7 @@ describe('topics', () => {
     const gotMeasured = [];
     const mine = [];
     const measured = await open(ctx, special[2], mine, gotMeasured);
-    await measured.waitForSelector('html[data-ready="true"] [data-view="measured"]', { state: 'attached', timeout: 20000 });
+    await measured.waitForSelector('html[data-ready="true"]:not([data-arriving]) [data-view="measured"]', { state: 'attached', timeout: 20000 });
     fetched.measured = VIEW_MODULES.filter((v) => gotMeasured.includes(v));
     await visit(measured, special[2], mine);
     await measured.close();
@@ -425,7 +425,7 @@ describe('topics', () => {
     assert.equal(new URL(page.url()).searchParams.get('efficiency'), '0.7');
     await page.fill('#ladder-efficiency', '0.7');
     await page.reload();
-    await page.waitForSelector('html[data-ready="true"]');
+    await page.waitForSelector('html[data-ready="true"]:not([data-arriving])');
     assert.deepEqual(await valuesOf(page), { efficiency: '0.7', a: 'pcie5', b: 'ib_ndr', node: 'dgx_h100' });
     // The language switch draws the view anew: the settings stay.
     await page.click('[data-action="language"]');

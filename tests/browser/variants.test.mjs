@@ -79,7 +79,7 @@ function presetScript() {
 async function reload(page, preset = null) {
   if (preset) await page.evaluate((p) => sessionStorage.setItem('test-preset', JSON.stringify(p)), preset);
   await page.reload();
-  await page.waitForSelector('html[data-ready="true"]');
+  await page.waitForSelector('html[data-ready="true"]:not([data-arriving])');
 }
 
 const lab = useLab();

@@ -230,7 +230,7 @@ describe('views', () => {
     assert.deepEqual([q.get('devices'), q.get('alpha_s'), q.get('topology'), q.has('link')], ['20', '0.00001', 'ring', false]);
     const again = page; // the address loaded anew in the same page
     await again.goto(url);
-    await again.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+    await again.waitForSelector('html[data-ready="true"]:not([data-arriving])', { timeout: 15000 });
     const get2 = (sel) => again.locator(`[data-view="explore"] ${sel}`).inputValue();
     assert.equal(await get2('[data-setting="devices"]'), '20');
     assert.equal(await get2('[data-setting="alpha_s"]'), '10');

@@ -131,34 +131,56 @@ export function makeCards(page, answered, fixedOf) {
 /**
  * Each live card takes its prerendered twin's place, one card a task (the page stays
  * responsive; the twin shows meanwhile), with what was typed into the twin and the focus.
+ * The cards on screen come first: resolves once they are live, with a function that makes the
+ * others live, each in a background task (null when none is left). The page is usable once
+ * the first are (app/main.js says ready): on a two-core machine the eight cards took ~200 ms
+ * of the main thread, and the engine's answer to the page waited behind them.
  */
 export async function showCards(page, made, prerendered, list) {
   // Everything the cards show first, in one more batch (nothing, for the lecture's values).
   await solveAll(page.cards.flatMap((c) => c.needs()));
-  for (const item of made) {
-    const twin = prerendered.get(item.id);
-    if (item instanceof Card) {
-      carryTyped(item, twin);
-      item.render();
-    }
-    const focused = twin?.contains(document.activeElement) ? document.activeElement : null;
-    if (twin) twin.replaceWith(item.root);
-    else page.main.append(item.root);
-    if (focused?.id) {
-      // The ids of the second language's copies end in -zh (web/tools/prerender.mjs).
-      const again = document.getElementById(focused.id.replace(/-zh$/, ''));
-      again?.focus();
-      if (focused.selectionStart != null && again?.setSelectionRange) again.setSelectionRange(focused.selectionStart, focused.selectionEnd);
-    }
-    if (twin) await nextTask();
-  }
-  for (const el of page.main.querySelectorAll('section.card[data-prerendered]')) el.remove();
+  const onScreen = (el) => {
+    const box = el.getBoundingClientRect();
+    return box.bottom > 0 && box.top < innerHeight;
+  };
+  let first = made.filter((item) => prerendered.has(item.id) && onScreen(prerendered.get(item.id)));
+  if (!first.length) first = made.slice(0, 1);
+  for (const item of first) await takePlace(page, item, prerendered.get(item.id));
   page.status.textContent = '';
   page.status.hidden = true;
   if (page.only !== null && !page.listing.length) {
     page.links.add([exerciseProblem(page.query, list.exercises.map((ex) => ex.id))]);
   }
   renderProgress(page);
+  const others = made.filter((item) => !first.includes(item));
+  const rest = async () => {
+    for (const item of others) {
+      await backgroundTask();
+      await takePlace(page, item, prerendered.get(item.id));
+    }
+    for (const el of page.main.querySelectorAll('section.card[data-prerendered]')) el.remove();
+  };
+  if (others.length) return rest;
+  await rest();
+  return null;
+}
+
+// One live card (or an exercise's error) in its twin's place, or after the others.
+async function takePlace(page, item, twin) {
+  if (item instanceof Card) {
+    carryTyped(item, twin);
+    item.render();
+  }
+  const focused = twin?.contains(document.activeElement) ? document.activeElement : null;
+  if (twin) twin.replaceWith(item.root);
+  else page.main.append(item.root);
+  if (focused?.id) {
+    // The ids of the second language's copies end in -zh (web/tools/prerender.mjs).
+    const again = document.getElementById(focused.id.replace(/-zh$/, ''));
+    again?.focus();
+    if (focused.selectionStart != null && again?.setSelectionRange) again.setSelectionRange(focused.selectionStart, focused.selectionEnd);
+  }
+  if (twin) await nextTask();
 }
 
 // Other pages of this origin (frames of the same course page) change their own keys: take
@@ -189,6 +211,13 @@ export function followOtherPages(page) {
     requestAnimationFrame(redrawTouched);
     setTimeout(redrawTouched, 100);
   });
+}
+
+// A task after every other the page has queued: the engine's answer that makes the page ready
+// is never kept waiting behind the cards below the screen.
+function backgroundTask() {
+  if (globalThis.scheduler?.postTask) return globalThis.scheduler.postTask(() => {}, { priority: 'background' });
+  return new Promise((resolve) => { setTimeout(resolve, 0); });
 }
 
 // Lets the page handle input and paint between two pieces of start-up work.

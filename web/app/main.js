@@ -69,7 +69,10 @@ export async function start(importer, documents) {
   if (await page.views.show(list)) return;
   const answered = await readDocuments(page, list, first, guessed);
   if (!(await restoreProgress(page, list))) return;
-  await showCards(page, makeCards(page, answered, await fixedVariants(page)), prerendered, list);
+  const rest = await showCards(page, makeCards(page, answered, await fixedVariants(page)), prerendered, list);
+  // The cards below the screen come alive meanwhile, behind the engine's answers.
+  let arrived = !rest;
+  const arriving = rest?.().then(() => { arrived = true; });
   lms?.report(page.store, page.cards, page.listing.length, options.reveal); // status and score to the course platform
   followOtherPages(page);
   watchCardsOnScreen(page); // the language switch renders those on screen first
@@ -79,8 +82,16 @@ export async function start(importer, documents) {
     if (!(await engineStarted()).ok) return;
   }
   if (page.embedded) startEmbedded(page);
-  document.documentElement.dataset.ready = 'true';
+  // Usable once the cards on screen are live and the engine is up; those still coming say so
+  // (web/HOOKS.md `data-arriving`).
+  const root = document.documentElement;
+  if (!arrived) root.dataset.arriving = 'cards';
+  root.dataset.ready = 'true';
   performance.mark('commlab-ready');
+  if (!arrived) {
+    await arriving;
+    delete root.dataset.arriving;
+  }
   warmUpWhenIdle();
   startOffline(page);
   watchServedDocuments(page);

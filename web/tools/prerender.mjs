@@ -72,7 +72,7 @@ try {
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(`${server.url}?lang=${lang}`);
-    await page.waitForSelector('html[data-ready="true"]', { timeout: 30000 });
+    await page.waitForSelector('html[data-ready="true"]:not([data-arriving])', { timeout: 30000 });
     await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
     if (errors.length) throw new Error(`the page failed while prerendering: ${errors.join('; ')}`);
     const cards = await page.evaluate(copyCards, { htmlLang, suffix: i === 0 ? '' : `-${lang}` });
