@@ -132,6 +132,36 @@ TEST_F(Install, ABadDocumentIsLeftOutAndNamedTheRestWork) {
   EXPECT_FALSE(commlab::evaluate(json{{"op", "exercise.solve"}, {"id", 4}}).contains("error"));
 }
 
+// A text the host's build installed (checked_at_build) is not run at its defaults again: a
+// compute section that fails there installs, and says so when the exercise is first solved.
+// Unmarked, the same text is refused at install. The mark is a boolean or absent.
+TEST_F(Install, ATextCheckedAtBuildRunsItsComputeWhenFirstSolved) {
+  json nine = json::parse(read(kFixtures + "09.json"));
+  nine["compute"]["values"][2]["expr"] = "2 * ($devicez - 1)";  // a name nothing binds
+  json files = lecture_files();
+  files.push_back(file("09.json", nine.dump()));
+  const json refused = install(files);
+  ASSERT_EQ(refused.at("problems").size(), 1u) << refused.dump();
+  EXPECT_NE(refused.at("problems")[0].at("message").get<std::string>().find("devicez"), std::string::npos) << refused.dump();
+  for (json& f : files) f["checked_at_build"] = true;
+  const json out = install(files);
+  EXPECT_EQ(out.at("problems"), json::array()) << out.dump();
+  EXPECT_EQ(listed_ids(), json({1, 2, 3, 4, 5, 6, 7, 8, 9}));
+  const json solved = commlab::evaluate(json{{"op", "exercise.solve"}, {"id", 9}});
+  ASSERT_TRUE(solved.contains("error")) << solved.dump();
+  EXPECT_EQ(solved.at("error").at("code"), "invalid_exercise");
+  EXPECT_NE(solved.at("error").at("message").get<std::string>().find("devicez"), std::string::npos) << solved.dump();
+  // The lecture's own answers the same either way.
+  const json marked = commlab::evaluate(json{{"op", "exercise.solve"}, {"id", 2}}).at("answers");
+  install(lecture_files());
+  EXPECT_EQ(commlab::evaluate(json{{"op", "exercise.solve"}, {"id", 2}}).at("answers"), marked);
+  files[0]["checked_at_build"] = "yes";
+  const json bad = install(files);
+  EXPECT_EQ(bad.at("error").at("code"), "invalid_type") << bad.dump();
+  EXPECT_NE(bad.at("error").at("message").get<std::string>().find("field 'files[0].checked_at_build': value \"yes\" is not allowed; allowed: true or false"),
+            std::string::npos) << bad.dump();
+}
+
 // Ids 1-8 are the lecture's: only from their own file name. One file per id.
 TEST_F(Install, ALectureIdOnlyFromItsOwnFileAndOneFilePerId) {
   const std::string three = read(kSource + "03.json");

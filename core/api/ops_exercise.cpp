@@ -161,11 +161,14 @@ json op_exercise_load(Request& r) {
 // The documents the host ships, installed once at start (the CLI reads its folder, the page's
 // worker fetches dist/exercises/): {"op":"exercise.install","files":[{"file","text"}]}. Each
 // document is checked as exercise.load checks one; the ones with a problem are named and left out.
+// "checked_at_build": true marks a text the host's build installed with this engine: its compute
+// section is not run again at the defaults (ExerciseFile).
 json op_exercise_install(Request& r) {
   const json& files = r.raw("files");
   r.finish();
   const std::string rule = concat({"allowed: an array of at most ", std::to_string(kMaxExerciseId),
-                                   " objects {\"file\": \"03.json\", \"text\": <the file's text>}"});
+                                   " objects {\"file\": \"03.json\", \"text\": <the file's text>",
+                                   ", \"checked_at_build\": true|false (optional)}"});
   if (!files.is_array())
     refuse("invalid_type", {"field 'files': value ", show_value(files), " is not allowed; ", rule});
   if (files.size() > static_cast<size_t>(kMaxExerciseId))
@@ -176,15 +179,18 @@ json op_exercise_install(Request& r) {
     const json& f = files[i];
     if (!f.is_object()) refuse("invalid_type", {at, "': value ", show_value(f), " is not allowed; ", rule});
     for (auto it = f.begin(); it != f.end(); ++it)
-      if (it.key() != "file" && it.key() != "text")
-        refuse("unknown_field", {at, "': unknown field ", detail::quoted(it.key()), "; allowed: file, text"});
+      if (it.key() != "file" && it.key() != "text" && it.key() != "checked_at_build")
+        refuse("unknown_field", {at, "': unknown field ", detail::quoted(it.key()), "; allowed: file, text, checked_at_build"});
     const json& name = f.value("file", json());
     if (!name.is_string() || name.get_ref<const std::string&>().empty() || name.get_ref<const std::string&>().size() > 100)
       refuse(f.contains("file") ? "invalid_type" : "missing_field",
              {at, ".file': value ", show_value(name), " is not allowed; allowed: a file name of 1 to 100 characters"});
     if (!f.value("text", json()).is_string())
       refuse(f.contains("text") ? "invalid_type" : "missing_field", {at, ".text': must be the exercise file's text"});
-    given.push_back({name.get<std::string>(), f.at("text").get<std::string>()});
+    const json& checked = f.value("checked_at_build", json(false));
+    if (!checked.is_boolean())
+      refuse("invalid_type", {at, ".checked_at_build': value ", show_value(checked), " is not allowed; allowed: true or false"});
+    given.push_back({name.get<std::string>(), f.at("text").get<std::string>(), checked.get<bool>()});
   }
   const InstallReport report = install_exercises(given);
   json installed = json::array(), problems = json::array();

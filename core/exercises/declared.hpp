@@ -19,7 +19,8 @@ void set_request_evaluator(RequestEvaluator evaluator);
 /// Checks a document's "compute" section: every entry well formed, every $name bound to a
 /// param or to a figure computed before it, every answer computed. Throws RequestError
 /// ("invalid_exercise") naming the path in the file ("compute.values[2].request.bytes").
-void check_compute(const std::string& file, const nlohmann::json& doc);
+/// Without `run_at_defaults`, only that the section is an object (the rest when it is solved).
+void check_compute(const std::string& file, const nlohmann::json& doc, bool run_at_defaults = true);
 
 /// Solves the document's "compute" section for `params` (every param filled in, base units):
 /// the figures in order ("values"), then the answers, then the ranges the lecture accepts

@@ -25,9 +25,13 @@ namespace commlab {
 using json = nlohmann::json;
 
 /// One exercise document as the host read it: its file name ("03.json") and its text.
+/// `checked_at_build`: the host's build installed this very text with this engine (the page's
+/// copies, web/README.md), so its compute section is not run at the defaults again: it runs,
+/// and a problem is named, when the exercise is first solved.
 struct ExerciseFile {
   std::string file;
   std::string text;
+  bool checked_at_build = false;
 };
 
 // A document is untrusted input (exercises/README.md "Exercise documents are untrusted input"): each limit is

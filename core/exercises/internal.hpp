@@ -75,9 +75,10 @@ const json& exercise_schema();
 /// the fields of each object those its schema definition lists; and every key of a map that
 /// names nothing of the document (a preset's param, an alias's choice, a computed answer's id).
 std::vector<std::string> unknown_fields(const json& doc);
-/// A parsed document checked (fields, types, ranges, its compute section at the defaults) and
-/// given its compute function (document.cpp); throws invalid_exercise naming the file and the path.
-Exercise read_exercise(const std::string& file, const json& doc);
+/// A parsed document checked (fields, types, ranges, its compute section at the defaults unless
+/// `run_compute` is false) and given its compute function (document.cpp); throws
+/// invalid_exercise naming the file and the path.
+Exercise read_exercise(const std::string& file, const json& doc, bool run_compute = true);
 /// The checks of one part of a document (document_checks.cpp), each throwing invalid_exercise
 /// naming the file and the field's path: params[i], answers[i], "variant", "$schema".
 void check_param_def(const std::string& file, const json& p, size_t i);

@@ -3,7 +3,7 @@
 // the files the copy holds; each file fetched otherwise; a file edited in place is found.
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { changedOnServer, fetchDocuments } from '../../web/engine/documents.js';
+import { changedOnServer, fetchDocuments, installDocuments } from '../../web/engine/documents.js';
 
 const BASE = new URL('http://lab.test/exercises/');
 const COPIES = new URL('http://lab.test/engine/documents.json');
@@ -64,4 +64,13 @@ test('changedOnServer names a copied file edited in place, not one that is the s
   const { fetcher } = host({ '/exercises/01.json': 'a', '/exercises/02.json': 'b edited' });
   assert.deepEqual(await changedOnServer(BASE, served, fetcher), ['02.json']);
   assert.deepEqual(await changedOnServer(BASE, { ...served, copied: [] }, fetcher), []);
+});
+
+test('installDocuments marks the build\'s copies checked_at_build, never a file fetched from the server', () => {
+  const asked = [];
+  const lab = { evaluate: (r) => { asked.push(r); return { exercises: [], problems: [] }; } };
+  installDocuments(lab, { files: [{ file: '01.json', text: 'a' }, { file: '09.json', text: 'b' }], problems: [], copied: ['01.json'] });
+  assert.deepEqual(asked[0].files, [{ file: '01.json', text: 'a', checked_at_build: true }, { file: '09.json', text: 'b' }]);
+  installDocuments(lab, { files: [{ file: '01.json', text: 'a' }], problems: [] }); // the single-file build's: no copies named
+  assert.deepEqual(asked[1].files, [{ file: '01.json', text: 'a' }]);
 });

@@ -127,9 +127,13 @@ export async function changedOnServer(base, served, fetcher = (url) => fetch(url
  * document the engine refused (kind "invalid", its invalid_exercise message).
  */
 export function installDocuments(lab, served) {
+  // The build's copies were installed by the build with this engine: their compute sections are
+  // not run again at the defaults (exercises/README.md "Installing the exercises").
+  const copied = new Set(served.copied ?? []);
+  const files = served.files.map((f) => (copied.has(f.file) ? { ...f, checked_at_build: true } : f));
   let out;
   try {
-    out = lab.evaluate({ op: 'exercise.install', files: served.files });
+    out = lab.evaluate({ op: 'exercise.install', files });
   } catch (e) {
     out = { error: { code: 'engine_exception', message: String(e?.message ?? e) } };
   }

@@ -100,7 +100,8 @@ if (inlineWasm) {
 const exercisesDir = join(dist, 'exercises');
 const listed = JSON.parse(readFileSync(join(exercisesDir, 'index.json'), 'utf8')).files;
 if (!Array.isArray(listed)) throw new Error('exercises/index.json: no "files" list');
-const documents = { files: listed.map((file) => ({ file, text: readFileSync(join(exercisesDir, file), 'utf8') })), problems: [] };
+// All the build's own, so installed as checked at build (engine/documents.js installDocuments).
+const documents = { files: listed.map((file) => ({ file, text: readFileSync(join(exercisesDir, file), 'utf8') })), problems: [], copied: listed };
 script += `\n${main.name}.start(() => Promise.resolve(${engineRef}), ${JSON.stringify(documents)});\n`;
 script = script.replace(/<\/(script)/gi, '<\\/$1');
 
