@@ -38,7 +38,8 @@
         e.preventDefault();
         boot.failed = String(e.message || 'the worker could not start');
       };
-      // It compiles the engine once the page is first painted (engine/worker.js).
+      // It compiles the engine once the page is first painted (engine/worker.js): a frame's
+      // callbacks run just before its paint, the timeout after it.
       var port = boot.shared ? boot.worker.port : boot.worker;
       requestAnimationFrame(function () {
         setTimeout(function () {
