@@ -145,7 +145,11 @@ export async function showCards(page, made, prerendered, list) {
   };
   let first = made.filter((item) => prerendered.has(item.id) && onScreen(prerendered.get(item.id)));
   if (!first.length) first = made.slice(0, 1);
-  for (const item of first) await takePlace(page, item, prerendered.get(item.id));
+  for (const item of first) {
+    const twin = prerendered.get(item.id);
+    takePlace(page, item, twin);
+    if (twin) await nextTask();
+  }
   page.status.textContent = '';
   page.status.hidden = true;
   if (page.only !== null && !page.listing.length) {
@@ -156,7 +160,7 @@ export async function showCards(page, made, prerendered, list) {
   const rest = async () => {
     for (const item of others) {
       await backgroundTask();
-      await takePlace(page, item, prerendered.get(item.id));
+      takePlace(page, item, prerendered.get(item.id));
     }
     for (const el of page.main.querySelectorAll('section.card[data-prerendered]')) el.remove();
   };
@@ -166,7 +170,7 @@ export async function showCards(page, made, prerendered, list) {
 }
 
 // One live card (or an exercise's error) in its twin's place, or after the others.
-async function takePlace(page, item, twin) {
+function takePlace(page, item, twin) {
   if (item instanceof Card) {
     carryTyped(item, twin);
     item.render();
@@ -180,7 +184,6 @@ async function takePlace(page, item, twin) {
     again?.focus();
     if (focused.selectionStart != null && again?.setSelectionRange) again.setSelectionRange(focused.selectionStart, focused.selectionEnd);
   }
-  if (twin) await nextTask();
 }
 
 // Other pages of this origin (frames of the same course page) change their own keys: take

@@ -70,9 +70,11 @@ export async function start(importer, documents) {
   const answered = await readDocuments(page, list, first, guessed);
   if (!(await restoreProgress(page, list))) return;
   const rest = await showCards(page, makeCards(page, answered, await fixedVariants(page)), prerendered, list);
-  // The cards below the screen come alive meanwhile, behind the engine's answers.
-  let arrived = !rest;
-  const arriving = rest?.().then(() => { arrived = true; });
+  // The cards below the screen come alive meanwhile, behind the engine's answers, and say so
+  // (web/HOOKS.md `data-arriving`).
+  const root = document.documentElement;
+  if (rest) root.dataset.arriving = 'cards';
+  const arriving = rest?.().then(() => { delete root.dataset.arriving; });
   lms?.report(page.store, page.cards, page.listing.length, options.reveal); // status and score to the course platform
   followOtherPages(page);
   watchCardsOnScreen(page); // the language switch renders those on screen first
@@ -82,16 +84,10 @@ export async function start(importer, documents) {
     if (!(await engineStarted()).ok) return;
   }
   if (page.embedded) startEmbedded(page);
-  // Usable once the cards on screen are live and the engine is up; those still coming say so
-  // (web/HOOKS.md `data-arriving`).
-  const root = document.documentElement;
-  if (!arrived) root.dataset.arriving = 'cards';
+  // Usable once the cards on screen are live and the engine is up.
   root.dataset.ready = 'true';
   performance.mark('commlab-ready');
-  if (!arrived) {
-    await arriving;
-    delete root.dataset.arriving;
-  }
+  await arriving;
   warmUpWhenIdle();
   startOffline(page);
   watchServedDocuments(page);
